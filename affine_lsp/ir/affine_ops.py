@@ -1,0 +1,261 @@
+"""Typed views over the affine ops of the IR.
+
+The IR stores affine ops in MLIR's generic shape (a map attribute plus a flat
+operand list, dims first then symbols). These views give the verifier, the
+analyses and the transforms named access to the parts, computed on demand
+from the op (no state of their own, so they can never go stale).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from affine_lsp.ir.affine_expr import AffineMap, IntegerSet
+from affine_lsp.ir.attributes import AffineMapAttr, ArrayAttr, IntegerAttr, IntegerSetAttr, StringAttr
+from affine_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Span, Value
+
+LOAD_OPS = frozenset({"affine.load", "affine.vector_load"})
+STORE_OPS = frozenset({"affine.store", "affine.vector_store"})
+ACCESS_OPS = LOAD_OPS | STORE_OPS
+LOOP_OPS = frozenset({"affine.for", "affine.parallel"})
+
+
+def _map(op: Operation, key: str) -> AffineMap | None:
+    a = op.attributes.get(key)
+    return a.map if isinstance(a, AffineMapAttr) else None
+
+
+def _int(op: Operation, key: str, default: int = 0) -> int:
+    a = op.attributes.get(key)
+    return a.value if isinstance(a, IntegerAttr) else default
+
+
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """One loop bound: ``map`` applied to ``operands`` (dims then symbols)."""
+
+    map: AffineMap
+    operands: tuple[Value, ...]
+    operand_spans: tuple[Span, ...]
+    span: Span | None
+    keyword: str | None  # "max"/"min" when written
+
+    @property
+    def num_dims(self) -> int:
+        return self.map.num_dims
+
+    @property
+    def dim_operands(self) -> tuple[Value, ...]:
+        return self.operands[: self.map.num_dims]
+
+    @property
+    def symbol_operands(self) -> tuple[Value, ...]:
+        return self.operands[self.map.num_dims :]
+
+    def constant(self) -> int | None:
+        """The value when the bound is a single constant."""
+        if self.map.num_results == 1:
+            e = self.map.results[0].simplify()
+            if e.is_constant():
+                return e.value  # type: ignore[attr-defined]
+        return None
+
+
+class ForView:
+    """``affine.for``: operands = lb operands, ub operands, iter_args inits."""
+
+    __slots__ = ("op",)
+
+    def __init__(self, op: Operation) -> None:
+        assert op.name == "affine.for"
+        self.op = op
+
+    def _bound(self, idx: int, key: str, kw_key: str) -> Bound:
+        m = _map(self.op, key)
+        attr = self.op.attributes.get(key)
+        kw = self.op.attributes.get(kw_key)
+        assert m is not None
+        return Bound(
+            m,
+            tuple(self.op.segment(idx)),
+            tuple(self.op.segment_spans(idx)),
+            attr.span if attr is not None else None,
+            kw.value if isinstance(kw, StringAttr) else None,
+        )
+
+    @property
+    def lower(self) -> Bound:
+        return self._bound(0, "lower_bound", "__lb_kw")
+
+    @property
+    def upper(self) -> Bound:
+        return self._bound(1, "upper_bound", "__ub_kw")
+
+    @property
+    def step(self) -> int:
+        return _int(self.op, "step", 1)
+
+    @property
+    def inits(self) -> list[Value]:
+        return self.op.segment(2) if self.op.operand_segments else []
+
+    @property
+    def body(self) -> Block | None:
+        if not self.op.regions or not self.op.regions[0].blocks:
+            return None
+        return self.op.regions[0].blocks[0]
+
+    @property
+    def iv(self) -> BlockArgument | None:
+        b = self.body
+        return b.arguments[0] if b is not None and b.arguments else None
+
+    @property
+    def iter_args(self) -> list[BlockArgument]:
+        b = self.body
+        return b.arguments[1:] if b is not None else []
+
+    @property
+    def results(self) -> list[OpResult]:
+        return self.op.results
+
+    def constant_trip_count(self) -> int | None:
+        lb, ub = self.lower.constant(), self.upper.constant()
+        if lb is None or ub is None:
+            return None
+        return max(0, -(-(ub - lb) // self.step))
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    """An affine memory access (load/store and vector variants)."""
+
+    op: Operation
+    memref: Value
+    map: AffineMap
+    indices: tuple[Value, ...]  # the map operands, dims then symbols
+    is_write: bool
+    value: Value | None  # the stored value
+
+    @property
+    def num_dims(self) -> int:
+        return self.map.num_dims
+
+
+def access_of(op: Operation) -> Access | None:
+    """The access of an affine.load/store/vector_load/vector_store."""
+    m = _map(op, "map")
+    if op.name in LOAD_OPS and m is not None and op.operands:
+        return Access(op, op.operands[0], m, tuple(op.operands[1:]), False, None)
+    if op.name in STORE_OPS and m is not None and len(op.operands) >= 2:
+        return Access(op, op.operands[1], m, tuple(op.operands[2:]), True, op.operands[0])
+    return None
+
+
+class IfView:
+    __slots__ = ("op",)
+
+    def __init__(self, op: Operation) -> None:
+        assert op.name == "affine.if"
+        self.op = op
+
+    @property
+    def condition(self) -> IntegerSet | None:
+        a = self.op.attributes.get("condition")
+        return a.set if isinstance(a, IntegerSetAttr) else None
+
+    @property
+    def operands(self) -> list[Value]:
+        return list(self.op.operands)
+
+    @property
+    def then_block(self) -> Block | None:
+        r = self.op.regions[0] if self.op.regions else None
+        return r.blocks[0] if r is not None and r.blocks else None
+
+    @property
+    def else_block(self) -> Block | None:
+        r = self.op.regions[1] if len(self.op.regions) > 1 else None
+        return r.blocks[0] if r is not None and r.blocks else None
+
+
+class ParallelView:
+    __slots__ = ("op",)
+
+    def __init__(self, op: Operation) -> None:
+        assert op.name == "affine.parallel"
+        self.op = op
+
+    def _groups(self, key: str) -> list[int]:
+        a = self.op.attributes.get(key)
+        return [e.value for e in a.elements if isinstance(e, IntegerAttr)] if isinstance(a, ArrayAttr) else []
+
+    @property
+    def lower_map(self) -> AffineMap | None:
+        return _map(self.op, "lowerBoundsMap")
+
+    @property
+    def upper_map(self) -> AffineMap | None:
+        return _map(self.op, "upperBoundsMap")
+
+    @property
+    def lower_groups(self) -> list[int]:
+        return self._groups("lowerBoundsGroups")
+
+    @property
+    def upper_groups(self) -> list[int]:
+        return self._groups("upperBoundsGroups")
+
+    @property
+    def lower_operands(self) -> list[Value]:
+        return self.op.segment(0) if self.op.operand_segments else []
+
+    @property
+    def upper_operands(self) -> list[Value]:
+        return self.op.segment(1) if self.op.operand_segments else []
+
+    @property
+    def steps(self) -> list[int]:
+        return self._groups("steps")
+
+    @property
+    def reductions(self) -> list[str]:
+        a = self.op.attributes.get("reductions")
+        return [e.value for e in a.elements if isinstance(e, StringAttr)] if isinstance(a, ArrayAttr) else []
+
+    @property
+    def body(self) -> Block | None:
+        if not self.op.regions or not self.op.regions[0].blocks:
+            return None
+        return self.op.regions[0].blocks[0]
+
+    @property
+    def ivs(self) -> list[BlockArgument]:
+        b = self.body
+        return list(b.arguments) if b is not None else []
+
+    def group_bounds(self, upper: bool) -> list[AffineMap]:
+        """One map per loop dimension (several results mean max/min)."""
+        m = self.upper_map if upper else self.lower_map
+        groups = self.upper_groups if upper else self.lower_groups
+        out = []
+        pos = 0
+        if m is None:
+            return out
+        for g in groups:
+            out.append(m.sub_map(list(range(pos, pos + g))))
+            pos += g
+        return out
+
+
+def enclosing_loops(op: Operation) -> list[Operation]:
+    """affine.for/affine.parallel ops around ``op``, outermost first."""
+    return [a for a in op.ancestors() if a.name in LOOP_OPS][::-1]
+
+
+def walk_accesses(root: Operation) -> Iterator[Access]:
+    for op in root.walk():
+        a = access_of(op)
+        if a is not None:
+            yield a

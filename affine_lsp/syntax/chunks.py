@@ -1,0 +1,172 @@
+"""Cutting a buffer into top-level chunks, quickly and without parsing.
+
+A chunk is one top-level item: an op (usually a ``func.func``), an alias
+definition, the header ``module ... {`` of a module, or its closing ``}``.
+``// -----`` lines (mlir-opt's ``--split-input-file`` marker) are chunks of
+kind ``split`` that start a new section.
+
+The scanner tracks bracket depth outside strings and comments and starts a
+new chunk at every line, at the current module's depth, that begins like a
+top-level item. A line at column 0 that starts ``func.func``/``module``/an
+alias while the depth is still open is taken as the start of a new item (the
+previous one lacks a closing brace), so one unbalanced function does not
+swallow the rest of the file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+SPLIT_MARKER_RE = re.compile(r"// -----[ \t\r\f\v]*$")
+_ITEM_START_RE = re.compile(r"[ \t]*(?:%|#|!|\"|[A-Za-z_][\w$]*\.[\w$.]|func\b|module\b|\})")
+_COL0_RESTART_RE = re.compile(r"(?:func\.func|func\s+@|module\b|builtin\.module\b|#[\w$.]+\s*=|![\w$.]+\s*=)")
+_MODULE_RE = re.compile(r"[ \t]*(?:builtin\.)?module\b")
+# Strings, comments and brackets: the only things that matter for depth.
+_TOKEN_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|[{}()\[\]]')
+
+
+@dataclass(eq=False, slots=True)
+class ChunkSpan:
+    start: int
+    end: int
+    kind: str  # "item", "module_open", "module_close", "split", "blank"
+    level: int  # module nesting depth at which the chunk starts
+    section: int
+
+
+def _line_delta(line: str) -> tuple[int, int]:
+    """(net depth change, lowest running depth relative to line start)."""
+    depth = 0
+    low = 0
+    if "{" not in line and "}" not in line and "(" not in line and ")" not in line and "[" not in line and "]" not in line:
+        return 0, 0
+    for m in _TOKEN_RE.finditer(line):
+        t = m.group(0)
+        c = t[0]
+        if c in "{([":
+            depth += 1
+        elif c in "})]":
+            depth -= 1
+            low = min(low, depth)
+    return depth, low
+
+
+def _module_header_len(text: str, start: int, limit: int) -> int | None:
+    """Length of ``module @x attributes {...} {`` starting at ``start``: the
+    offset just past the body's ``{``; None if the body is not opened."""
+    depth = 0
+    pos = start
+    for m in _TOKEN_RE.finditer(text, start, limit):
+        t = m.group(0)
+        if t[0] == "{":
+            if depth == 0:
+                # A `{` right after `attributes` opens the attribute dict.
+                before = text[pos : m.start()].rstrip()
+                if before.endswith("attributes"):
+                    depth += 1
+                    pos = m.end()
+                    continue
+                return m.end() - start
+            depth += 1
+        elif t[0] == "}":
+            depth -= 1
+        pos = m.end()
+    return None
+
+
+def scan_chunks(text: str, start: int = 0, end: int | None = None, level: int = 0, section: int = 0) -> list[ChunkSpan]:
+    """Chunk ``text[start:end]``, starting at module level ``level``."""
+    return list(iter_chunks(text, start, end, level, section))
+
+
+def iter_chunks(text: str, start: int = 0, end: int | None = None, level: int = 0, section: int = 0) -> Iterator[ChunkSpan]:
+    """Lazily chunk ``text[start:end]``; callers may stop early."""
+    if end is None:
+        end = len(text)
+    cur_start: int | None = None
+    cur_level = level
+    depth = 0  # bracket depth inside the current item
+    pos = start
+    while pos < end:
+        nl = text.find("\n", pos, end)
+        line_end = end if nl < 0 else nl + 1
+        line = text[pos:line_end]
+        stripped = line.lstrip()
+        if SPLIT_MARKER_RE.match(line.rstrip("\n")) and line.startswith("// -----"):
+            if cur_start is not None:
+                yield _trimmed(text, ChunkSpan(cur_start, pos, "item", cur_level, section))
+                cur_start = None
+            section += 1
+            yield _trimmed(text, ChunkSpan(pos, line_end, "split", 0, section))
+            level = cur_level = 0
+            depth = 0
+            pos = line_end
+            continue
+        at_item_start = depth <= 0 and (cur_start is None or bool(_ITEM_START_RE.match(line)))
+        if not at_item_start and depth > 0 and _COL0_RESTART_RE.match(line):
+            # Unbalanced previous item: restart here.
+            at_item_start = True
+            depth = 0
+        if at_item_start and stripped and not stripped.startswith("//"):
+            if cur_start is not None:
+                yield _trimmed(text, ChunkSpan(cur_start, pos, "item", cur_level, section))
+                cur_start = None
+            if stripped.startswith("}") and level > 0:
+                close = pos + (len(line) - len(stripped)) + 1
+                yield _trimmed(text, ChunkSpan(pos, close, "module_close", level, section))
+                level -= 1
+                cur_level = level
+                rest = text[close:line_end]
+                if rest.strip() and not rest.strip().startswith("//"):
+                    # Something after the brace on the same line: treat it as an item.
+                    cur_start = close
+                    depth, _ = _line_delta(rest)
+                pos = line_end
+                continue
+            if _MODULE_RE.match(line):
+                hlen = _module_header_len(text, pos, end)
+                if hlen is not None:
+                    yield _trimmed(text, ChunkSpan(pos, pos + hlen, "module_open", level, section))
+                    level += 1
+                    cur_level = level
+                    rest_start = pos + hlen
+                    pos = rest_start
+                    # The rest of the header line may hold more text.
+                    if text[rest_start:line_end].strip() == "":
+                        pos = line_end
+                    continue
+            cur_start = pos
+            cur_level = level
+            depth, _ = _line_delta(line)
+            pos = line_end
+            continue
+        if cur_start is not None:
+            d, _ = _line_delta(line)
+            depth += d
+        pos = line_end
+    if cur_start is not None:
+        yield _trimmed(text, ChunkSpan(cur_start, end, "item", cur_level, section))
+
+
+def _trimmed(text: str, c: ChunkSpan) -> ChunkSpan:
+    """Leading whitespace is not part of an item."""
+    if c.kind == "item":
+        s = c.start
+        while s < c.end and text[s] in " \t\r\n":
+            s += 1
+        c.start = s
+    return c
+
+
+def split_sections(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each ``// -----`` section, as mlir-opt splits."""
+    out = []
+    start = 0
+    for m in re.finditer(r"^// -----[ \t\r\f\v]*$", text, re.M):
+        out.append((start, m.start()))
+        nl = text.find("\n", m.end())
+        start = len(text) if nl < 0 else nl + 1
+    out.append((start, len(text)))
+    return out

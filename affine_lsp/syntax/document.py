@@ -1,0 +1,329 @@
+"""The chunked document model: incremental re-parsing of a text buffer.
+
+A :class:`Document` holds the text, its chunks (see :mod:`.chunks`), each
+chunk's parse (cached until the chunk's text changes) and, per ``// -----``
+section, the IR built from those parses. An edit re-chunks only the region it
+touches (until chunk boundaries line up with the old ones again), re-parses
+the chunks whose text changed and moves the others by updating their
+:class:`~affine_lsp.ir.core.Anchor` (O(1) per chunk, nothing is rebuilt).
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from affine_lsp.ir.builder import AliasTable, IRBuilder, Scope, build_op
+from affine_lsp.ir.core import Anchor, Block, Operation, Region, Span
+from affine_lsp.syntax.chunks import ChunkSpan, iter_chunks, scan_chunks
+from affine_lsp.syntax.nodes import AliasDefSyn, ModuleCloseSyn, ModuleOpenSyn, Note, OpSyn
+from affine_lsp.syntax.parser import ParseResult, parse_chunk
+
+MAX_CHUNK_CHARS = 2_000_000
+
+
+class Chunk:
+    __slots__ = ("kind", "level", "section", "anchor", "length", "text", "parse", "ir_op", "ir_notes", "ir_key")
+
+    def __init__(self, cs: ChunkSpan, text: str) -> None:
+        self.kind = cs.kind
+        self.level = cs.level
+        self.section = cs.section
+        self.anchor = Anchor(cs.start)
+        self.length = cs.end - cs.start
+        self.text = text
+        self.parse: ParseResult | None = None
+        self.ir_op: Operation | None = None
+        self.ir_notes: list[Note] = []
+        self.ir_key: tuple | None = None
+
+    @property
+    def start(self) -> int:
+        return self.anchor.offset
+
+    @property
+    def end(self) -> int:
+        return self.anchor.offset + self.length
+
+    def ensure_parsed(self) -> ParseResult:
+        if self.parse is None:
+            if self.kind == "split" or not self.text.strip():
+                self.parse = ParseResult(None, [])
+            elif self.kind == "module_close":
+                self.parse = ParseResult(ModuleCloseSyn(Span(0, 1, self.anchor)), [])
+            elif len(self.text) > MAX_CHUNK_CHARS:
+                self.parse = ParseResult(
+                    None,
+                    [Note("error", f"top-level item of {len(self.text)} characters is too large to analyse (limit {MAX_CHUNK_CHARS})", Span(0, 1, self.anchor), "too-large")],
+                )
+            else:
+                self.parse = parse_chunk(self.text, self.anchor)
+        return self.parse
+
+    def __repr__(self) -> str:
+        return f"<Chunk {self.kind} {self.start}-{self.end} s{self.section}>"
+
+
+@dataclass(eq=False)
+class Section:
+    """One ``// -----`` section: an independent module."""
+
+    index: int
+    start: int
+    end: int
+    chunks: list[Chunk]
+    module: Operation
+    aliases: AliasTable
+    notes: list[Note] = field(default_factory=list)
+
+    def top_level_ops(self) -> Iterator[Operation]:
+        for region in self.module.regions:
+            for block in region.blocks:
+                yield from block.operations
+
+    def functions(self) -> Iterator[Operation]:
+        for op in self.module.walk():
+            if op.name == "func.func":
+                yield op
+
+
+class LineIndex:
+    """Offsets <-> (line, UTF-16 column) conversion for one text."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        starts = [0]
+        find = text.find
+        i = find("\n")
+        while i >= 0:
+            starts.append(i + 1)
+            i = find("\n", i + 1)
+        self.starts = starts
+
+    def line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset) - 1
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """0-based (line, UTF-16 code unit column)."""
+        offset = max(0, min(offset, len(self.text)))
+        line = self.line_of(offset)
+        seg = self.text[self.starts[line] : offset]
+        if seg.isascii():
+            return line, len(seg)
+        return line, len(seg.encode("utf-16-le")) // 2
+
+    def offset(self, line: int, character: int) -> int:
+        """Offset of a 0-based (line, UTF-16 column); clamped to the text."""
+        if line < 0:
+            return 0
+        if line >= len(self.starts):
+            return len(self.text)
+        start = self.starts[line]
+        end = self.starts[line + 1] - 1 if line + 1 < len(self.starts) else len(self.text)
+        seg = self.text[start:end]
+        if seg.isascii():
+            return start + min(character, len(seg))
+        units = 0
+        for i, ch in enumerate(seg):
+            if units >= character:
+                return start + i
+            units += 2 if ord(ch) > 0xFFFF else 1
+        return end
+
+
+class Document:
+    def __init__(self, text: str, uri: str = "") -> None:
+        self.uri = uri
+        self.text = text
+        self.chunks: list[Chunk] = [Chunk(cs, text[cs.start : cs.end]) for cs in scan_chunks(text)]
+        self._sections: list[Section] | None = None
+        self._lines: LineIndex | None = None
+        self.version = 0
+        self.reparsed = 0  # chunks parsed by the last edit (for tests and benchmarks)
+
+    # ------------------------------------------------------------ editing
+    @property
+    def lines(self) -> LineIndex:
+        if self._lines is None:
+            self._lines = LineIndex(self.text)
+        return self._lines
+
+    def set_text(self, text: str) -> None:
+        self.apply_edit(0, len(self.text), text)
+
+    def apply_edit(self, start: int, end: int, new_text: str) -> None:
+        """Replace ``text[start:end]`` by ``new_text`` and update the chunks."""
+        old = self.text
+        start = max(0, min(start, len(old)))
+        end = max(start, min(end, len(old)))
+        text = old[:start] + new_text + old[end:]
+        delta = len(new_text) - (end - start)
+        self.text = text
+        self._lines = None
+        self._sections = None
+        self.version += 1
+        chunks = self.chunks
+        if not chunks:
+            self.chunks = [Chunk(cs, text[cs.start : cs.end]) for cs in scan_chunks(text)]
+            self.reparsed = len(self.chunks)
+            return
+        # First chunk touched: the last chunk starting at or before `start`
+        # (an edit right after a chunk may extend it, so step back one more).
+        starts = [c.start for c in chunks]
+        i = max(0, bisect.bisect_right(starts, start) - 1)
+        if i > 0 and chunks[i].start >= start:
+            i -= 1
+        # Rescan from a stable point: the start of chunk i, at its level/section.
+        first = chunks[i]
+        rescan_from = first.start
+        # Old chunk starts after the edit, shifted, where we may resynchronise.
+        sync: dict[int, int] = {}
+        for j in range(i + 1, len(chunks)):
+            c = chunks[j]
+            if c.start >= end:
+                sync[c.start + delta] = j
+        new_spans: list[ChunkSpan] = []
+        level = first.level
+        section = first.section
+        pos = rescan_from
+        resync_j: int | None = None
+        # Scan window by window: chunk the text up to the next candidate sync
+        # point; stop as soon as a new chunk boundary equals a shifted old one.
+        spans = iter_chunks(text, pos, None, level, section)
+        for cs in spans:
+            if cs.start in sync and cs.start > start + len(new_text) - 1 and cs.start >= rescan_from:
+                j = sync[cs.start]
+                old_c = chunks[j]
+                if old_c.level == cs.level and old_c.kind == cs.kind and old_c.section - first.section == cs.section - section:
+                    resync_j = j
+                    break
+            new_spans.append(cs)
+        new_chunks = [Chunk(cs, text[cs.start : cs.end]) for cs in new_spans]
+        # Reuse parses of chunks whose text did not change.
+        old_by_text: dict[str, Chunk] = {}
+        for c in chunks[i : resync_j if resync_j is not None else len(chunks)]:
+            old_by_text.setdefault(c.text, c)
+        for nc in new_chunks:
+            oc = old_by_text.get(nc.text)
+            if oc is not None and oc.parse is not None and oc.kind == nc.kind:
+                oc.anchor.offset = nc.start
+                oc.level, oc.section = nc.level, nc.section
+                new_chunks[new_chunks.index(nc)] = oc
+                old_by_text.pop(nc.text)
+        tail: list[Chunk] = []
+        if resync_j is not None:
+            tail = chunks[resync_j:]
+            if delta:
+                for c in tail:
+                    c.anchor.offset += delta
+            sec_shift = (new_spans[-1].section if new_spans else section) - (chunks[resync_j - 1].section if resync_j > 0 else 0)
+            if sec_shift:
+                for c in tail:
+                    c.section += sec_shift
+        self.chunks = chunks[:i] + new_chunks + tail
+        self.reparsed = sum(1 for c in new_chunks if c.parse is None and c.kind == "item")
+
+    # ------------------------------------------------------------ analysis
+    def parse_all(self) -> None:
+        for c in self.chunks:
+            c.ensure_parsed()
+
+    @property
+    def sections(self) -> list[Section]:
+        if self._sections is None:
+            self._sections = self._build_sections()
+        return self._sections
+
+    def _build_sections(self) -> list[Section]:
+        by_section: dict[int, list[Chunk]] = {}
+        for c in self.chunks:
+            by_section.setdefault(c.section, []).append(c)
+        out = []
+        last = max(by_section) if by_section else 0
+        for idx in range(last + 1):
+            out.append(build_section(idx, by_section.get(idx, []), len(self.text)))
+        return out
+
+    def section_at(self, offset: int) -> Section:
+        secs = self.sections
+        for s in secs:
+            if s.start <= offset < s.end:
+                return s
+        return secs[-1]
+
+    def notes(self) -> list[Note]:
+        """Every parse and IR note of the document (errors, warnings)."""
+        out: list[Note] = []
+        for s in self.sections:
+            for c in s.chunks:
+                out.extend(c.ensure_parsed().notes)
+                out.extend(c.ir_notes)
+            out.extend(s.notes)
+        return out
+
+
+def _env_key(aliases: AliasTable, top_values: list[tuple[str, int]]) -> tuple:
+    return (aliases.key(), tuple(top_values))
+
+
+def build_section(index: int, chunks: list[Chunk], text_len: int) -> Section:
+    """Build the IR of one section, reusing each chunk's IR when neither its
+    text nor the section's environment (aliases, top-level values) changed."""
+    root_block = Block(None, Span(0, 0))
+    root_region = Region(Span(0, 0), [root_block])
+    start = chunks[0].start if chunks else 0
+    end = chunks[-1].end if chunks else text_len
+    module = Operation("builtin.module", Span(start, end), Span(start, start), regions=[root_region])
+    root_region.parent = module
+    root_block.parent = root_region
+    aliases = AliasTable()
+    notes: list[Note] = []
+    top_values: list[tuple[str, int]] = []
+    for c in chunks:
+        res = c.ensure_parsed()
+        item = res.item
+        if isinstance(item, AliasDefSyn):
+            prev = aliases.attrs.get(item.name) or aliases.types.get(item.name)
+            if prev is not None:
+                notes.append(Note("error", f"redefinition of symbol alias id '{item.name[1:]}'", item.name_span, "redefinition"))
+            aliases.add(item)
+        elif isinstance(item, OpSyn) and item.results:
+            top_values.append((item.results[0][0], id(res)))
+    env = _env_key(aliases, top_values)
+    top_scope = Scope(None, isolated=True)
+    stack: list[tuple[Operation, Block, Scope]] = [(module, root_block, top_scope)]
+    for c in chunks:
+        item = c.parse.item if c.parse else None
+        cur_op, cur_block, cur_scope = stack[-1]
+        if isinstance(item, OpSyn):
+            if c.ir_op is None or c.ir_key != env:
+                b = IRBuilder(aliases, cur_scope)
+                op = build_op(b, item, cur_scope, cur_block)
+                c.ir_op, c.ir_notes, c.ir_key = op, b.notes, env
+            else:
+                op = c.ir_op
+                for r in op.results:
+                    cur_scope.values[r.name] = r
+            op.parent = cur_block
+            cur_block.operations.append(op)
+        elif isinstance(item, ModuleOpenSyn):
+            blk = Block(None, item.span)
+            reg = Region(item.span, [blk])
+            mod = Operation("builtin.module", item.span, item.span, regions=[reg], attributes=dict(item.attrs))
+            reg.parent = mod
+            blk.parent = reg
+            mod.parent = cur_block
+            cur_block.operations.append(mod)
+            stack.append((mod, blk, Scope(cur_scope, isolated=True)))
+            c.ir_op = mod
+        elif isinstance(item, ModuleCloseSyn):
+            if len(stack) > 1:
+                mod = stack.pop()[0]
+                mod.span = Span(mod.span.start, c.end)
+            else:
+                notes.append(Note("error", "unexpected '}' at top level", Span(c.start, c.start + 1), "syntax"))
+    while len(stack) > 1:
+        mod = stack.pop()[0]
+        notes.append(Note("error", "expected '}' to close the module body", mod.name_span, "syntax"))
+    return Section(index, start, end, chunks, module, aliases, notes)

@@ -1,0 +1,2124 @@
+"""The lark LALR parser for one chunk of MLIR text.
+
+The grammar lives in ``grammar/mlir.lark``. A transformer runs inside the
+LALR parser (no parse tree is built) and normalises every op into an
+:class:`~affine_lsp.syntax.nodes.OpSyn`. Parse errors are turned into
+:class:`~affine_lsp.syntax.nodes.Note` objects with MLIR-style messages.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from affine_lsp.ir.affine_expr import AffineExpr, AffineMap, IntegerSet, constant, dim, symbol
+from affine_lsp.ir.attributes import (
+    AffineMapAttr,
+    ArrayAttr,
+    Attribute,
+    BoolAttr,
+    DenseArrayAttr,
+    DictAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerSetAttr,
+    OpaqueAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TypeAttr,
+    UnitAttr,
+)
+from affine_lsp.ir.core import Anchor, Span
+from affine_lsp.ir.types import (
+    INDEX,
+    IndexType,
+    ComplexType,
+    FloatType,
+    FunctionType,
+    IntegerType,
+    MemRefType,
+    NoneType,
+    OpaqueType,
+    TensorType,
+    TupleType,
+    Type,
+    UnrankedMemRefType,
+    UnrankedTensorType,
+    VectorType,
+)
+from affine_lsp.syntax.nodes import (
+    AliasDefSyn,
+    AliasRef,
+    AliasType,
+    BlockSyn,
+    Item,
+    ModuleCloseSyn,
+    ModuleOpenSyn,
+    Note,
+    OpSyn,
+    RegionSyn,
+    SuccSyn,
+)
+
+GRAMMAR_PATH = Path(__file__).resolve().parent.parent.parent / "grammar" / "mlir.lark"
+_PACKAGED_GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "mlir.lark"
+
+_DEBUG = bool(os.environ.get("AFFINE_LSP_DEBUG_PARSER"))
+_RESULT_RE = re.compile(r"%[A-Za-z0-9_$.\-]+(?::([0-9]+))?")
+I1 = IntegerType(1)
+
+
+class _Ops(list):
+    """Marker list type for ``operand_list`` results: [(name, Span)]."""
+
+
+class _Mixed(list):
+    """``mixed_list``: items are (name, Span) for SSA values or int."""
+
+
+class ChunkTransformer(Transformer):
+    """Builds syntax records while the LALR parser reduces.
+
+    Affine expressions are built directly as :class:`AffineExpr`; the names
+    they refer to are resolved through per-map state (``_dim_names``) or, for
+    SSA subscripts, through the order of first appearance (``_ssa_dims``), as
+    MLIR's ``parseAffineMapOfSSAIds`` does.
+    """
+
+    def __init__(self, anchor: Anchor) -> None:
+        super().__init__(visit_tokens=False)
+        self.anchor = anchor
+        self.notes: list[Note] = []
+        self._reset_map_names()
+        self._reset_ssa()
+
+    # ------------------------------------------------------------ helpers
+    def _reset_map_names(self) -> None:
+        self._dim_names: dict[str, int] = {}
+        self._sym_names: dict[str, int] = {}
+
+    def _reset_ssa(self) -> None:
+        self._ssa_dims: dict[str, int] = {}
+        self._ssa_syms: dict[str, int] = {}
+        self._ssa_operands: list[tuple[str, Span]] = []
+        self._ssa_sym_operands: list[tuple[str, Span]] = []
+
+    def sp(self, tok: Token) -> Span:
+        return Span(tok.start_pos, tok.end_pos, self.anchor)
+
+    def span_of(self, first: Any, last: Any) -> Span:
+        return Span(_start(first), _end(last), self.anchor)
+
+    def note(self, severity: str, message: str, span: Span, code: str = "", data: dict | None = None) -> None:
+        self.notes.append(Note(severity, message, span, code, data))
+
+    def _op(self, name_tok: Token, children: Sequence[Any], name: str | None = None) -> OpSyn:
+        return OpSyn(
+            name=name if name is not None else str(name_tok),
+            name_span=self.sp(name_tok),
+            span=self.span_of(name_tok, children[-1]),
+        )
+
+    # ------------------------------------------------------------ top level
+    def start(self, c: list) -> Item | None:
+        return c[0] if c else None
+
+    def attr_alias_def(self, c: list) -> AliasDefSyn:
+        return AliasDefSyn(str(c[0]), self.sp(c[0]), self.span_of(c[0], c[-1]), c[1])
+
+    def legacy_map_def(self, c: list) -> AliasDefSyn:
+        m: AffineMap = c[1]
+        d = AliasDefSyn(str(c[0]), self.sp(c[0]), self.span_of(c[0], c[-1]), AffineMapAttr(m, None, m.span), legacy=True)
+        self.note(
+            "warning",
+            f"legacy affine map syntax; the modern form is '{c[0]} = {m.to_attr_str()}'",
+            d.span,
+            code="legacy-map",
+            data={"replacement": f"{c[0]} = {m.to_attr_str()}"},
+        )
+        return d
+
+    def legacy_set_def(self, c: list) -> AliasDefSyn:
+        s: IntegerSet = c[1]
+        d = AliasDefSyn(str(c[0]), self.sp(c[0]), self.span_of(c[0], c[-1]), IntegerSetAttr(s, None, s.span), legacy=True)
+        self.note(
+            "warning",
+            f"legacy integer set syntax; the modern form is '{c[0]} = {s.to_attr_str()}'",
+            d.span,
+            code="legacy-set",
+            data={"replacement": f"{c[0]} = {s.to_attr_str()}"},
+        )
+        return d
+
+    def loc_alias_def(self, c: list) -> AliasDefSyn:
+        return AliasDefSyn(str(c[0]), self.sp(c[0]), self.sp(c[0]), OpaqueAttr("loc(...)", None, self.sp(c[0])))
+
+    def type_alias_def(self, c: list) -> AliasDefSyn:
+        return AliasDefSyn(str(c[0]), self.sp(c[0]), self.span_of(c[0], c[-1]), c[1])
+
+    def module_open(self, c: list) -> ModuleOpenSyn:
+        name = None
+        attrs: dict[str, Attribute] = {}
+        for x in c[1:]:
+            if isinstance(x, Token) and x.type == "SYMBOL_REF":
+                name = str(x)
+            elif isinstance(x, DictAttr):
+                attrs = x.entries
+        return ModuleOpenSyn(self.span_of(c[0], c[-1]), name, attrs)
+
+    def module_close(self, c: list) -> ModuleCloseSyn:
+        return ModuleCloseSyn(self.sp(c[0]))
+
+    # ------------------------------------------------------------ operations
+    def operation(self, c: list) -> OpSyn:
+        if len(c) == 1:
+            return c[0]
+        lhs: Token = c[0]
+        op: OpSyn = c[1]
+        base = lhs.start_pos
+        text = str(lhs)
+        for m in _RESULT_RE.finditer(text):
+            name = m.group(0)
+            count = 1
+            if m.group(1) is not None:
+                count = int(m.group(1))
+                name = name[: name.index(":")]
+            op.results.append((name, count, Span(base + m.start(), base + m.start() + len(name), self.anchor)))
+        op.span = Span(base, op.span.rel_end, self.anchor)
+        return op
+
+    def generic_op(self, c: list) -> OpSyn:
+        name_tok: Token = c[0]
+        op = self._op(name_tok, c, name=_unquote(str(name_tok)))
+        op.custom = False
+        for x in c[1:]:
+            if isinstance(x, _Ops):
+                op.operands = list(x)
+            elif isinstance(x, list) and x and isinstance(x[0], SuccSyn):
+                op.successors = x
+            elif isinstance(x, tuple) and x and x[0] == "props":
+                op.attrs.update(x[1])
+            elif isinstance(x, list) and (not x or isinstance(x[0], RegionSyn)):
+                op.regions = x
+            elif isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+            elif isinstance(x, FunctionType):
+                op.operand_types = list(x.inputs)
+                op.result_types = list(x.results)
+        return op
+
+    def successor_list(self, c: list) -> list[SuccSyn]:
+        return c
+
+    def successor(self, c: list) -> SuccSyn:
+        s = SuccSyn(str(c[0]), self.sp(c[0]))
+        for x in c[1:]:
+            if isinstance(x, _Ops):
+                s.operands = list(x)
+            elif isinstance(x, list):
+                s.types = x
+        return s
+
+    def properties(self, c: list) -> tuple[str, dict[str, Attribute]]:
+        return ("props", c[0].entries)
+
+    def generic_regions(self, c: list) -> list[RegionSyn]:
+        return [x for x in c if isinstance(x, RegionSyn)]
+
+    def unknown_op(self, c: list) -> OpSyn:
+        op = self._op(c[0], c)
+        op.known = False
+        self.note(
+            "warning",
+            f"custom syntax of '{c[0]}' is not known to affine-lsp; the op was skipped (its results, operands and regions are kept)",
+            op.name_span,
+            code="unknown-op",
+        )
+        names: list[tuple[str, Span]] = []
+        regions: list[RegionSyn] = []
+        _collect_soup(c[1:], names, regions, self.anchor)
+        op.operands = names
+        op.regions = regions
+        return op
+
+    def soup_punct(self, c: list) -> Any:
+        return c[0] if c else None
+
+    def soup_paren(self, c: list) -> list:
+        return ["soup", c]
+
+    soup_square = soup_paren
+    soup_dict = soup_paren
+
+    def soup_region(self, c: list) -> RegionSyn:
+        return self.region(c)
+
+    # ------------------------------------------------------------ regions
+    def region(self, c: list) -> RegionSyn:
+        blocks: list[BlockSyn] = c[1]
+        r = RegionSyn(self.span_of(c[0], c[-1]), blocks)
+        return r
+
+    def block_list(self, c: list) -> list[BlockSyn]:
+        entry_ops: list[OpSyn] = c[0]
+        blocks = []
+        if entry_ops or len(c) == 1:
+            sp = self.span_of(entry_ops[0], entry_ops[-1]) if entry_ops else Span(0, 0, self.anchor)
+            blocks.append(BlockSyn(None, sp, [], entry_ops))
+        blocks.extend(c[1:])
+        return blocks
+
+    def entry_ops(self, c: list) -> list[OpSyn]:
+        return c
+
+    def labeled_block(self, c: list) -> BlockSyn:
+        label: Token = c[0]
+        args: list = []
+        ops: list[OpSyn] = []
+        for x in c[1:]:
+            if isinstance(x, list):
+                args = x
+            elif isinstance(x, OpSyn):
+                ops.append(x)
+        end = ops[-1] if ops else c[-1]
+        label_text = str(label)
+        return BlockSyn(label_text, self.span_of(label, end), args, ops)
+
+    def block_args(self, c: list) -> list:
+        return [x for x in c if isinstance(x, tuple)]
+
+    def block_arg(self, c: list) -> tuple[str, Span, Type | None]:
+        return (str(c[0]), self.sp(c[0]), c[2])
+
+    # ------------------------------------------------------------ affine
+    def affine_apply(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "affine.apply")
+        op.attrs["map"] = c[1]
+        self._dim_sym(op, c[2])
+        op.result_types = [INDEX]
+        return op
+
+    def affine_minmax(self, c: list) -> OpSyn:
+        op = self._op(c[0], c)
+        op.attrs["map"] = c[1]
+        self._dim_sym(op, c[2])
+        op.result_types = [INDEX]
+        return op
+
+    def _dim_sym(self, op: OpSyn, ds: tuple[list, list | None]) -> None:
+        dims, syms = ds
+        op.operands = list(dims) + list(syms or [])
+        op.attrs.setdefault("__num_dim_operands", IntegerAttr(len(dims)))
+
+    def dim_sym_operands(self, c: list) -> tuple[list, list | None]:
+        return _DimSym(self._dim_sym_lists(c), self.span_of(c[0], c[-1]))
+
+    def _dim_sym_lists(self, c: list) -> tuple[list, list | None]:
+        dims: list = []
+        syms: list | None = None
+        seen_sym = False
+        for x in c:
+            if isinstance(x, Token):
+                if x.type == "LSQB_SYM":
+                    seen_sym = True
+                    syms = []
+            elif isinstance(x, _Ops):
+                if seen_sym:
+                    syms = list(x)
+                else:
+                    dims = list(x)
+        return dims, syms
+
+    def map_ref(self, c: list) -> Attribute:
+        x = c[0]
+        if isinstance(x, Token):
+            return AliasRef(str(x), "map", self.sp(x))
+        return x
+
+    def set_ref(self, c: list) -> Attribute:
+        x = c[0]
+        if isinstance(x, Token):
+            return AliasRef(str(x), "set", self.sp(x))
+        return x
+
+    def bound_map(self, c: list) -> tuple[str, Any, Any, Span, str | None]:
+        kw = None
+        if isinstance(c[0], Token) and c[0].type in ("MAX_KW", "MIN_KW"):
+            kw = str(c[0])
+            c = c[1:]
+        dims, syms = c[1]
+        return ("map", c[0], (dims, syms or []), c[0].span, kw)
+
+    def bound_ssa(self, c: list) -> tuple[str, Any, Any, Span, None]:
+        tok = c[0]
+        m = AffineMap(0, 1, [symbol(0)])
+        return ("map", AffineMapAttr(m, None, self.sp(tok)), ([], [(str(tok), self.sp(tok))]), self.sp(tok), None)
+
+    def bound_const(self, c: list) -> tuple[str, Any, Any, Span, None]:
+        v, sp = c[0]
+        m = AffineMap(0, 0, [constant(v)])
+        return ("map", AffineMapAttr(m, None, sp), ([], []), sp, None)
+
+    def signed_int(self, c: list) -> tuple[int, Span]:
+        tok = c[-1]
+        v = int(str(tok))
+        start = tok.start_pos
+        if len(c) == 1 and tok.start_pos > 0:
+            pass
+        if len(c) == 2 or (isinstance(c[0], Token) and c[0] is not tok):
+            v = -v
+        return v, Span(start, tok.end_pos, self.anchor)
+
+    def signed_float(self, c: list) -> tuple[float, str, Span]:
+        tok = c[-1]
+        neg = len(c) == 2
+        text = ("-" if neg else "") + str(tok)
+        return float(text), text, Span(tok.start_pos, tok.end_pos, self.anchor)
+
+    def for_step(self, c: list) -> tuple[str, int, Span]:
+        v, sp = c[0]
+        if v <= 0:
+            raise _SyntaxIssue("expected step to be representable as a positive signed integer", sp)
+        return ("step", v, sp)
+
+    def iter_args(self, c: list) -> tuple[str, list, list]:
+        pairs = [x for x in c if isinstance(x, tuple)]
+        types = next(x for x in c if isinstance(x, list))
+        return ("iter", pairs, types)
+
+    def iter_arg(self, c: list) -> tuple[str, Span, str, Span]:
+        return (str(c[0]), self.sp(c[0]), str(c[1]), self.sp(c[1]))
+
+    def affine_for(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "affine.for")
+        iv: Token = c[1]
+        if "#" in str(iv):
+            raise _SyntaxIssue("result number not allowed in argument list", self.sp(iv))
+        lb = c[2]
+        ub = c[3]
+        step = 1
+        step_span = None
+        inits: list = []
+        iter_names: list[tuple[str, Span]] = []
+        res_types: list = []
+        region: RegionSyn | None = None
+        for x in c[4:]:
+            if isinstance(x, tuple) and x[0] == "step":
+                step, step_span = x[1], x[2]
+            elif isinstance(x, tuple) and x[0] == "iter":
+                for a, asp, init, isp in x[1]:
+                    iter_names.append((a, asp))
+                    inits.append((init, isp))
+                res_types = x[2]
+            elif isinstance(x, RegionSyn):
+                region = x
+            elif isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+        lb_ops = list(lb[2][0]) + list(lb[2][1])
+        ub_ops = list(ub[2][0]) + list(ub[2][1])
+        op.attrs["lower_bound"] = lb[1]
+        op.attrs["upper_bound"] = ub[1]
+        op.attrs["step"] = IntegerAttr(step, INDEX, step_span or op.name_span)
+        op.attrs["__lb_num_dims"] = IntegerAttr(len(lb[2][0]))
+        op.attrs["__ub_num_dims"] = IntegerAttr(len(ub[2][0]))
+        if lb[4]:
+            op.attrs["__lb_kw"] = StringAttr(lb[4], lb[4])
+        if ub[4]:
+            op.attrs["__ub_kw"] = StringAttr(ub[4], ub[4])
+        op.operands = lb_ops + ub_ops + inits
+        op.segments = (len(lb_ops), len(ub_ops), len(inits))
+        op.result_types = list(res_types)
+        if region is not None:
+            _set_entry_args(region, [(str(iv), self.sp(iv), INDEX)] + [(n, s, t) for (n, s), t in zip(iter_names, res_types + [None] * len(iter_names), strict=False)], self.anchor)
+            op.regions = [region]
+        return op
+
+    def affine_if(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "affine.if")
+        op.attrs["condition"] = c[1]
+        self._dim_sym(op, c[2])
+        op.result_types = []
+        for x in c[3:]:
+            if isinstance(x, list):
+                op.result_types = x
+            elif isinstance(x, RegionSyn):
+                op.regions.append(x)
+            elif isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+        if len(op.regions) == 1:
+            # MLIR always has an else region (possibly empty).
+            op.regions.append(RegionSyn(Span(op.span.rel_end, op.span.rel_end, self.anchor), []))
+        return op
+
+    def subscripts(self, c: list) -> tuple[AffineMapAttr, list, int]:
+        exprs = [x for x in c if isinstance(x, AffineExpr)]
+        nd = len(self._ssa_dims)
+        ns = len(self._ssa_syms)
+        start = c[0] if c and isinstance(c[0], AffineExpr) else None
+        end_tok = c[-1]
+        sp = Span(_start(start) if start is not None else end_tok.start_pos - 1, end_tok.end_pos, self.anchor)
+        m = AffineMap(nd, ns, exprs, sp)
+        operands = self._ssa_operands + self._ssa_sym_operands
+        self._reset_ssa()
+        return AffineMapAttr(m, None, sp), operands, nd
+
+    def _access(self, op: OpSyn, memref: Token, subs: tuple, value: Token | None = None) -> None:
+        amap, operands, nd = subs
+        op.attrs["map"] = amap
+        ops = []
+        if value is not None:
+            ops.append((str(value), self.sp(value)))
+        ops.append((str(memref), self.sp(memref)))
+        op.operands = ops + operands
+        op.attrs["__num_dim_operands"] = IntegerAttr(nd)
+
+    def affine_load(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "affine.load")
+        self._access(op, c[1], c[2])
+        self._trailing(op, c[3:])
+        t = op.operand_types[0] if op.operand_types else None
+        op.result_types = [t.element if isinstance(t, MemRefType) else None]
+        op.operand_types = [t] + [INDEX] * (len(op.operands) - 1)
+        return op
+
+    def _trailing(self, op: OpSyn, rest: Sequence[Any]) -> None:
+        """Attr dicts and the types after ``:`` of a custom op."""
+        types: list[Type] = []
+        for x in rest:
+            if isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+            elif isinstance(x, Type):
+                types.append(x)
+        op.operand_types = types  # type: ignore[assignment]
+
+    def affine_store(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "affine.store")
+        self._access(op, c[2], c[3], value=c[1])
+        self._trailing(op, c[4:])
+        t = op.operand_types[0] if op.operand_types else None
+        op.operand_types = [t.element if isinstance(t, MemRefType) else None, t] + [INDEX] * (len(op.operands) - 2)
+        op.result_types = []
+        return op
+
+    def affine_vector_load(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "affine.vector_load")
+        self._access(op, c[1], c[2])
+        self._trailing(op, c[3:])
+        types = op.operand_types or []
+        op.result_types = [types[1] if len(types) > 1 else None]
+        op.operand_types = types[:1] + [INDEX] * (len(op.operands) - 1)
+        return op
+
+    def affine_vector_store(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "affine.vector_store")
+        self._access(op, c[2], c[3], value=c[1])
+        self._trailing(op, c[4:])
+        types = op.operand_types or []
+        # MLIR prints `: memref-type, vector-type`; the value has the vector type.
+        op.operand_types = [types[1] if len(types) > 1 else None] + types[:1] + [INDEX] * (len(op.operands) - 2)
+        op.result_types = []
+        return op
+
+    def affine_yield(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "affine.yield")
+        self._simple_operands(op, c[1:])
+        op.result_types = []
+        return op
+
+    def _simple_operands(self, op: OpSyn, rest: Sequence[Any]) -> None:
+        for x in rest:
+            if isinstance(x, _Ops):
+                op.operands = list(x)
+            elif isinstance(x, list) and x and isinstance(x[0], Type):
+                op.operand_types = list(x)
+
+    def affine_terminator(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "affine.yield")
+        op.result_types = []
+        self.note(
+            "warning",
+            "'affine.terminator' is legacy syntax; the modern form is 'affine.yield'",
+            op.name_span,
+            code="legacy-terminator",
+            data={"replacement": "affine.yield"},
+        )
+        return op
+
+    def par_bounds(self, c: list) -> tuple[AffineMapAttr, list, list[int], int]:
+        groups: list[int] = []
+        exprs: list[AffineExpr] = []
+        for x in c:
+            if isinstance(x, list):
+                groups.append(len(x))
+                exprs.extend(x)
+        first, last = c[0], c[-1]
+        sp = self.span_of(first, last)
+        m = AffineMap(len(self._ssa_dims), len(self._ssa_syms), exprs, sp)
+        operands = self._ssa_operands + self._ssa_sym_operands
+        nd = len(self._ssa_dims)
+        self._reset_ssa()
+        return AffineMapAttr(m, None, sp), operands, groups, nd
+
+    def par_bound_single(self, c: list) -> list[AffineExpr]:
+        return [c[0]]
+
+    def par_bound_group(self, c: list) -> list[AffineExpr]:
+        return [x for x in c if isinstance(x, AffineExpr)]
+
+    def par_steps(self, c: list) -> tuple[str, list]:
+        return ("steps", [x for x in c if isinstance(x, tuple)])
+
+    def par_reduce(self, c: list) -> tuple[str, list]:
+        return ("reduce", [x for x in c if isinstance(x, Token) and x.type == "STRING"])
+
+    def affine_parallel(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "affine.parallel")
+        ivs: _Ops = next((x for x in c if isinstance(x, _Ops)), _Ops())
+        bounds = [x for x in c if isinstance(x, tuple) and len(x) == 4]
+        lbs, ubs = bounds[0], bounds[1]
+        steps = [1] * len(ivs)
+        region = None
+        for x in c:
+            if isinstance(x, tuple) and x[0] == "steps":
+                steps = [v for v, _ in x[1]]
+                op.attrs["steps"] = ArrayAttr([IntegerAttr(v, None, s) for v, s in x[1]])
+            elif isinstance(x, tuple) and x[0] == "reduce":
+                op.attrs["reductions"] = ArrayAttr([StringAttr(_unquote(str(t)), str(t), self.sp(t)) for t in x[1]])
+            elif isinstance(x, list) and not isinstance(x, _Ops):
+                op.result_types = x
+            elif isinstance(x, RegionSyn):
+                region = x
+            elif isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+        if "steps" not in op.attrs:
+            op.attrs["steps"] = ArrayAttr([IntegerAttr(v) for v in steps])
+        if "reductions" not in op.attrs:
+            op.attrs["reductions"] = ArrayAttr([])
+        if op.result_types is None:
+            op.result_types = []
+        op.attrs["lowerBoundsMap"] = lbs[0]
+        op.attrs["lowerBoundsGroups"] = ArrayAttr([IntegerAttr(g) for g in lbs[2]])
+        op.attrs["upperBoundsMap"] = ubs[0]
+        op.attrs["upperBoundsGroups"] = ArrayAttr([IntegerAttr(g) for g in ubs[2]])
+        op.attrs["__lb_num_dims"] = IntegerAttr(lbs[3])
+        op.attrs["__ub_num_dims"] = IntegerAttr(ubs[3])
+        op.operands = list(lbs[1]) + list(ubs[1])
+        op.segments = (len(lbs[1]), len(ubs[1]))
+        if region is not None:
+            _set_entry_args(region, [(n, s, INDEX) for n, s in ivs], self.anchor)
+            op.regions = [region]
+        return op
+
+    def affine_prefetch(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "affine.prefetch")
+        self._access(op, c[1], c[2])
+        words = [x for x in c[3:] if isinstance(x, Token) and x.type == "BARE_ID"]
+        ints = [x for x in c[3:] if isinstance(x, Token) and x.type == "INT"]
+        rw, _loc_kw, cache = words[0], words[1], words[2]
+        op.attrs["isWrite"] = BoolAttr(str(rw) == "write", self.sp(rw))
+        op.attrs["localityHint"] = IntegerAttr(int(ints[0]), IntegerType(32), self.sp(ints[0]))
+        op.attrs["isDataCache"] = BoolAttr(str(cache) == "data", self.sp(cache))
+        op.attrs["__rw_word"] = StringAttr(str(rw), str(rw), self.sp(rw))
+        op.attrs["__cache_word"] = StringAttr(str(cache), str(cache), self.sp(cache))
+        self._trailing(op, c[3:])
+        op.result_types = []
+        return op
+
+    def affine_dma_start(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "affine.dma_start")
+        subs = [x for x in c if isinstance(x, tuple) and len(x) == 3 and isinstance(x[0], AffineMapAttr)]
+        ids = [x for x in c if isinstance(x, Token) and x.type == "SSA_ID"]
+        src, dst, tag = ids[0], ids[1], ids[2]
+        rest = ids[3:]
+        operands: list[tuple[str, Span]] = []
+        segs = []
+        for name, (amap, sub_ops, nd), key in ((src, subs[0], "src"), (dst, subs[1], "dst"), (tag, subs[2], "tag")):
+            operands.append((str(name), self.sp(name)))
+            operands.extend(sub_ops)
+            op.attrs[f"{key}_map"] = amap
+            op.attrs[f"__{key}_num_dims"] = IntegerAttr(nd)
+            segs.append(1 + len(sub_ops))
+        operands.extend((str(t), self.sp(t)) for t in rest)
+        segs.append(len(rest))
+        op.operands = operands
+        op.segments = tuple(segs)
+        self._trailing(op, c[1:])
+        op.result_types = []
+        return op
+
+    def affine_dma_wait(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "affine.dma_wait")
+        self._access(op, c[1], c[2])
+        num: Token = c[3]
+        op.operands.append((str(num), self.sp(num)))
+        op.attrs["tag_map"] = op.attrs.pop("map")
+        self._trailing(op, c[4:])
+        op.result_types = []
+        return op
+
+    def mixed_list(self, c: list) -> _Mixed:
+        out = _Mixed()
+        for x in c:
+            if isinstance(x, Token):
+                out.append((str(x), self.sp(x)))
+            else:
+                out.append(x[0])
+        return out
+
+    def _mixed(self, op: OpSyn, mixed: _Mixed, key: str) -> list[tuple[str, Span]]:
+        static = []
+        dyn = []
+        for x in mixed:
+            if isinstance(x, tuple):
+                static.append(None)
+                dyn.append(x)
+            else:
+                static.append(x)
+        op.attrs[key] = DenseArrayAttr(IntegerType(64), [(-(2**63) if v is None else v) for v in static])
+        return dyn
+
+    def affine_delinearize(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "affine.delinearize_index")
+        idx: Token = c[1]
+        mixed = next((x for x in c if isinstance(x, _Mixed)), _Mixed())
+        dyn = self._mixed(op, mixed, "static_basis")
+        op.operands = [(str(idx), self.sp(idx))] + dyn
+        op.segments = (1, len(dyn))
+        types = next((x for x in c if isinstance(x, list) and not isinstance(x, _Mixed | _Ops)), [])
+        for x in c:
+            if isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+        op.result_types = list(types)
+        op.operand_types = None
+        return op
+
+    def affine_linearize(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "affine.linearize_index")
+        if isinstance(c[1], Token) and c[1].type == "DISJOINT_KW":
+            op.attrs["disjoint"] = UnitAttr(self.sp(c[1]))
+        ins: _Ops = next(x for x in c if isinstance(x, _Ops))
+        mixed = next((x for x in c if isinstance(x, _Mixed)), _Mixed())
+        dyn = self._mixed(op, mixed, "static_basis")
+        op.operands = list(ins) + dyn
+        op.segments = (len(ins), len(dyn))
+        for x in c:
+            if isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+        op.result_types = [x for x in c if isinstance(x, Type)][-1:]
+        return op
+
+    # ------------------------------------------------------------ affine expressions
+    def add(self, c: list) -> AffineExpr:
+        return _set_span(c[0] + c[-1], self.span_of(c[0], c[-1]))
+
+    def sub(self, c: list) -> AffineExpr:
+        return _set_span(c[0] - c[-1], self.span_of(c[0], c[-1]))
+
+    def mul(self, c: list) -> AffineExpr:
+        return _set_span(c[0] * c[-1], self.span_of(c[0], c[-1]))
+
+    def floordiv(self, c: list) -> AffineExpr:
+        return _set_span(c[0].floordiv(c[-1]), self.span_of(c[0], c[-1]))
+
+    def ceildiv(self, c: list) -> AffineExpr:
+        return _set_span(c[0].ceildiv(c[-1]), self.span_of(c[0], c[-1]))
+
+    def mod(self, c: list) -> AffineExpr:
+        return _set_span(c[0].mod(c[-1]), self.span_of(c[0], c[-1]))
+
+    def neg(self, c: list) -> AffineExpr:
+        e = c[-1]
+        return _set_span(-e, Span(_start(e) - 1, _end(e), self.anchor))
+
+    def aconst(self, c: list) -> AffineExpr:
+        return _set_span(constant(int(str(c[0]))), self.sp(c[0]))
+
+    def aparen(self, c: list) -> AffineExpr:
+        e = c[1]
+        return _set_span(e, self.span_of(c[0], c[2]))
+
+    def aname(self, c: list) -> AffineExpr:
+        tok: Token = c[0]
+        name = str(tok)
+        if name in self._dim_names:
+            return _set_span(dim(self._dim_names[name]), self.sp(tok))
+        if name in self._sym_names:
+            return _set_span(symbol(self._sym_names[name]), self.sp(tok))
+        raise _SyntaxIssue(f"use of undeclared identifier '{name}'", self.sp(tok))
+
+    def legacy_div(self, c: list) -> AffineExpr:
+        kw = str(c[0])
+        a, b = c[2], c[3]
+        e = {"floordiv": a.floordiv, "ceildiv": a.ceildiv, "mod": a.mod}[kw](b)
+        return _set_span(e, self.span_of(c[0], c[-1]))
+
+    def ssa_dim(self, c: list) -> AffineExpr:
+        tok: Token = c[0]
+        name = str(tok)
+        pos = self._ssa_dims.get(name)
+        if pos is None:
+            pos = self._ssa_dims[name] = len(self._ssa_dims)
+            self._ssa_operands.append((name, self.sp(tok)))
+        return _set_span(dim(pos), self.sp(tok))
+
+    def ssa_sym(self, c: list) -> AffineExpr:
+        tok: Token = c[1]
+        name = str(tok)
+        pos = self._ssa_syms.get(name)
+        if pos is None:
+            pos = self._ssa_syms[name] = len(self._ssa_syms)
+            self._ssa_sym_operands.append((name, self.sp(tok)))
+        return _set_span(symbol(pos), self.span_of(c[0], c[-1]))
+
+    def dim_decls(self, c: list) -> int:
+        names = [x for x in c if isinstance(x, Token) and x.type == "BARE_ID"]
+        self._dim_names = {}
+        for i, n in enumerate(names):
+            if str(n) in self._dim_names:
+                raise _SyntaxIssue("redefinition of identifier '" + str(n) + "'", self.sp(n))
+            self._dim_names[str(n)] = i
+        self._sym_names = {}
+        return len(names)
+
+    def sym_decls(self, c: list) -> tuple[str, int]:
+        names = [x for x in c if isinstance(x, Token) and x.type == "BARE_ID"]
+        self._sym_names = {}
+        for i, n in enumerate(names):
+            if str(n) in self._sym_names or str(n) in self._dim_names:
+                raise _SyntaxIssue("redefinition of identifier '" + str(n) + "'", self.sp(n))
+            self._sym_names[str(n)] = i
+        return ("syms", len(names))
+
+    def _map_parts(self, c: list) -> tuple[int, int, list]:
+        nd = c[0]
+        ns = 0
+        rest = c[1:]
+        if rest and isinstance(rest[0], tuple) and rest[0][0] == "syms":
+            ns = rest[0][1]
+            rest = rest[1:]
+        return nd, ns, rest
+
+    def map_body(self, c: list) -> AffineMap:
+        nd, ns, rest = self._map_parts(c)
+        exprs = [x for x in rest if isinstance(x, AffineExpr)]
+        self._reset_map_names()
+        return AffineMap(nd, ns, exprs)
+
+    legacy_map_body = map_body
+
+    def set_body(self, c: list) -> IntegerSet:
+        nd, ns, rest = self._map_parts(c)
+        cons = [x for x in rest if isinstance(x, tuple) and len(x) == 2]
+        self._reset_map_names()
+        return IntegerSet(nd, ns, [e for e, _ in cons], [eq for _, eq in cons])
+
+    legacy_set_body = set_body
+
+    def constraint(self, c: list) -> tuple[AffineExpr, bool]:
+        lhs, op, rhs = c
+        o = str(op)
+        sp = self.span_of(lhs, rhs)
+        zero = rhs.is_constant() and rhs.value == 0
+        if o == ">=":
+            e = lhs if zero else lhs - rhs
+        elif o == "<=":
+            e = -lhs if zero else rhs - lhs
+        else:
+            e = lhs if zero else lhs - rhs
+        return _set_span(e, sp), o == "=="
+
+    def affine_map_lit(self, c: list) -> AffineMapAttr:
+        m: AffineMap = c[1]
+        sp = self.span_of(c[0], c[-1])
+        return AffineMapAttr(AffineMap(m.num_dims, m.num_symbols, m.results, sp), None, sp)
+
+    def affine_set_lit(self, c: list) -> IntegerSetAttr:
+        s: IntegerSet = c[1]
+        sp = self.span_of(c[0], c[-1])
+        return IntegerSetAttr(IntegerSet(s.num_dims, s.num_symbols, s.constraints, s.eq_flags, sp), None, sp)
+
+    # ------------------------------------------------------------ func
+    def func_op(self, c: list) -> OpSyn:
+        kw: Token = c[0]
+        op = self._op(kw, c, "func.func")
+        if str(kw) == "func":
+            self.note(
+                "warning",
+                "'func' is legacy syntax; the modern form is 'func.func'",
+                self.sp(kw),
+                code="legacy-func",
+                data={"replacement": "func.func"},
+            )
+        for x in c[1:]:
+            if isinstance(x, Token) and x.type == "VISIBILITY":
+                op.attrs["sym_visibility"] = StringAttr(str(x), f'"{x}"', self.sp(x))
+            elif isinstance(x, Token) and x.type == "SYMBOL_REF":
+                op.attrs["sym_name"] = StringAttr(_unquote(str(x)[1:]), str(x), self.sp(x))
+            elif isinstance(x, tuple) and x[0] == "sig":
+                _, args, results, arg_attrs, res_attrs = x
+                op.attrs["function_type"] = TypeAttr(FunctionType([t for _, _, t in args], results))
+                op.attrs["__args"] = _ArgsHolder(args)
+                if any(arg_attrs):
+                    op.attrs["arg_attrs"] = ArrayAttr([a or DictAttr({}) for a in arg_attrs])
+                if any(res_attrs):
+                    op.attrs["res_attrs"] = ArrayAttr([a or DictAttr({}) for a in res_attrs])
+            elif isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+            elif isinstance(x, RegionSyn):
+                args = op.attrs["__args"].args  # type: ignore[attr-defined]
+                if x.blocks and x.blocks[0].label is None:
+                    _set_entry_args(x, args, self.anchor)
+                elif not x.blocks:
+                    _set_entry_args(x, args, self.anchor)
+                op.regions = [x]
+        if not op.regions:
+            op.regions = []
+        op.result_types = []
+        return op
+
+    def func_signature(self, c: list) -> tuple:
+        args: list = []
+        arg_attrs: list = []
+        results: list[Type] = []
+        res_attrs: list = []
+        for x in c:
+            if isinstance(x, tuple) and x[0] == "args":
+                for name, sp, t, a in x[1]:
+                    args.append((name, sp, t))
+                    arg_attrs.append(a)
+            elif isinstance(x, tuple) and x[0] == "results":
+                for t, a in x[1]:
+                    results.append(t)
+                    res_attrs.append(a)
+        return ("sig", args, results, arg_attrs, res_attrs)
+
+    def func_args(self, c: list) -> tuple[str, list]:
+        return ("args", c)
+
+    def named_arg(self, c: list) -> tuple:
+        attrs = next((x for x in c if isinstance(x, DictAttr)), None)
+        return (str(c[0]), self.sp(c[0]), c[2], attrs)
+
+    def anon_arg(self, c: list) -> tuple:
+        attrs = next((x for x in c[1:] if isinstance(x, DictAttr)), None)
+        return (None, None, c[0], attrs)
+
+    def func_results(self, c: list) -> tuple[str, list]:
+        items = [x for x in c if not isinstance(x, Token)]
+        out = []
+        for x in items:
+            if isinstance(x, tuple):
+                out.append(x)
+            else:
+                out.append((x, None))
+        return ("results", out)
+
+    def func_result(self, c: list) -> tuple:
+        return (c[0], c[1] if len(c) > 1 else None)
+
+    def func_return(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "func.return")
+        self._simple_operands(op, c[1:])
+        op.result_types = []
+        return op
+
+    def func_call(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "func.call")
+        op.attrs["callee"] = SymbolRefAttr(str(c[1]), self.sp(c[1]))
+        for x in c[2:]:
+            if isinstance(x, _Ops):
+                op.operands = list(x)
+            elif isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+            elif isinstance(x, FunctionType):
+                op.operand_types = list(x.inputs)
+                op.result_types = list(x.results)
+        return op
+
+    # ------------------------------------------------------------ arith / math
+    def arith_constant(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "arith.constant")
+        attr: Attribute = c[1]
+        op.attrs["value"] = attr
+        t = getattr(attr, "type", None)
+        if isinstance(attr, BoolAttr):
+            t = I1
+        op.result_types = [t]
+        op.operand_types = []
+        return op
+
+    def _flags(self, op: OpSyn, rest: Sequence[Any]) -> None:
+        for x in rest:
+            if isinstance(x, tuple) and x and x[0] == "flags":
+                op.attrs[x[1]] = OpaqueAttr(x[2], None, x[3])
+
+    def op_flags(self, c: list) -> tuple:
+        kw = str(c[0])
+        words = [str(x) for x in c[1:] if isinstance(x, Token) and x.type == "BARE_ID"]
+        key = "overflowFlags" if kw == "overflow" else "fastmath"
+        return ("flags", key, f"#arith.{kw}<{','.join(words)}>", self.span_of(c[0], c[-1]))
+
+    def arith_binary(self, c: list) -> OpSyn:
+        op = self._op(c[0], c)
+        op.operands = [(str(c[1]), self.sp(c[1])), (str(c[2]), self.sp(c[2]))]
+        self._flags(op, c)
+        self._trailing(op, c[3:])
+        t = op.operand_types[0] if op.operand_types else None
+        op.operand_types = [t, t]
+        op.result_types = [t]
+        return op
+
+    def arith_unary(self, c: list) -> OpSyn:
+        op = self._op(c[0], c)
+        op.operands = [(str(c[1]), self.sp(c[1]))]
+        self._flags(op, c)
+        self._trailing(op, c[2:])
+        t = op.operand_types[0] if op.operand_types else None
+        op.operand_types = [t]
+        op.result_types = [t]
+        return op
+
+    def arith_fma(self, c: list) -> OpSyn:
+        op = self._op(c[0], c)
+        op.operands = [(str(x), self.sp(x)) for x in c[1:4]]
+        self._flags(op, c)
+        self._trailing(op, c[4:])
+        t = op.operand_types[0] if op.operand_types else None
+        op.operand_types = [t, t, t]
+        op.result_types = [t]
+        return op
+
+    def arith_cmp(self, c: list) -> OpSyn:
+        op = self._op(c[0], c)
+        pred: Token = c[1]
+        op.attrs["predicate"] = StringAttr(str(pred), str(pred), self.sp(pred))
+        op.operands = [(str(c[2]), self.sp(c[2])), (str(c[3]), self.sp(c[3]))]
+        self._flags(op, c)
+        self._trailing(op, c[4:])
+        t = op.operand_types[0] if op.operand_types else None
+        op.operand_types = [t, t]
+        if isinstance(t, VectorType):
+            op.result_types = [VectorType(t.shape, I1, t.scalable)]
+        elif isinstance(t, TensorType):
+            op.result_types = [TensorType(t.shape, I1)]
+        else:
+            op.result_types = [I1]
+        return op
+
+    def arith_select(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "arith.select")
+        op.operands = [(str(x), self.sp(x)) for x in c[1:4]]
+        self._trailing(op, c[4:])
+        types = op.operand_types or []
+        if len(types) == 2:
+            cond_t, t = types
+        else:
+            cond_t, t = I1, (types[0] if types else None)
+        op.operand_types = [cond_t, t, t]
+        op.result_types = [t]
+        return op
+
+    def arith_cast(self, c: list) -> OpSyn:
+        op = self._op(c[0], c)
+        op.operands = [(str(c[1]), self.sp(c[1]))]
+        self._flags(op, c)
+        self._trailing(op, c[2:])
+        types = op.operand_types or []
+        op.operand_types = types[:1]
+        op.result_types = types[1:2]
+        return op
+
+    # ------------------------------------------------------------ memref
+    def memref_alloc(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, str(c[0]))
+        dyn: list = []
+        syms: list = []
+        seen_sym = False
+        for x in c[1:]:
+            if isinstance(x, Token) and x.type == "LSQB_SYM":
+                seen_sym = True
+            elif isinstance(x, _Ops):
+                if seen_sym:
+                    syms = list(x)
+                else:
+                    dyn = list(x)
+        op.operands = dyn + syms
+        op.segments = (len(dyn), len(syms))
+        self._trailing(op, c[1:])
+        op.result_types = list(op.operand_types or [])[:1]
+        op.operand_types = None
+        return op
+
+    def memref_dealloc(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.dealloc")
+        op.operands = [(str(c[1]), self.sp(c[1]))]
+        self._trailing(op, c[2:])
+        op.result_types = []
+        return op
+
+    def memref_dim(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.dim")
+        op.operands = [(str(c[1]), self.sp(c[1])), (str(c[2]), self.sp(c[2]))]
+        self._trailing(op, c[3:])
+        op.operand_types = (op.operand_types or [])[:1] + [INDEX]
+        op.result_types = [INDEX]
+        return op
+
+    def _indexed(self, op: OpSyn, c: list, lead: int) -> None:
+        """Ops of the form ``name %a(, %b)* [%i, ...] ...``; ``lead`` SSA ids
+        before the bracket."""
+        op.operands = [(str(x), self.sp(x)) for x in c[1 : 1 + lead]]
+        for x in c[1 + lead :]:
+            if isinstance(x, _Ops):
+                op.operands.extend(x)
+                break
+
+    def memref_load(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.load")
+        self._indexed(op, c, 1)
+        self._trailing(op, c[2:])
+        t = op.operand_types[0] if op.operand_types else None
+        op.result_types = [t.element if isinstance(t, MemRefType) else None]
+        op.operand_types = [t] + [INDEX] * (len(op.operands) - 1)
+        return op
+
+    def memref_store(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.store")
+        self._indexed(op, c, 2)
+        self._trailing(op, c[3:])
+        t = op.operand_types[0] if op.operand_types else None
+        op.operand_types = [t.element if isinstance(t, MemRefType) else None, t] + [INDEX] * (len(op.operands) - 2)
+        op.result_types = []
+        return op
+
+    def _cast_like(self, c: list, name: str, nops: int = 1) -> OpSyn:
+        op = self._op(c[0], c, name)
+        op.operands = [(str(x), self.sp(x)) for x in c[1 : 1 + nops]]
+        self._trailing(op, c[1 + nops :])
+        types = op.operand_types or []
+        op.operand_types = types[:1]
+        op.result_types = types[1:2]
+        return op
+
+    def memref_cast(self, c: list) -> OpSyn:
+        return self._cast_like(c, "memref.cast")
+
+    def memref_copy(self, c: list) -> OpSyn:
+        op = self._cast_like(c, "memref.copy", 2)
+        op.operand_types = (op.operand_types or []) + (op.result_types or [])
+        op.result_types = []
+        return op
+
+    def static_list(self, c: list) -> _Mixed:
+        return next((x for x in c if isinstance(x, _Mixed)), _Mixed())
+
+    def memref_subview(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.subview")
+        lists = [x for x in c if isinstance(x, _Mixed)]
+        dyn_all = []
+        segs = [1]
+        for key, lst in zip(("static_offsets", "static_sizes", "static_strides"), lists, strict=False):
+            dyn = self._mixed(op, lst, key)
+            dyn_all.extend(dyn)
+            segs.append(len(dyn))
+        op.operands = [(str(c[1]), self.sp(c[1]))] + dyn_all
+        op.segments = tuple(segs)
+        self._trailing(op, c[2:])
+        types = op.operand_types or []
+        op.operand_types = types[:1]
+        op.result_types = types[1:2]
+        return op
+
+    def memref_view(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.view")
+        ids = [(str(c[1]), self.sp(c[1])), (str(c[2]), self.sp(c[2]))]
+        sizes = next((x for x in c[3:] if isinstance(x, _Ops)), _Ops())
+        op.operands = ids + list(sizes)
+        op.segments = (1, 1, len(sizes))
+        self._trailing(op, c[3:])
+        types = op.operand_types or []
+        op.operand_types = types[:1]
+        op.result_types = types[1:2]
+        return op
+
+    def memref_reinterpret(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.reinterpret_cast")
+        lists = [x for x in c if isinstance(x, _Mixed)]
+        dyn_all = []
+        segs = [1]
+        for key, lst in zip(("static_offsets", "static_sizes", "static_strides"), lists, strict=False):
+            dyn = self._mixed(op, lst, key)
+            dyn_all.extend(dyn)
+            segs.append(len(dyn))
+        op.operands = [(str(c[1]), self.sp(c[1]))] + dyn_all
+        op.segments = tuple(segs)
+        self._trailing(op, c[2:])
+        types = op.operand_types or []
+        op.operand_types = types[:1]
+        op.result_types = types[1:2]
+        return op
+
+    def memref_global(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.global")
+        for x in c[1:]:
+            if isinstance(x, Token) and x.type == "SYMBOL_REF":
+                op.attrs["sym_name"] = StringAttr(str(x)[1:], str(x), self.sp(x))
+            elif isinstance(x, Token) and x.type == "STRING":
+                op.attrs["sym_visibility"] = StringAttr(_unquote(str(x)), str(x), self.sp(x))
+            elif isinstance(x, Type):
+                op.attrs["type"] = TypeAttr(x)
+            elif isinstance(x, DictAttr) and "type" in op.attrs:
+                op.attrs.update(x.entries)
+            elif isinstance(x, Attribute):
+                op.attrs["initial_value"] = x
+        op.result_types = []
+        return op
+
+    def memref_get_global(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.get_global")
+        op.attrs["name"] = SymbolRefAttr(str(c[1]), self.sp(c[1]))
+        op.result_types = [c[-1]]
+        return op
+
+    def memref_alloca_scope(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.alloca_scope")
+        op.result_types = []
+        for x in c[1:]:
+            if isinstance(x, list):
+                op.result_types = x
+            elif isinstance(x, RegionSyn):
+                op.regions = [x]
+            elif isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+        return op
+
+    # ------------------------------------------------------------ vector
+    def vector_transfer_read(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "vector.transfer_read")
+        ids = [x for x in c[1:] if isinstance(x, Token) and x.type == "SSA_ID"]
+        idx = next((x for x in c if isinstance(x, _Ops)), _Ops())
+        op.operands = [(str(ids[0]), self.sp(ids[0]))] + list(idx) + [(str(x), self.sp(x)) for x in ids[1:]]
+        op.segments = (1, len(idx), 1, len(ids) - 2)
+        self._trailing(op, c[2:])
+        types = op.operand_types or []
+        src_t = types[0] if types else None
+        elem = getattr(src_t, "element", None)
+        op.operand_types = [src_t] + [INDEX] * len(idx) + [elem] + ([None] * (len(ids) - 2))
+        op.result_types = types[1:2]
+        return op
+
+    def vector_transfer_write(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "vector.transfer_write")
+        ids = [x for x in c[1:] if isinstance(x, Token) and x.type == "SSA_ID"]
+        idx = next((x for x in c if isinstance(x, _Ops)), _Ops())
+        op.operands = [(str(ids[0]), self.sp(ids[0])), (str(ids[1]), self.sp(ids[1]))] + list(idx)
+        op.operands += [(str(x), self.sp(x)) for x in ids[2:]]
+        op.segments = (1, 1, len(idx), len(ids) - 2)
+        self._trailing(op, c[3:])
+        types = op.operand_types or []
+        vec_t = types[0] if types else None
+        dst_t = types[1] if len(types) > 1 else None
+        op.operand_types = [vec_t, dst_t] + [INDEX] * len(idx) + [None] * (len(ids) - 2)
+        op.result_types = [dst_t] if isinstance(dst_t, TensorType) else []
+        return op
+
+    def vector_broadcast(self, c: list) -> OpSyn:
+        return self._cast_like(c, "vector.broadcast")
+
+    def vector_shape_cast(self, c: list) -> OpSyn:
+        return self._cast_like(c, "vector.shape_cast")
+
+    def vector_reduction(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "vector.reduction")
+        kind: Token = c[1]
+        op.attrs["kind"] = OpaqueAttr(f"#vector.kind<{kind}>", None, self.sp(kind))
+        ids = [x for x in c[2:] if isinstance(x, Token) and x.type == "SSA_ID"]
+        op.operands = [(str(x), self.sp(x)) for x in ids]
+        self._flags(op, c)
+        self._trailing(op, c[2:])
+        types = op.operand_types or []
+        vec_t = types[0] if types else None
+        res_t = types[1] if len(types) > 1 else None
+        op.operand_types = [vec_t] + [res_t] * (len(ids) - 1)
+        op.result_types = [res_t]
+        return op
+
+    def vector_splat(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "vector.splat")
+        op.operands = [(str(c[1]), self.sp(c[1]))]
+        self._trailing(op, c[2:])
+        t = op.operand_types[0] if op.operand_types else None
+        op.operand_types = [getattr(t, "element", None)]
+        op.result_types = [t]
+        return op
+
+    def vector_load(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "vector.load")
+        self._indexed(op, c, 1)
+        self._trailing(op, c[2:])
+        types = op.operand_types or []
+        op.operand_types = types[:1] + [INDEX] * (len(op.operands) - 1)
+        op.result_types = types[1:2]
+        return op
+
+    def vector_store(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "vector.store")
+        self._indexed(op, c, 2)
+        self._trailing(op, c[3:])
+        types = op.operand_types or []
+        op.operand_types = types[1:2] + types[:1] + [INDEX] * (len(op.operands) - 2)
+        op.result_types = []
+        return op
+
+    def vector_create_mask(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "vector.create_mask")
+        op.operands = list(c[1])
+        self._trailing(op, c[2:])
+        op.result_types = list(op.operand_types or [])[:1]
+        op.operand_types = [INDEX] * len(op.operands)
+        return op
+
+    def vector_constant_mask(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "vector.constant_mask")
+        mixed = next(x for x in c if isinstance(x, _Mixed))
+        op.attrs["mask_dim_sizes"] = DenseArrayAttr(IntegerType(64), [x for x in mixed if isinstance(x, int)])
+        self._trailing(op, c[2:])
+        op.result_types = list(op.operand_types or [])[:1]
+        op.operand_types = []
+        return op
+
+    def vector_maskedload(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "vector.maskedload")
+        ids = [x for x in c[1:] if isinstance(x, Token) and x.type == "SSA_ID"]
+        idx = next((x for x in c if isinstance(x, _Ops)), _Ops())
+        op.operands = [(str(ids[0]), self.sp(ids[0]))] + list(idx) + [(str(x), self.sp(x)) for x in ids[1:]]
+        self._trailing(op, c[2:])
+        types = op.operand_types or []
+        op.operand_types = types[:1] + [INDEX] * len(idx) + types[1:3]
+        op.result_types = types[3:4]
+        return op
+
+    def vector_maskedstore(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "vector.maskedstore")
+        ids = [x for x in c[1:] if isinstance(x, Token) and x.type == "SSA_ID"]
+        idx = next((x for x in c if isinstance(x, _Ops)), _Ops())
+        op.operands = [(str(ids[0]), self.sp(ids[0]))] + list(idx) + [(str(x), self.sp(x)) for x in ids[1:]]
+        self._trailing(op, c[2:])
+        types = op.operand_types or []
+        op.operand_types = types[:1] + [INDEX] * len(idx) + types[1:3]
+        op.result_types = []
+        return op
+
+    def vector_extract(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "vector.extract")
+        mixed = next(x for x in c if isinstance(x, _Mixed))
+        dyn = self._mixed(op, mixed, "static_position")
+        op.operands = [(str(c[1]), self.sp(c[1]))] + dyn
+        self._trailing(op, c[2:])
+        types = op.operand_types or []
+        op.operand_types = types[1:2] + [INDEX] * len(dyn)
+        op.result_types = types[:1]
+        return op
+
+    def vector_insert(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "vector.insert")
+        mixed = next(x for x in c if isinstance(x, _Mixed))
+        dyn = self._mixed(op, mixed, "static_position")
+        op.operands = [(str(c[1]), self.sp(c[1])), (str(c[2]), self.sp(c[2]))] + dyn
+        self._trailing(op, c[3:])
+        types = op.operand_types or []
+        op.operand_types = types[:2] + [INDEX] * len(dyn)
+        op.result_types = types[1:2]
+        return op
+
+    def vector_print(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "vector.print")
+        if len(c) > 1 and isinstance(c[1], Token) and c[1].type == "SSA_ID":
+            op.operands = [(str(c[1]), self.sp(c[1]))]
+            self._trailing(op, c[2:])
+        else:
+            op.attrs["stringLiteral"] = StringAttr(_unquote(str(c[-1])), str(c[-1]), self.sp(c[-1]))
+        op.result_types = []
+        return op
+
+    def vector_fma(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "vector.fma")
+        op.operands = [(str(x), self.sp(x)) for x in c[1:4]]
+        self._trailing(op, c[4:])
+        t = op.operand_types[0] if op.operand_types else None
+        op.operand_types = [t, t, t]
+        op.result_types = [t]
+        return op
+
+    # ------------------------------------------------------------ scf
+    def scf_for(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "scf.for")
+        ids = [x for x in c[1:] if isinstance(x, Token) and x.type == "SSA_ID"]
+        iv, lb, ub, st = ids[:4]
+        iv_type: Type = INDEX
+        iter_names: list = []
+        inits: list = []
+        res_types: list = []
+        for x in c[1:]:
+            if isinstance(x, tuple) and x[0] == "iter":
+                for a, asp, init, isp in x[1]:
+                    iter_names.append((a, asp))
+                    inits.append((init, isp))
+                res_types = x[2]
+            elif isinstance(x, Type):
+                iv_type = x
+            elif isinstance(x, RegionSyn):
+                _set_entry_args(x, [(str(iv), self.sp(iv), iv_type)] + [(n, s, t) for (n, s), t in zip(iter_names, res_types, strict=False)], self.anchor)
+                op.regions = [x]
+            elif isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+        op.operands = [(str(t), self.sp(t)) for t in (lb, ub, st)] + inits
+        op.operand_types = [iv_type] * 3 + list(res_types)
+        op.result_types = list(res_types)
+        return op
+
+    def scf_if(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "scf.if")
+        op.operands = [(str(c[1]), self.sp(c[1]))]
+        op.operand_types = [I1]
+        op.result_types = []
+        for x in c[2:]:
+            if isinstance(x, list):
+                op.result_types = x
+            elif isinstance(x, RegionSyn):
+                op.regions.append(x)
+            elif isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+        if len(op.regions) == 1:
+            op.regions.append(RegionSyn(Span(op.span.rel_end, op.span.rel_end, self.anchor), []))
+        return op
+
+    def scf_yield(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "scf.yield")
+        self._simple_operands(op, c[1:])
+        op.result_types = []
+        return op
+
+    def scf_parallel(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "scf.parallel")
+        lists = [x for x in c if isinstance(x, _Ops)]
+        ivs = lists[0]
+        rest = lists[1:]
+        op.operands = [o for lst in rest for o in lst]
+        op.segments = tuple(len(lst) for lst in rest) + ((0,) if len(rest) == 3 else ())
+        op.result_types = []
+        for x in c:
+            if isinstance(x, list) and not isinstance(x, _Ops):
+                op.result_types = x
+            elif isinstance(x, RegionSyn):
+                _set_entry_args(x, [(n, s, INDEX) for n, s in ivs], self.anchor)
+                op.regions = [x]
+            elif isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+        return op
+
+    def scf_reduce(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "scf.reduce")
+        for x in c[1:]:
+            if isinstance(x, _Ops):
+                op.operands = list(x)
+            elif isinstance(x, list) and x and isinstance(x[0], RegionSyn):
+                op.regions = x
+            elif isinstance(x, list):
+                op.operand_types = x
+        op.result_types = []
+        return op
+
+    def reduce_regions(self, c: list) -> list[RegionSyn]:
+        return c
+
+    def scf_reduce_return(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "scf.reduce.return")
+        op.operands = [(str(c[1]), self.sp(c[1]))]
+        op.operand_types = [c[-1]]
+        op.result_types = []
+        return op
+
+    # ------------------------------------------------------------ cf
+    def cf_br(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "cf.br")
+        op.successors = [c[1]]
+        op.result_types = []
+        return op
+
+    def cf_cond_br(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "cf.cond_br")
+        op.operands = [(str(c[1]), self.sp(c[1]))]
+        op.operand_types = [I1]
+        op.successors = [c[2], c[3]]
+        op.result_types = []
+        return op
+
+    # ------------------------------------------------------------ misc
+    def ub_poison(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "ub.poison")
+        self._trailing(op, c[1:])
+        op.result_types = list(op.operand_types or [])[:1]
+        op.operand_types = []
+        return op
+
+    def tensor_empty(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "tensor.empty")
+        op.operands = list(next((x for x in c if isinstance(x, _Ops)), []))
+        self._trailing(op, c[1:])
+        op.result_types = list(op.operand_types or [])[:1]
+        op.operand_types = [INDEX] * len(op.operands)
+        return op
+
+    def tensor_dim(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "tensor.dim")
+        op.operands = [(str(c[1]), self.sp(c[1])), (str(c[2]), self.sp(c[2]))]
+        self._trailing(op, c[3:])
+        op.operand_types = (op.operand_types or [])[:1] + [INDEX]
+        op.result_types = [INDEX]
+        return op
+
+    def tensor_extract(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "tensor.extract")
+        self._indexed(op, c, 1)
+        self._trailing(op, c[2:])
+        t = op.operand_types[0] if op.operand_types else None
+        op.result_types = [getattr(t, "element", None)]
+        op.operand_types = [t] + [INDEX] * (len(op.operands) - 1)
+        return op
+
+    def tensor_insert(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "tensor.insert")
+        self._indexed(op, c, 2)
+        self._trailing(op, c[3:])
+        t = op.operand_types[0] if op.operand_types else None
+        op.operand_types = [getattr(t, "element", None), t] + [INDEX] * (len(op.operands) - 2)
+        op.result_types = [t]
+        return op
+
+    def unrealized_cast(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "builtin.unrealized_conversion_cast")
+        op.operands = list(next((x for x in c if isinstance(x, _Ops)), []))
+        op.result_types = list(c[-1])
+        op.operand_types = None
+        return op
+
+    # ------------------------------------------------------------ lists
+    def operand_list(self, c: list) -> _Ops:
+        return _Ops((str(t), self.sp(t)) for t in c)
+
+    ssa_id_list = operand_list
+
+    def type_list(self, c: list) -> list[Type]:
+        return list(c)
+
+    def result_types(self, c: list) -> list[Type]:
+        return _TypeList([x for x in c if isinstance(x, Type)], self.span_of(c[0], c[-1]))
+
+    # ------------------------------------------------------------ types
+    def _ts(self, t: Type, c: list) -> Type:
+        t.span = self.span_of(c[0], c[-1])
+        return t
+
+    def index_type(self, c: list) -> Type:
+        return self._ts(IndexType(), c)
+
+    def int_type(self, c: list) -> Type:
+        s = str(c[0])
+        sign = s[0] if s[0] in "su" else ""
+        return self._ts(IntegerType(int(s[len(sign) + 1 :]), sign), c)
+
+    def float_type(self, c: list) -> Type:
+        return self._ts(FloatType(str(c[0])), c)
+
+    def none_type(self, c: list) -> Type:
+        return self._ts(NoneType(), c)
+
+    def complex_type(self, c: list) -> Type:
+        return self._ts(ComplexType(c[1]), c)
+
+    def tuple_type(self, c: list) -> Type:
+        return self._ts(TupleType([x for x in c if isinstance(x, Type)]), c)
+
+    def dialect_type(self, c: list) -> Type:
+        return self._ts(OpaqueType(str(c[0])), c)
+
+    def alias_type(self, c: list) -> Type:
+        return AliasType(str(c[0]), self.sp(c[0]))
+
+    def _shape(self, tok: Token | None) -> tuple[list[int | None], list[bool]]:
+        if tok is None:
+            return [], []
+        shape: list[int | None] = []
+        scal: list[bool] = []
+        for part in str(tok).replace(" ", "").replace("\t", "").split("x")[:-1]:
+            if part == "?":
+                shape.append(None)
+                scal.append(False)
+            elif part.startswith("["):
+                shape.append(int(part[1:-1]))
+                scal.append(True)
+            else:
+                shape.append(int(part))
+                scal.append(False)
+        return shape, scal
+
+    def memref_type(self, c: list) -> Type:
+        dims = c[1] if isinstance(c[1], Token) and c[1].type == "DIMS" else None
+        rest = c[2:] if dims is not None else c[1:]
+        elem = rest[0]
+        shape, _ = self._shape(dims)
+        layout = None
+        layout_text = None
+        memspace = None
+        for x in rest[1:]:
+            if isinstance(x, Token):
+                continue
+            if isinstance(x, AffineMapAttr):
+                layout = x.map
+            elif isinstance(x, AliasRef):
+                layout_text = x.name
+                x.kind = "layout"
+                if layout_text is not None and memspace is None and layout is None:
+                    pass
+            elif isinstance(x, OpaqueAttr) and x.spelling.startswith("strided"):
+                layout_text = x.spelling
+            elif layout is None and layout_text is None and not isinstance(x, IntegerAttr | OpaqueAttr | StringAttr):
+                layout_text = str(x)
+            else:
+                memspace = str(x)
+        t = MemRefType(shape, elem, layout, layout_text, memspace)
+        t.span = self.span_of(c[0], c[-1])
+        aliases = [x for x in rest[1:] if isinstance(x, AliasRef)]
+        if aliases:
+            t._alias_refs = aliases  # type: ignore[attr-defined]
+        return t
+
+    def unranked_memref_type(self, c: list) -> Type:
+        elem_text = str(c[1])
+        elem = _scalar_from_text(elem_text[1:]) if elem_text.startswith("x") else OpaqueType(elem_text)
+        ms = None
+        for x in c[4:]:
+            if isinstance(x, Attribute):
+                ms = str(x)
+        return self._ts(UnrankedMemRefType(elem, ms), c)
+
+    def vector_type(self, c: list) -> Type:
+        dims = c[1] if isinstance(c[1], Token) and c[1].type == "DIMS" else None
+        elem = c[2] if dims is not None else c[1]
+        shape, scal = self._shape(dims)
+        return self._ts(VectorType([d or 0 for d in shape], elem, scal), c)
+
+    def tensor_type(self, c: list) -> Type:
+        dims = c[1] if isinstance(c[1], Token) and c[1].type == "DIMS" else None
+        rest = c[2:] if dims is not None else c[1:]
+        shape, _ = self._shape(dims)
+        enc = str(rest[1]) if len(rest) > 1 and isinstance(rest[1], Attribute) else None
+        return self._ts(TensorType(shape, rest[0], enc), c)
+
+    def unranked_tensor_type(self, c: list) -> Type:
+        elem_text = str(c[1])
+        return self._ts(UnrankedTensorType(_scalar_from_text(elem_text[1:]) if elem_text.startswith("x") else OpaqueType(elem_text)), c)
+
+    def function_type(self, c: list) -> FunctionType:
+        ins = []
+        i = 1
+        while not (isinstance(c[i], Token) and c[i].type == "RP"):
+            if isinstance(c[i], Type):
+                ins.append(c[i])
+            i += 1
+        res = c[-1]
+        t = FunctionType(ins, res) if isinstance(res, list) else FunctionType(ins, [res])
+        t.span = self.span_of(c[0], res)
+        return t
+
+    def single_result(self, c: list) -> list[Type]:
+        return _TypeList([c[1]], self.span_of(c[0], c[-1]))
+
+    def empty_results(self, c: list) -> list[Type]:
+        return _TypeList([], self.span_of(c[0], c[-1]))
+
+    def multi_results(self, c: list) -> list[Type]:
+        return _TypeList([x for x in c if isinstance(x, Type)], self.span_of(c[0], c[-1]))
+
+    # ------------------------------------------------------------ attributes
+    def attr_dict(self, c: list) -> DictAttr:
+        entries = {}
+        for x in c:
+            if isinstance(x, tuple):
+                entries[x[0]] = x[1]
+        return DictAttr(entries, self.span_of(c[0], c[-1]))
+
+    def attr_entry(self, c: list) -> tuple[str, Attribute]:
+        key = str(c[0])
+        if c[0].type == "STRING":
+            key = _unquote(key)
+        if len(c) == 1:
+            return key, UnitAttr(self.sp(c[0]))
+        return key, c[1]
+
+    def _typed(self, c: list) -> Type | None:
+        return c[-1] if len(c) >= 2 and isinstance(c[-1], Type) else None
+
+    def int_attr(self, c: list) -> Attribute:
+        v, sp = c[0]
+        return IntegerAttr(v, self._typed(c), sp)
+
+    def float_attr(self, c: list) -> Attribute:
+        v, text, sp = c[0]
+        return FloatAttr(v, text, self._typed(c), sp)
+
+    def hex_attr(self, c: list) -> Attribute:
+        t = self._typed(c)
+        if isinstance(t, FloatType):
+            return FloatAttr(float("nan"), str(c[0]), t, self.sp(c[0]))
+        return IntegerAttr(int(str(c[0]), 16), t, self.sp(c[0]))
+
+    def string_attr(self, c: list) -> Attribute:
+        a = StringAttr(_unquote(str(c[0])), str(c[0]), self.sp(c[0]))
+        t = self._typed(c)
+        if t is not None:
+            return OpaqueAttr(str(c[0]), t, self.sp(c[0]))
+        return a
+
+    def true_attr(self, c: list) -> Attribute:
+        return BoolAttr(True, self.sp(c[0]))
+
+    def false_attr(self, c: list) -> Attribute:
+        return BoolAttr(False, self.sp(c[0]))
+
+    def unit_attr(self, c: list) -> Attribute:
+        return UnitAttr(self.sp(c[0]))
+
+    def array_attr(self, c: list) -> Attribute:
+        return ArrayAttr([x for x in c if isinstance(x, Attribute)], self.span_of(c[0], c[-1]) if c and isinstance(c[0], Token) else Span(_start(c[-1]) - 1, _end(c[-1]), self.anchor))
+
+    def type_attr(self, c: list) -> Attribute:
+        return TypeAttr(c[0])
+
+    def symbol_ref_attr(self, c: list) -> Attribute:
+        return SymbolRefAttr(str(c[0]), self.sp(c[0]))
+
+    def alias_attr(self, c: list) -> Attribute:
+        return AliasRef(str(c[0]), "any", self.sp(c[0]), self._typed(c))
+
+    def dialect_attr(self, c: list) -> Attribute:
+        return OpaqueAttr(str(c[0]), self._typed(c), self.sp(c[0]))
+
+    def dense_attr(self, c: list) -> Attribute:
+        body = next((x for x in c if isinstance(x, tuple) and x and x[0] == "dense"), None)
+        text = "dense<" + (body[1] if body else "") + ">"
+        t = self._typed(c)
+        return OpaqueAttr(text, t, self.span_of(c[0], c[-1]))
+
+    def dense_body(self, c: list) -> tuple[str, str]:
+        return ("dense", _dense_text(c[0]))
+
+    def dense_list(self, c: list) -> list:
+        return [x for x in c if not (isinstance(x, Token) and x.type in ("RSQB",))]
+
+    def dense_complex(self, c: list) -> tuple:
+        return ("complex", c[1], c[2])
+
+    def dense_resource_attr(self, c: list) -> Attribute:
+        return OpaqueAttr(f"dense_resource<{c[2]}>", self._typed(c), self.span_of(c[0], c[-1]))
+
+    def dense_array_attr(self, c: list) -> Attribute:
+        t: Type = c[2]
+        items = next((x for x in c if isinstance(x, list)), [])
+        return DenseArrayAttr(t, items, self.span_of(c[0], c[-1]))
+
+    def dense_array_items(self, c: list) -> list:
+        out = []
+        for x in c:
+            if isinstance(x, tuple) and len(x) == 2:
+                out.append(x[0])
+            elif isinstance(x, tuple):
+                out.append(x[0])
+            elif isinstance(x, Token):
+                out.append(1 if str(x) == "true" else 0)
+        return out
+
+    def strided_attr(self, c: list) -> Attribute:
+        return OpaqueAttr(_strided_text(c), None, self.span_of(c[0], c[-1]))
+
+    def mixed_strided(self, c: list) -> list:
+        return c
+
+    def loc_attr(self, c: list) -> Attribute:
+        return OpaqueAttr(str(c[0]), None, self.sp(c[0]))
+
+
+class _DimSym(tuple):
+    """(dims, symbols) operand lists of a map use, with the span of both."""
+
+    span: Span
+
+    def __new__(cls, parts: tuple, span: Span) -> _DimSym:
+        obj = super().__new__(cls, parts)
+        obj.span = span
+        return obj
+
+
+class _TypeList(list):
+    """A parenthesised list of types that remembers its span."""
+
+    def __init__(self, items: list, span: Span) -> None:
+        super().__init__(items)
+        self.span = span
+
+
+class _ArgsHolder(Attribute):
+    """Internal: function argument names (name, span, type) for the builder."""
+
+    __slots__ = ("args",)
+
+    def __init__(self, args: list) -> None:
+        super().__init__()
+        self.args = args
+
+    def __str__(self) -> str:
+        return "<args>"
+
+
+class _SyntaxIssue(Exception):
+    def __init__(self, message: str, span: Span) -> None:
+        super().__init__(message)
+        self.message = message
+        self.span = span
+
+
+def _start(x: Any) -> int:
+    if isinstance(x, Token):
+        return x.start_pos
+    sp = getattr(x, "span", None)
+    if isinstance(sp, Span):
+        return sp.rel_start
+    if isinstance(x, Span):
+        return x.rel_start
+    if isinstance(x, tuple | list):
+        for y in x:
+            try:
+                return _start(y)
+            except TypeError:
+                continue
+    raise TypeError(f"no position for {x!r}")
+
+
+def _end(x: Any) -> int:
+    if isinstance(x, Token):
+        return x.end_pos
+    sp = getattr(x, "span", None)
+    if isinstance(sp, Span):
+        return sp.rel_end
+    if isinstance(x, Span):
+        return x.rel_end
+    if isinstance(x, tuple | list):
+        for y in reversed(x):
+            try:
+                return _end(y)
+            except TypeError:
+                continue
+    raise TypeError(f"no position for {x!r}")
+
+
+def _set_span(e: AffineExpr, sp: Span) -> AffineExpr:
+    e.span = sp
+    return e
+
+
+def _unquote(s: str) -> str:
+    if len(s) >= 2 and s[0] == '"' and s[-1] == '"':
+        return s[1:-1].encode("utf-8").decode("unicode_escape") if "\\" in s else s[1:-1]
+    return s
+
+
+def _scalar_from_text(s: str) -> Type:
+    if s == "index":
+        return INDEX
+    m = re.fullmatch(r"([su]?)i([0-9]+)", s)
+    if m:
+        return IntegerType(int(m.group(2)), m.group(1))
+    if re.fullmatch(r"bf16|f16|tf32|f32|f64|f80|f128", s):
+        return FloatType(s)
+    return OpaqueType(s)
+
+
+def _dense_text(x: Any) -> str:
+    if isinstance(x, Token):
+        return str(x)
+    if isinstance(x, list):
+        return "[" + ", ".join(_dense_text(y) for y in x) + "]"
+    if isinstance(x, tuple) and x and x[0] == "complex":
+        return f"({_dense_text(x[1])}, {_dense_text(x[2])})"
+    if isinstance(x, tuple) and len(x) == 2:
+        return str(x[0])
+    if isinstance(x, tuple) and len(x) == 3:
+        return x[1]
+    return str(x)
+
+
+def _strided_text(c: list) -> str:
+    items = next((x for x in c if isinstance(x, list)), [])
+
+    def one(x: Any) -> str:
+        if isinstance(x, tuple):
+            return str(x[0])
+        return "?"
+
+    strides = ", ".join(one(x) for x in items)
+    offset = ""
+    rest = [x for x in c if isinstance(x, tuple) or (isinstance(x, Token) and str(x) == "?")]
+    if len(rest) > len(items):
+        offset = ", offset: " + one(rest[-1])
+    return f"strided<[{strides}]{offset}>"
+
+
+def _collect_soup(items: Sequence[Any], names: list, regions: list, anchor: Anchor) -> None:
+    for x in items:
+        if isinstance(x, Token):
+            if x.type == "SSA_ID":
+                names.append((str(x), Span(x.start_pos, x.end_pos, anchor)))
+        elif isinstance(x, RegionSyn):
+            regions.append(x)
+        elif isinstance(x, list) and x and x[0] == "soup":
+            _collect_soup(x[1], names, regions, anchor)
+
+
+def _set_entry_args(region: RegionSyn, args: list, anchor: Anchor) -> None:
+    if not region.blocks:
+        region.blocks.append(BlockSyn(None, Span(region.span.rel_start, region.span.rel_start, anchor), [], []))
+    blk = region.blocks[0]
+    if blk.label is None:
+        blk.args = [(n, s, t) for n, s, t in args if n is not None]
+
+
+# ---------------------------------------------------------------- driver
+
+@lru_cache(maxsize=1)
+def _grammar_text() -> str:
+    for p in (GRAMMAR_PATH, _PACKAGED_GRAMMAR):
+        if p.exists():
+            return p.read_text()
+    raise FileNotFoundError("grammar/mlir.lark not found")
+
+
+class _ParserHolder:
+    parser: Lark | None = None
+    transformer: ChunkTransformer | None = None
+
+
+_HOLDER = _ParserHolder()
+
+
+def _make_parser(transformer: ChunkTransformer) -> Lark:
+    kwargs: dict[str, Any] = dict(parser="lalr", lexer="contextual", start="start", transformer=transformer, cache=False)
+    return Lark(_grammar_text(), **kwargs)
+
+
+def get_parser() -> tuple[Lark, ChunkTransformer]:
+    """One parser instance per process; the transformer is re-armed per parse."""
+    if _HOLDER.parser is None:
+        t = ChunkTransformer(Anchor(0))
+        _HOLDER.parser = _make_parser(t)
+        _HOLDER.transformer = t
+    assert _HOLDER.transformer is not None
+    return _HOLDER.parser, _HOLDER.transformer
+
+
+class ParseResult:
+    __slots__ = ("item", "notes")
+
+    def __init__(self, item: Item | None, notes: list[Note]) -> None:
+        self.item = item
+        self.notes = notes
+
+
+def parse_chunk(text: str, anchor: Anchor) -> ParseResult:
+    """Parse one top-level item. Never raises: errors become notes."""
+    parser, tr = get_parser()
+    tr.anchor = anchor
+    tr.notes = []
+    tr._reset_map_names()
+    tr._reset_ssa()
+    try:
+        item = parser.parse(text)
+        return ParseResult(item, tr.notes)
+    except VisitError as e:  # an exception inside a callback
+        orig = e.orig_exc
+        if isinstance(orig, _SyntaxIssue):
+            return ParseResult(None, tr.notes + [Note("error", orig.message, orig.span, "syntax")])
+        return ParseResult(None, tr.notes + [Note("error", f"internal parser error: {orig!r}", Span(0, min(len(text), 1), anchor), "internal")])
+    except _SyntaxIssue as e:
+        return ParseResult(None, tr.notes + [Note("error", e.message, e.span, "syntax")])
+    except UnexpectedInput as e:
+        return ParseResult(None, tr.notes + [error_note(e, text, anchor)])
+    except RecursionError:
+        return ParseResult(None, tr.notes + [Note("error", "nesting too deep to parse", Span(0, min(len(text), 1), anchor), "too-deep")])
+    except Exception as e:  # a bug in a callback must not take the document down
+        if _DEBUG:
+            raise
+        return ParseResult(None, tr.notes + [Note("error", f"internal parser error: {e!r}", Span(0, min(len(text), 1), anchor), "internal")])
+
+
+# ---------------------------------------------------------------- error messages
+
+_TERMINAL_WORDS: dict[str, str] = {
+    "RP": "')'",
+    "LP": "'('",
+    "RSQB": "']'",
+    "LSQB_SYM": "'['",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "RANGLE": "'>'",
+    "COLON": "':'",
+    "ARROW": "'->'",
+    "COMMA": "','",
+    "EQUAL": "'='",
+    "SSA_ID": "SSA operand",
+    "RESULT_LHS": "operation",
+    "BARE_ID": "identifier",
+    "INT": "integer",
+    "STRING": "string",
+    "SYMBOL_REF": "symbol reference",
+    "HASH_ID": "attribute alias",
+}
+
+
+def _expected_words(expected: set[str]) -> list[str]:
+    out = []
+    for name in sorted(expected):
+        if name in _TERMINAL_WORDS:
+            out.append(_TERMINAL_WORDS[name])
+        elif name.startswith("__ANON") or name.isupper():
+            continue
+        else:
+            out.append(name)
+    return out
+
+
+def _describe_token(tok: Token) -> str:
+    if tok.type == "$END":
+        return "end of input"
+    return f"'{tok}'"
+
+
+def _strip_comment(line: str) -> str:
+    i = line.find("//")
+    while i >= 0:
+        if line.count('"', 0, i) % 2 == 0:
+            return line[:i]
+        i = line.find("//", i + 2)
+    return line
+
+
+def _end_of_previous_line(text: str, pos: int) -> int | None:
+    """If ``pos`` is the first token of its line, the offset just past the
+    last token of the nearest previous line with code; else None."""
+    line_start = text.rfind("\n", 0, pos) + 1
+    if text[line_start:pos].strip():
+        return None
+    end = line_start - 1
+    while end > 0:
+        ls = text.rfind("\n", 0, end) + 1
+        code = _strip_comment(text[ls:end]).rstrip()
+        if code:
+            return ls + len(code)
+        end = ls - 1
+    return None
+
+
+def error_note(e: UnexpectedInput, text: str, anchor: Anchor) -> Note:
+    """An MLIR-style message for a lark error, with a precise range."""
+    if isinstance(e, UnexpectedToken):
+        tok = e.token
+        expected = set(e.expected or ())
+        if tok.type == "$END":
+            pos = len(text.rstrip())
+            sp = Span(max(pos - 1, 0), pos, anchor)
+            if "RBRACE" in expected:
+                return Note("error", "expected '}' to end the region (unbalanced braces?)", sp, "syntax")
+            msg = _message_for(expected, "end of input")
+            return Note("error", msg, sp, "syntax")
+        start = tok.start_pos if tok.start_pos is not None else 0
+        end = tok.end_pos if tok.end_pos is not None else start + 1
+        if tok.type == "BARE_ID" and "RESULT_LHS" in expected:
+            name = str(tok)
+            return Note("error", f"custom op '{name}' is unknown (tried 'func.{name}' as well)", Span(start, end, anchor), "syntax")
+        # A keyword matched as the prefix of a longer word (`too` read as `to` + `o`).
+        if start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_") and (str(tok)[:1].isalnum()):
+            ws = start - 1
+            while ws > 0 and (text[ws - 1].isalnum() or text[ws - 1] in "_$."):
+                ws -= 1
+            we = end
+            word = text[ws:we]
+            if word.startswith("to"):
+                return Note("error", f"expected 'to' between bounds, found '{word}'", Span(ws, we, anchor), "syntax")
+            return Note("error", f"unexpected '{word}'", Span(ws, we, anchor), "syntax")
+        msg = _message_for(expected, _describe_token(tok))
+        m = _BAD_STEP_RE.search(text, 0, start)
+        if m is not None and not text[m.end() : start].strip():
+            # The step is checked when it is read in MLIR, before the region.
+            return Note("error", "expected step to be representable as a positive signed integer", Span(m.start(1), m.end(1), anchor), "syntax")
+        prev_end = _end_of_previous_line(text, start)
+        if prev_end is not None and msg.startswith("expected"):
+            # MLIR reports a missing token at the end of the previous line.
+            return Note("error", msg, Span(prev_end, prev_end, anchor), "syntax")
+        return Note("error", msg, Span(start, end, anchor), "syntax")
+    if isinstance(e, UnexpectedCharacters):
+        pos = e.pos_in_stream
+        ch = text[pos] if pos < len(text) else ""
+        allowed = set(e.allowed or ())
+        msg = _message_for(allowed, f"'{ch}'") if allowed else f"unexpected character '{ch}'"
+        return Note("error", msg, Span(pos, pos + 1, anchor), "syntax")
+    if isinstance(e, UnexpectedEOF):
+        pos = len(text)
+        return Note("error", _message_for(set(e.expected or ()), "end of input"), Span(max(pos - 1, 0), pos, anchor), "syntax")
+    return Note("error", str(e), Span(0, 1, anchor), "syntax")
+
+
+_BAD_STEP_RE = re.compile(r"\bstep\s+(-\s*[0-9]+|0+)\b")
+_AFFINE_ATOMS = {"BARE_ID", "INT", "LP", "MINUS"}
+_SSA_AFFINE_ATOMS = {"SSA_ID", "INT", "LP", "MINUS", "SYMBOL"}
+_TYPE_STARTS = {"INT_TYPE", "FLOAT_TYPE", "INDEX_KW", "MEMREF_KW", "VECTOR_KW", "TENSOR_KW", "NONE_KW", "COMPLEX_KW", "TUPLE_KW", "DIALECT_TYPE", "BANG_ID"}
+_PRIORITY = ["RP", "RSQB", "RANGLE", "RBRACE", "COLON", "ARROW", "LP", "LBRACE", "LSQB_SYM", "SSA_ID", "INT", "SYMBOL_REF", "EQUAL"]
+_WORDS = {"EQUAL": "'='", "LSQB_SYM": "'['", "TO": "'to'", "COMMA": "','"}
+
+
+def _message_for(expected: set[str], found: str) -> str:
+    """Phrase lark's expected-terminal set the way MLIR's parser does."""
+    if "CMP_OP" in expected and found in ("')'", "','"):
+        return "expected '== affine-expr' or '>= affine-expr' at end of affine constraint"
+    if expected and (expected <= _AFFINE_ATOMS | {"LEGACY"} or expected == _SSA_AFFINE_ATOMS or expected <= _SSA_AFFINE_ATOMS) and (
+        "INT" in expected and "LP" in expected
+    ):
+        return f"expected affine expression, found {found}"
+    if expected == {"INT", "MINUS"} and found.startswith("'%"):
+        return f"expected attribute value, found {found}"
+    if "LBRACE" in expected and found in ("'}'", "end of input") and len(expected) <= 4:
+        return "expected '{' to begin a region"
+    if expected == {"SSA_ID"}:
+        return f"expected SSA operand, found {found}"
+    if "TO" in expected and len(expected) <= 3:
+        return f"expected 'to' between bounds, found {found}"
+    if expected <= _TYPE_STARTS | {"LP"} and len(expected) > 3:
+        return f"expected non-function type, found {found}"
+    for name in _PRIORITY:
+        if name in expected and len(expected) <= 4:
+            word = _TERMINAL_WORDS.get(name) or _WORDS.get(name, name)
+            return f"expected {word}, found {found}"
+    if "SSA_ID" in expected:
+        return f"expected SSA operand, found {found}"
+    if "RESULT_LHS" in expected or "DOTTED_ID" in expected:
+        return f"expected operation name, found {found}"
+    words = _expected_words(expected)
+    if words:
+        return f"unexpected {found}; expected one of {', '.join(words[:6])}"
+    return f"unexpected {found}"
