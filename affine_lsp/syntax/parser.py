@@ -2019,20 +2019,22 @@ def _strip_comment(line: str) -> str:
     return line
 
 
-def _end_of_previous_line(text: str, pos: int) -> int | None:
-    """If ``pos`` is the first token of its line, the offset just past the
-    last token of the nearest previous line with code; else None."""
-    line_start = text.rfind("\n", 0, pos) + 1
-    if text[line_start:pos].strip():
-        return None
-    end = line_start - 1
-    while end > 0:
+def _previous_token_end(text: str, pos: int) -> int | None:
+    """The offset just past the last code character before ``pos``, skipping
+    whitespace, blank lines and ``//`` comments; None at the buffer start."""
+    end = pos
+    while True:
+        while end > 0 and text[end - 1] in " \t":
+            end -= 1
+        if end == 0:
+            return None
+        if text[end - 1] not in "\r\n":
+            return end
+        end -= 1
+        if end > 0 and text[end - 1] == "\r":
+            end -= 1
         ls = text.rfind("\n", 0, end) + 1
-        code = _strip_comment(text[ls:end]).rstrip()
-        if code:
-            return ls + len(code)
-        end = ls - 1
-    return None
+        end = ls + len(_strip_comment(text[ls:end]))
 
 
 def error_note(e: UnexpectedInput, text: str, anchor: Anchor) -> Note:
@@ -2067,10 +2069,12 @@ def error_note(e: UnexpectedInput, text: str, anchor: Anchor) -> Note:
         if m is not None and not text[m.end() : start].strip():
             # The step is checked when it is read in MLIR, before the region.
             return Note("error", "expected step to be representable as a positive signed integer", Span(m.start(1), m.end(1), anchor), "syntax")
-        prev_end = _end_of_previous_line(text, start)
-        if prev_end is not None and msg.startswith("expected"):
-            # MLIR reports a missing token at the end of the previous line.
-            return Note("error", msg, Span(prev_end, prev_end, anchor), "syntax")
+        if msg.startswith("expected") and not msg.startswith(_AT_TOKEN):
+            # Like MLIR's emitWrongTokenError: a missing token is reported
+            # just past the previous token (skipping blank lines, comments).
+            prev_end = _previous_token_end(text, start)
+            if prev_end is not None:
+                return Note("error", msg, Span(prev_end, prev_end, anchor), "syntax")
         return Note("error", msg, Span(start, end, anchor), "syntax")
     if isinstance(e, UnexpectedCharacters):
         pos = e.pos_in_stream
@@ -2084,6 +2088,7 @@ def error_note(e: UnexpectedInput, text: str, anchor: Anchor) -> Note:
     return Note("error", str(e), Span(0, 1, anchor), "syntax")
 
 
+_AT_TOKEN = ("expected affine expression", "expected '== affine-expr'", "expected 'to'", "expected non-function type", "expected operation name")
 _BAD_STEP_RE = re.compile(r"\bstep\s+(-\s*[0-9]+|0+)\b")
 _AFFINE_ATOMS = {"BARE_ID", "INT", "LP", "MINUS"}
 _SSA_AFFINE_ATOMS = {"SSA_ID", "INT", "LP", "MINUS", "SYMBOL"}

@@ -1,0 +1,5 @@
+import sys
+
+from affine_lsp.cli import main
+
+sys.exit(main())

@@ -1,0 +1,59 @@
+"""The ``affine-lsp`` command line: one engine, several subcommands.
+
+Each subcommand lives in :mod:`affine_lsp.commands` as a module with
+``add_arguments(parser)`` and ``run(args) -> int``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "check": ("affine_lsp.commands.check", "report syntax and verifier diagnostics (mlir-opt's format)"),
+    "deps": ("affine_lsp.commands.deps", "print memref dependences (like -test-memref-dependence-check)"),
+    "fuse": ("affine_lsp.commands.fuse", "fuse affine loop nests"),
+    "vectorize": ("affine_lsp.commands.vectorize", "vectorize affine loops"),
+    "parallelize": ("affine_lsp.commands.parallelize", "turn affine.for loops without carried dependences into affine.parallel"),
+    "serve": ("affine_lsp.commands.serve", "run the language server (stdio by default)"),
+}
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
+    parser = argparse.ArgumentParser(prog="affine-lsp", description="Language tooling for MLIR's affine dialect.")
+    from affine_lsp import __version__
+
+    parser.add_argument("--version", action="version", version=f"affine-lsp {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    modules: dict[str, object] = {}
+    for name, (modname, help_text) in SUBCOMMANDS.items():
+        try:
+            mod = importlib.import_module(modname)
+        except ModuleNotFoundError as e:
+            if e.name != modname:
+                raise
+            continue  # not built yet
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        mod.add_arguments(p)  # type: ignore[attr-defined]
+        modules[name] = mod
+    return parser, modules
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser, modules = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 2
+    try:
+        return int(modules[args.command].run(args))  # type: ignore[attr-defined]
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

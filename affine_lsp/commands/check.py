@@ -1,0 +1,56 @@
+"""``affine-lsp check``: diagnostics in mlir-opt's format."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from affine_lsp import diagnostics
+from affine_lsp.syntax.document import Document
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("files", nargs="+", metavar="FILE", help="MLIR files ('-' for standard input)")
+    p.add_argument("--split-input-file", action="store_true", help="accepted for mlir-opt compatibility; '// -----' sections are always independent")
+    p.add_argument("--allow-unregistered-dialect", action="store_true", help="accepted for mlir-opt compatibility; unknown dialects are never errors")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--no-warnings", action="store_true", help="print errors only")
+
+
+def read_source(path: str) -> str:
+    if path == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        with open(path, "rb") as f:
+            data = f.read()
+    return decode(data)
+
+
+def decode(data: bytes) -> str:
+    """Decode as UTF-8; invalid bytes become U+FFFD (reported by the parser)."""
+    return data.decode("utf-8", errors="replace")
+
+
+def run(args: argparse.Namespace) -> int:
+    status = 0
+    all_json: list[dict] = []
+    for path in args.files:
+        try:
+            text = read_source(path)
+        except OSError as e:
+            print(f"{path}: error: {e.strerror}", file=sys.stderr)
+            status = 1
+            continue
+        doc = Document(text, uri=path)
+        notes = diagnostics.collect(doc)
+        if args.no_warnings:
+            notes = [n for n in notes if n.severity == "error"]
+        if any(n.severity == "error" for n in notes):
+            status = 1
+        if args.format == "json":
+            all_json.extend(diagnostics.to_json(path, doc, notes))
+        elif notes:
+            print(diagnostics.format_text(path, doc, notes))
+    if args.format == "json":
+        print(diagnostics.dumps(all_json))
+    return status
