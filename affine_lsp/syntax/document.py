@@ -295,7 +295,7 @@ def build_section(index: int, chunks: list[Chunk], text_len: int) -> Section:
     stack: list[tuple[Operation, Block, Scope]] = [(module, root_block, top_scope)]
     for c in chunks:
         item = c.parse.item if c.parse else None
-        cur_op, cur_block, cur_scope = stack[-1]
+        _, cur_block, cur_scope = stack[-1]
         if isinstance(item, OpSyn):
             if c.ir_op is None or c.ir_key != env:
                 b = IRBuilder(aliases, cur_scope)

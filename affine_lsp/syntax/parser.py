@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -38,10 +38,10 @@ from affine_lsp.ir.attributes import (
 from affine_lsp.ir.core import Anchor, Span
 from affine_lsp.ir.types import (
     INDEX,
-    IndexType,
     ComplexType,
     FloatType,
     FunctionType,
+    IndexType,
     IntegerType,
     MemRefType,
     NoneType,
@@ -53,6 +53,7 @@ from affine_lsp.ir.types import (
     UnrankedTensorType,
     VectorType,
 )
+from affine_lsp.syntax.lexer import Tok, lexer_class
 from affine_lsp.syntax.nodes import (
     AliasDefSyn,
     AliasRef,
@@ -70,7 +71,17 @@ from affine_lsp.syntax.nodes import (
 GRAMMAR_PATH = Path(__file__).resolve().parent.parent.parent / "grammar" / "mlir.lark"
 _PACKAGED_GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "mlir.lark"
 
+try:
+    from lark_cython.lark_cython import Token as _CythonToken
+
+    _TOKENS: tuple[type, ...] = (Token, Tok, _CythonToken)
+except ImportError:  # pragma: no cover - optional speed-up
+    _TOKENS = (Token, Tok)
 _DEBUG = bool(os.environ.get("AFFINE_LSP_DEBUG_PARSER"))
+_SHAPED_RE = re.compile(
+    r"(memref|vector|tensor)<[ \t]*(((\d+|\?|\[\d+\])[ \t]*x[ \t]*)*)([su]?i\d+|bf16|f16|tf32|f32|f64|f80|f128|index)[ \t]*(,[ \t]*\d+[ \t]*)?>"
+)
+_SHAPED_CACHE: dict[str, tuple] = {}
 _RESULT_RE = re.compile(r"%[A-Za-z0-9_$.\-]+(?::([0-9]+))?")
 I1 = IntegerType(1)
 
@@ -167,7 +178,7 @@ class ChunkTransformer(Transformer):
         name = None
         attrs: dict[str, Attribute] = {}
         for x in c[1:]:
-            if isinstance(x, Token) and x.type == "SYMBOL_REF":
+            if isinstance(x, _TOKENS) and x.type == "SYMBOL_REF":
                 name = str(x)
             elif isinstance(x, DictAttr):
                 attrs = x.entries
@@ -325,7 +336,7 @@ class ChunkTransformer(Transformer):
         syms: list | None = None
         seen_sym = False
         for x in c:
-            if isinstance(x, Token):
+            if isinstance(x, _TOKENS):
                 if x.type == "LSQB_SYM":
                     seen_sym = True
                     syms = []
@@ -338,19 +349,19 @@ class ChunkTransformer(Transformer):
 
     def map_ref(self, c: list) -> Attribute:
         x = c[0]
-        if isinstance(x, Token):
+        if isinstance(x, _TOKENS):
             return AliasRef(str(x), "map", self.sp(x))
         return x
 
     def set_ref(self, c: list) -> Attribute:
         x = c[0]
-        if isinstance(x, Token):
+        if isinstance(x, _TOKENS):
             return AliasRef(str(x), "set", self.sp(x))
         return x
 
     def bound_map(self, c: list) -> tuple[str, Any, Any, Span, str | None]:
         kw = None
-        if isinstance(c[0], Token) and c[0].type in ("MAX_KW", "MIN_KW"):
+        if isinstance(c[0], _TOKENS) and c[0].type in ("MAX_KW", "MIN_KW"):
             kw = str(c[0])
             c = c[1:]
         dims, syms = c[1]
@@ -372,7 +383,7 @@ class ChunkTransformer(Transformer):
         start = tok.start_pos
         if len(c) == 1 and tok.start_pos > 0:
             pass
-        if len(c) == 2 or (isinstance(c[0], Token) and c[0] is not tok):
+        if len(c) == 2 or (isinstance(c[0], _TOKENS) and c[0] is not tok):
             v = -v
         return v, Span(start, tok.end_pos, self.anchor)
 
@@ -576,7 +587,7 @@ class ChunkTransformer(Transformer):
         return ("steps", [x for x in c if isinstance(x, tuple)])
 
     def par_reduce(self, c: list) -> tuple[str, list]:
-        return ("reduce", [x for x in c if isinstance(x, Token) and x.type == "STRING"])
+        return ("reduce", [x for x in c if isinstance(x, _TOKENS) and x.type == "STRING"])
 
     def affine_parallel(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "affine.parallel")
@@ -619,8 +630,8 @@ class ChunkTransformer(Transformer):
     def affine_prefetch(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "affine.prefetch")
         self._access(op, c[1], c[2])
-        words = [x for x in c[3:] if isinstance(x, Token) and x.type == "BARE_ID"]
-        ints = [x for x in c[3:] if isinstance(x, Token) and x.type == "INT"]
+        words = [x for x in c[3:] if isinstance(x, _TOKENS) and x.type == "BARE_ID"]
+        ints = [x for x in c[3:] if isinstance(x, _TOKENS) and x.type == "INT"]
         rw, _loc_kw, cache = words[0], words[1], words[2]
         op.attrs["isWrite"] = BoolAttr(str(rw) == "write", self.sp(rw))
         op.attrs["localityHint"] = IntegerAttr(int(ints[0]), IntegerType(32), self.sp(ints[0]))
@@ -634,7 +645,7 @@ class ChunkTransformer(Transformer):
     def affine_dma_start(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "affine.dma_start")
         subs = [x for x in c if isinstance(x, tuple) and len(x) == 3 and isinstance(x[0], AffineMapAttr)]
-        ids = [x for x in c if isinstance(x, Token) and x.type == "SSA_ID"]
+        ids = [x for x in c if isinstance(x, _TOKENS) and x.type == "SSA_ID"]
         src, dst, tag = ids[0], ids[1], ids[2]
         rest = ids[3:]
         operands: list[tuple[str, Span]] = []
@@ -666,7 +677,7 @@ class ChunkTransformer(Transformer):
     def mixed_list(self, c: list) -> _Mixed:
         out = _Mixed()
         for x in c:
-            if isinstance(x, Token):
+            if isinstance(x, _TOKENS):
                 out.append((str(x), self.sp(x)))
             else:
                 out.append(x[0])
@@ -701,7 +712,7 @@ class ChunkTransformer(Transformer):
 
     def affine_linearize(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "affine.linearize_index")
-        if isinstance(c[1], Token) and c[1].type == "DISJOINT_KW":
+        if isinstance(c[1], _TOKENS) and c[1].type == "DISJOINT_KW":
             op.attrs["disjoint"] = UnitAttr(self.sp(c[1]))
         ins: _Ops = next(x for x in c if isinstance(x, _Ops))
         mixed = next((x for x in c if isinstance(x, _Mixed)), _Mixed())
@@ -778,7 +789,7 @@ class ChunkTransformer(Transformer):
         return _set_span(symbol(pos), self.span_of(c[0], c[-1]))
 
     def dim_decls(self, c: list) -> int:
-        names = [x for x in c if isinstance(x, Token) and x.type == "BARE_ID"]
+        names = [x for x in c if isinstance(x, _TOKENS) and x.type == "BARE_ID"]
         self._dim_names = {}
         for i, n in enumerate(names):
             if str(n) in self._dim_names:
@@ -788,7 +799,7 @@ class ChunkTransformer(Transformer):
         return len(names)
 
     def sym_decls(self, c: list) -> tuple[str, int]:
-        names = [x for x in c if isinstance(x, Token) and x.type == "BARE_ID"]
+        names = [x for x in c if isinstance(x, _TOKENS) and x.type == "BARE_ID"]
         self._sym_names = {}
         for i, n in enumerate(names):
             if str(n) in self._sym_names or str(n) in self._dim_names:
@@ -857,9 +868,9 @@ class ChunkTransformer(Transformer):
                 data={"replacement": "func.func"},
             )
         for x in c[1:]:
-            if isinstance(x, Token) and x.type == "VISIBILITY":
+            if isinstance(x, _TOKENS) and x.type == "VISIBILITY":
                 op.attrs["sym_visibility"] = StringAttr(str(x), f'"{x}"', self.sp(x))
-            elif isinstance(x, Token) and x.type == "SYMBOL_REF":
+            elif isinstance(x, _TOKENS) and x.type == "SYMBOL_REF":
                 op.attrs["sym_name"] = StringAttr(_unquote(str(x)[1:]), str(x), self.sp(x))
             elif isinstance(x, tuple) and x[0] == "sig":
                 _, args, results, arg_attrs, res_attrs = x
@@ -873,9 +884,7 @@ class ChunkTransformer(Transformer):
                 op.attrs.update(x.entries)
             elif isinstance(x, RegionSyn):
                 args = op.attrs["__args"].args  # type: ignore[attr-defined]
-                if x.blocks and x.blocks[0].label is None:
-                    _set_entry_args(x, args, self.anchor)
-                elif not x.blocks:
+                if (x.blocks and x.blocks[0].label is None) or not x.blocks:
                     _set_entry_args(x, args, self.anchor)
                 op.regions = [x]
         if not op.regions:
@@ -911,7 +920,7 @@ class ChunkTransformer(Transformer):
         return (None, None, c[0], attrs)
 
     def func_results(self, c: list) -> tuple[str, list]:
-        items = [x for x in c if not isinstance(x, Token)]
+        items = [x for x in c if not isinstance(x, _TOKENS)]
         out = []
         for x in items:
             if isinstance(x, tuple):
@@ -961,7 +970,7 @@ class ChunkTransformer(Transformer):
 
     def op_flags(self, c: list) -> tuple:
         kw = str(c[0])
-        words = [str(x) for x in c[1:] if isinstance(x, Token) and x.type == "BARE_ID"]
+        words = [str(x) for x in c[1:] if isinstance(x, _TOKENS) and x.type == "BARE_ID"]
         key = "overflowFlags" if kw == "overflow" else "fastmath"
         return ("flags", key, f"#arith.{kw}<{','.join(words)}>", self.span_of(c[0], c[-1]))
 
@@ -1042,7 +1051,7 @@ class ChunkTransformer(Transformer):
         syms: list = []
         seen_sym = False
         for x in c[1:]:
-            if isinstance(x, Token) and x.type == "LSQB_SYM":
+            if isinstance(x, _TOKENS) and x.type == "LSQB_SYM":
                 seen_sym = True
             elif isinstance(x, _Ops):
                 if seen_sym:
@@ -1168,9 +1177,9 @@ class ChunkTransformer(Transformer):
     def memref_global(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "memref.global")
         for x in c[1:]:
-            if isinstance(x, Token) and x.type == "SYMBOL_REF":
+            if isinstance(x, _TOKENS) and x.type == "SYMBOL_REF":
                 op.attrs["sym_name"] = StringAttr(str(x)[1:], str(x), self.sp(x))
-            elif isinstance(x, Token) and x.type == "STRING":
+            elif isinstance(x, _TOKENS) and x.type == "STRING":
                 op.attrs["sym_visibility"] = StringAttr(_unquote(str(x)), str(x), self.sp(x))
             elif isinstance(x, Type):
                 op.attrs["type"] = TypeAttr(x)
@@ -1202,7 +1211,7 @@ class ChunkTransformer(Transformer):
     # ------------------------------------------------------------ vector
     def vector_transfer_read(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "vector.transfer_read")
-        ids = [x for x in c[1:] if isinstance(x, Token) and x.type == "SSA_ID"]
+        ids = [x for x in c[1:] if isinstance(x, _TOKENS) and x.type == "SSA_ID"]
         idx = next((x for x in c if isinstance(x, _Ops)), _Ops())
         op.operands = [(str(ids[0]), self.sp(ids[0]))] + list(idx) + [(str(x), self.sp(x)) for x in ids[1:]]
         op.segments = (1, len(idx), 1, len(ids) - 2)
@@ -1216,7 +1225,7 @@ class ChunkTransformer(Transformer):
 
     def vector_transfer_write(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "vector.transfer_write")
-        ids = [x for x in c[1:] if isinstance(x, Token) and x.type == "SSA_ID"]
+        ids = [x for x in c[1:] if isinstance(x, _TOKENS) and x.type == "SSA_ID"]
         idx = next((x for x in c if isinstance(x, _Ops)), _Ops())
         op.operands = [(str(ids[0]), self.sp(ids[0])), (str(ids[1]), self.sp(ids[1]))] + list(idx)
         op.operands += [(str(x), self.sp(x)) for x in ids[2:]]
@@ -1239,7 +1248,7 @@ class ChunkTransformer(Transformer):
         op = self._op(c[0], c, "vector.reduction")
         kind: Token = c[1]
         op.attrs["kind"] = OpaqueAttr(f"#vector.kind<{kind}>", None, self.sp(kind))
-        ids = [x for x in c[2:] if isinstance(x, Token) and x.type == "SSA_ID"]
+        ids = [x for x in c[2:] if isinstance(x, _TOKENS) and x.type == "SSA_ID"]
         op.operands = [(str(x), self.sp(x)) for x in ids]
         self._flags(op, c)
         self._trailing(op, c[2:])
@@ -1296,7 +1305,7 @@ class ChunkTransformer(Transformer):
 
     def vector_maskedload(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "vector.maskedload")
-        ids = [x for x in c[1:] if isinstance(x, Token) and x.type == "SSA_ID"]
+        ids = [x for x in c[1:] if isinstance(x, _TOKENS) and x.type == "SSA_ID"]
         idx = next((x for x in c if isinstance(x, _Ops)), _Ops())
         op.operands = [(str(ids[0]), self.sp(ids[0]))] + list(idx) + [(str(x), self.sp(x)) for x in ids[1:]]
         self._trailing(op, c[2:])
@@ -1307,7 +1316,7 @@ class ChunkTransformer(Transformer):
 
     def vector_maskedstore(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "vector.maskedstore")
-        ids = [x for x in c[1:] if isinstance(x, Token) and x.type == "SSA_ID"]
+        ids = [x for x in c[1:] if isinstance(x, _TOKENS) and x.type == "SSA_ID"]
         idx = next((x for x in c if isinstance(x, _Ops)), _Ops())
         op.operands = [(str(ids[0]), self.sp(ids[0]))] + list(idx) + [(str(x), self.sp(x)) for x in ids[1:]]
         self._trailing(op, c[2:])
@@ -1340,7 +1349,7 @@ class ChunkTransformer(Transformer):
 
     def vector_print(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "vector.print")
-        if len(c) > 1 and isinstance(c[1], Token) and c[1].type == "SSA_ID":
+        if len(c) > 1 and isinstance(c[1], _TOKENS) and c[1].type == "SSA_ID":
             op.operands = [(str(c[1]), self.sp(c[1]))]
             self._trailing(op, c[2:])
         else:
@@ -1360,7 +1369,7 @@ class ChunkTransformer(Transformer):
     # ------------------------------------------------------------ scf
     def scf_for(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "scf.for")
-        ids = [x for x in c[1:] if isinstance(x, Token) and x.type == "SSA_ID"]
+        ids = [x for x in c[1:] if isinstance(x, _TOKENS) and x.type == "SSA_ID"]
         iv, lb, ub, st = ids[:4]
         iv_type: Type = INDEX
         iter_names: list = []
@@ -1553,7 +1562,7 @@ class ChunkTransformer(Transformer):
     def alias_type(self, c: list) -> Type:
         return AliasType(str(c[0]), self.sp(c[0]))
 
-    def _shape(self, tok: Token | None) -> tuple[list[int | None], list[bool]]:
+    def _shape(self, tok: Any) -> tuple[list[int | None], list[bool]]:
         if tok is None:
             return [], []
         shape: list[int | None] = []
@@ -1570,8 +1579,30 @@ class ChunkTransformer(Transformer):
                 scal.append(False)
         return shape, scal
 
+    def shaped_type(self, c: list) -> Type:
+        tok = c[0]
+        text = str(tok)
+        parts = _SHAPED_CACHE.get(text)
+        if parts is None:
+            m = _SHAPED_RE.fullmatch(text)
+            assert m is not None
+            shape, scal = self._shape(m.group(2) or None)
+            elem = _scalar_from_text(m.group(5))
+            ms = m.group(6)
+            parts = _SHAPED_CACHE[text] = (m.group(1), shape, scal, elem, ms[1:].strip() if ms else None)
+        kind, shape, scal, elem, ms = parts
+        t: Type
+        if kind == "memref":
+            t = MemRefType(shape, elem, None, None, ms)
+        elif kind == "vector":
+            t = VectorType([d or 0 for d in shape], elem, scal)
+        else:
+            t = TensorType(shape, elem, ms)
+        t.span = self.sp(tok)
+        return t
+
     def memref_type(self, c: list) -> Type:
-        dims = c[1] if isinstance(c[1], Token) and c[1].type == "DIMS" else None
+        dims = c[1] if isinstance(c[1], _TOKENS) and c[1].type == "DIMS" else None
         rest = c[2:] if dims is not None else c[1:]
         elem = rest[0]
         shape, _ = self._shape(dims)
@@ -1579,7 +1610,7 @@ class ChunkTransformer(Transformer):
         layout_text = None
         memspace = None
         for x in rest[1:]:
-            if isinstance(x, Token):
+            if isinstance(x, _TOKENS):
                 continue
             if isinstance(x, AffineMapAttr):
                 layout = x.map
@@ -1611,13 +1642,13 @@ class ChunkTransformer(Transformer):
         return self._ts(UnrankedMemRefType(elem, ms), c)
 
     def vector_type(self, c: list) -> Type:
-        dims = c[1] if isinstance(c[1], Token) and c[1].type == "DIMS" else None
+        dims = c[1] if isinstance(c[1], _TOKENS) and c[1].type == "DIMS" else None
         elem = c[2] if dims is not None else c[1]
         shape, scal = self._shape(dims)
         return self._ts(VectorType([d or 0 for d in shape], elem, scal), c)
 
     def tensor_type(self, c: list) -> Type:
-        dims = c[1] if isinstance(c[1], Token) and c[1].type == "DIMS" else None
+        dims = c[1] if isinstance(c[1], _TOKENS) and c[1].type == "DIMS" else None
         rest = c[2:] if dims is not None else c[1:]
         shape, _ = self._shape(dims)
         enc = str(rest[1]) if len(rest) > 1 and isinstance(rest[1], Attribute) else None
@@ -1630,7 +1661,7 @@ class ChunkTransformer(Transformer):
     def function_type(self, c: list) -> FunctionType:
         ins = []
         i = 1
-        while not (isinstance(c[i], Token) and c[i].type == "RP"):
+        while not (isinstance(c[i], _TOKENS) and c[i].type == "RP"):
             if isinstance(c[i], Type):
                 ins.append(c[i])
             i += 1
@@ -1698,7 +1729,7 @@ class ChunkTransformer(Transformer):
         return UnitAttr(self.sp(c[0]))
 
     def array_attr(self, c: list) -> Attribute:
-        return ArrayAttr([x for x in c if isinstance(x, Attribute)], self.span_of(c[0], c[-1]) if c and isinstance(c[0], Token) else Span(_start(c[-1]) - 1, _end(c[-1]), self.anchor))
+        return ArrayAttr([x for x in c if isinstance(x, Attribute)], self.span_of(c[0], c[-1]) if c and isinstance(c[0], _TOKENS) else Span(_start(c[-1]) - 1, _end(c[-1]), self.anchor))
 
     def type_attr(self, c: list) -> Attribute:
         return TypeAttr(c[0])
@@ -1722,7 +1753,7 @@ class ChunkTransformer(Transformer):
         return ("dense", _dense_text(c[0]))
 
     def dense_list(self, c: list) -> list:
-        return [x for x in c if not (isinstance(x, Token) and x.type in ("RSQB",))]
+        return [x for x in c if not (isinstance(x, _TOKENS) and x.type in ("RSQB",))]
 
     def dense_complex(self, c: list) -> tuple:
         return ("complex", c[1], c[2])
@@ -1738,11 +1769,9 @@ class ChunkTransformer(Transformer):
     def dense_array_items(self, c: list) -> list:
         out = []
         for x in c:
-            if isinstance(x, tuple) and len(x) == 2:
+            if (isinstance(x, tuple) and len(x) == 2) or isinstance(x, tuple):
                 out.append(x[0])
-            elif isinstance(x, tuple):
-                out.append(x[0])
-            elif isinstance(x, Token):
+            elif isinstance(x, _TOKENS):
                 out.append(1 if str(x) == "true" else 0)
         return out
 
@@ -1796,7 +1825,7 @@ class _SyntaxIssue(Exception):
 
 
 def _start(x: Any) -> int:
-    if isinstance(x, Token):
+    if isinstance(x, _TOKENS):
         return x.start_pos
     sp = getattr(x, "span", None)
     if isinstance(sp, Span):
@@ -1813,7 +1842,7 @@ def _start(x: Any) -> int:
 
 
 def _end(x: Any) -> int:
-    if isinstance(x, Token):
+    if isinstance(x, _TOKENS):
         return x.end_pos
     sp = getattr(x, "span", None)
     if isinstance(sp, Span):
@@ -1852,7 +1881,7 @@ def _scalar_from_text(s: str) -> Type:
 
 
 def _dense_text(x: Any) -> str:
-    if isinstance(x, Token):
+    if isinstance(x, _TOKENS):
         return str(x)
     if isinstance(x, list):
         return "[" + ", ".join(_dense_text(y) for y in x) + "]"
@@ -1866,24 +1895,25 @@ def _dense_text(x: Any) -> str:
 
 
 def _strided_text(c: list) -> str:
-    items = next((x for x in c if isinstance(x, list)), [])
-
     def one(x: Any) -> str:
-        if isinstance(x, tuple):
-            return str(x[0])
-        return "?"
+        return str(x[0]) if isinstance(x, tuple) else "?"
 
+    items = next((x for x in c if isinstance(x, list)), [])
     strides = ", ".join(one(x) for x in items)
+    # The offset, if any, follows the `]` of the strides.
+    after = False
     offset = ""
-    rest = [x for x in c if isinstance(x, tuple) or (isinstance(x, Token) and str(x) == "?")]
-    if len(rest) > len(items):
-        offset = ", offset: " + one(rest[-1])
+    for x in c:
+        if isinstance(x, _TOKENS) and x.type == "RSQB":
+            after = True
+        elif after and (isinstance(x, tuple) or (isinstance(x, _TOKENS) and x.type == "QMARK")):
+            offset = ", offset: " + one(x)
     return f"strided<[{strides}]{offset}>"
 
 
 def _collect_soup(items: Sequence[Any], names: list, regions: list, anchor: Anchor) -> None:
     for x in items:
-        if isinstance(x, Token):
+        if isinstance(x, _TOKENS):
             if x.type == "SSA_ID":
                 names.append((str(x), Span(x.start_pos, x.end_pos, anchor)))
         elif isinstance(x, RegionSyn):
@@ -1918,9 +1948,28 @@ class _ParserHolder:
 _HOLDER = _ParserHolder()
 
 
-def _make_parser(transformer: ChunkTransformer) -> Lark:
-    kwargs: dict[str, Any] = dict(parser="lalr", lexer="contextual", start="start", transformer=transformer, cache=False)
-    return Lark(_grammar_text(), **kwargs)
+def _make_parser(transformer: ChunkTransformer, lexer: str | None = None, engine: str | None = None) -> Lark:
+    """The LALR parser. ``lexer``: ``fast`` (ours, default) or ``contextual``
+    (lark's); ``engine``: ``cython`` (lark-cython, default when installed)
+    or ``python``. Both can be forced with AFFINE_LSP_LEXER/AFFINE_LSP_ENGINE
+    (the benchmark compares them)."""
+    lexer = lexer or os.environ.get("AFFINE_LSP_LEXER", "fast")
+    engine = engine or os.environ.get("AFFINE_LSP_ENGINE", "cython")
+    kwargs: dict[str, Any] = dict(parser="lalr", start="start", transformer=transformer)
+    cython = False
+    if engine == "cython":
+        try:
+            import lark_cython
+
+            kwargs["_plugins"] = lark_cython.plugins
+            cython = True
+        except ImportError:  # pragma: no cover - optional speed-up
+            pass
+    kwargs["lexer"] = lexer_class(cython) if lexer == "fast" else "contextual"
+    p = Lark(_grammar_text(), **kwargs)
+    if lexer == "fast":
+        p.parser.lexer.bind(p.parser.parser._parse_table.states)  # type: ignore[union-attr]
+    return p
 
 
 def get_parser() -> tuple[Lark, ChunkTransformer]:

@@ -1,0 +1,297 @@
+"""A fast, context-aware lexer for the LALR parser.
+
+lark's contextual lexer builds one big regular expression per parser state
+and tries terminals by priority; on MLIR text that costs more than the
+parse itself. This lexer makes one pass with a single master expression and
+resolves the few context-sensitive choices by looking at what the current
+parser state accepts (the same information the contextual lexer uses):
+
+* a word is a keyword when the state accepts that keyword, otherwise a
+  bare identifier (so ``to``, ``max`` or ``mod`` may still name things);
+  words are matched whole, so ``too`` is never read as ``to`` + ``o``;
+* ``%a, %b =`` is one RESULT_LHS token where an op may start;
+* shape prefixes (``4x?x``) only inside ``memref<``/``vector<``/``tensor<``;
+* a string followed by ``(`` is a generic op name where an op may start;
+* ``^bb1(...):`` is a block definition where a block may start.
+
+Terminal names are those of ``grammar/mlir.lark``; the grammar stays the one
+description of the language (the lexer reads keyword spellings from it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from lark.exceptions import UnexpectedCharacters
+from lark.lexer import Lexer, LexerState
+
+
+class Tok(str):
+    """A token: the text, plus ``type``, ``start_pos``, ``end_pos``."""
+
+    __slots__ = ("type", "start_pos", "end_pos")
+
+    type: str
+    start_pos: int
+    end_pos: int
+
+    @property
+    def value(self) -> str:
+        return str.__str__(self)
+
+    @property
+    def line(self) -> int:  # used by lark's error classes
+        return 0
+
+    @property
+    def column(self) -> int:
+        return 0
+
+    end_line = line
+    end_column = column
+
+    def __repr__(self) -> str:
+        return f"Tok({self.type}, {str.__repr__(self)})"
+
+
+def _tok(type_: str, value: str, start: int) -> Tok:
+    t = Tok(value)
+    t.type = type_
+    t.start_pos = start
+    t.end_pos = start + len(value)
+    return t
+
+
+_STR = r'"(?:[^"\\\n]|\\.)*"'
+_BAL0 = r'(?:->|' + _STR + r'|[^<>"])*'
+
+
+def _balanced(depth: int) -> str:
+    inner = _BAL0
+    for _ in range(depth):
+        inner = r'(?:->|' + _STR + r'|[^<>"]|<' + inner + r'>)*'
+    return inner
+
+
+_BAL = _balanced(4)
+_PAREN0 = r'(?:' + _STR + r'|[^()"])*'
+_PAREN = _PAREN0
+for _ in range(3):
+    _PAREN = r'(?:' + _STR + r'|[^()"]|\(' + _PAREN + r'\))*'
+
+_MASTER = re.compile(
+    "|".join(
+        [
+            r"(?P<WS>[ \t\r\n\f\v]+)",
+            r"(?P<COMMENT>//[^\n]*)",
+            r"(?P<SSA>%[A-Za-z0-9_$.\-]+(?:#[0-9]+)?)",
+            r"(?P<DIALECT_ATTR>#[A-Za-z_][A-Za-z0-9_$]*(?:\.[A-Za-z0-9_$.]*)?<" + _BAL + ">)",
+            r"(?P<HASH_ID>#[A-Za-z_0-9][A-Za-z0-9_$.\-]*)",
+            r"(?P<DIALECT_TYPE>![A-Za-z_][A-Za-z0-9_$]*(?:\.[A-Za-z0-9_$.]*)?<" + _BAL + ">)",
+            r"(?P<BANG_ID>![A-Za-z_][A-Za-z0-9_$.\-]*)",
+            r"(?P<LOC>loc\(" + _PAREN + r"\))",
+            r"(?P<WORD>[A-Za-z_][A-Za-z0-9_$.]*)",
+            r"(?P<HEX>0x[0-9a-fA-F]+)",
+            r"(?P<FLOAT>[0-9]+\.[0-9]*(?:[eE][+-]?[0-9]+)?)",
+            r"(?P<NUM>[0-9]+)",
+            r"(?P<STRING>" + _STR + ")",
+            r"(?P<SYMBOL_REF>@(?:[A-Za-z_][A-Za-z0-9_$.\-]*|" + _STR + r")(?:::@(?:[A-Za-z_][A-Za-z0-9_$.\-]*|" + _STR + r"))*)",
+            r"(?P<CARET>\^[A-Za-z0-9_$.\-]+)",
+            r"(?P<PUNCT>->|>=|<=|==|[()\[\]{}<>,:=*+\-?])",
+            r"(?P<OTHER>.)",
+        ]
+    ),
+    re.S,
+)
+_RESULT_LHS = re.compile(r"%[A-Za-z0-9_$.\-]+(?::[0-9]+)?(?:\s*,\s*%[A-Za-z0-9_$.\-]+(?::[0-9]+)?)*\s*=(?!=)")
+_DIMS = re.compile(r"(?:(?:[0-9]+|\?|\[[0-9]+\])[ \t]*x[ \t]*)+(?![0-9?\[])")
+_SHAPED_WORDS = frozenset({"memref", "vector", "tensor"})
+_SHAPED = re.compile(
+    r"(memref|vector|tensor)<[ \t]*(((\d+|\?|\[\d+\])[ \t]*x[ \t]*)*)([su]?i\d+|bf16|f16|tf32|f32|f64|f80|f128|index)[ \t]*(,[ \t]*\d+[ \t]*)?>"
+)
+_GENERIC_AHEAD = re.compile(r"\s*\(")
+_BLOCK_DEF_AHEAD = re.compile(r"\s*(?:\((?:[^()]|\([^()]*\))*\))?\s*:(?!:)")
+_INT_TYPE = re.compile(r"[su]?i[0-9]+")
+_FLOAT_TYPE = re.compile(r"bf16|f16|tf32|f32|f64|f80|f128|f8E[0-9A-Za-z]+|f4E[0-9A-Za-z]+|f6E[0-9A-Za-z]+")
+
+_PUNCT_TYPES = {
+    "(": "LP",
+    ")": "RP",
+    "]": "RSQB",
+    "{": "LBRACE",
+    "}": "RBRACE",
+    ">": "RANGLE",
+    ":": "COLON",
+    "->": "ARROW",
+    ">=": "CMP_OP",
+    "<=": "CMP_OP",
+    "==": "CMP_OP",
+}
+
+
+class _FastLexing:
+    """The lexing logic, shared by the pure-Python and the lark-cython
+    flavours of the lexer class (see :func:`lexer_class`)."""
+
+    __future_interface__ = 2
+
+    def __init__(self, lexer_conf: Any) -> None:
+        self.keywords: dict[str, list[str]] = {}  # spelling -> terminal names
+        self.punct: dict[str, list[str]] = {}
+        for t in lexer_conf.terminals:
+            p = t.pattern
+            if p.type == "str":
+                s = p.value
+                target = self.keywords if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", s) else self.punct
+                target.setdefault(s, []).append(t.name)
+            elif p.type == "re" and t.name.endswith(("_KW", "_OP", "VISIBILITY", "AFFINE_MIN_MAX")):
+                # Keyword alternations written as regexes: (?:a|b)(?!...)
+                m = re.match(r"^\(\?:(.*)\)\(\?!", p.value)
+                if m:
+                    for alt in m.group(1).split("|"):
+                        self.keywords.setdefault(alt.replace("\\", ""), []).append(t.name)
+        self.accepts: dict[int, frozenset[str]] = {}
+
+    tok = staticmethod(_tok)
+
+    def bind(self, states: dict[int, dict[str, Any]]) -> None:
+        self.accepts = {s: frozenset(actions) for s, actions in states.items()}
+
+    def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Tok]:
+        while True:
+            try:
+                yield self.next_token(lexer_state, parser_state)
+            except EOFError:
+                return
+
+    def next_token(self, lexer_state: Any, parser_state: Any) -> Tok:
+        """The next token at ``lexer_state.line_ctr.char_pos``; EOFError at the end."""
+        text_slice = lexer_state.text
+        text = text_slice if isinstance(text_slice, str) else text_slice.text
+        ctr = lexer_state.line_ctr
+        pos = ctr.char_pos
+        n = len(text)
+        match = _MASTER.match
+        while True:
+            if pos >= n:
+                ctr.char_pos = pos
+                raise EOFError
+            m = match(text, pos)
+            kind = m.lastgroup
+            if kind == "WS" or kind == "COMMENT":
+                pos = m.end()
+                continue
+            break
+        tok = self._classify(text, m, kind, pos, self.accepts.get(parser_state.position, _EMPTY), parser_state)
+        ctr.char_pos = tok.end_pos
+        return tok
+
+    def _classify(self, text: str, m: re.Match[str], kind: str | None, start: int, acc: frozenset[str], parser_state: Any) -> Tok:
+        val = m.group()
+        if kind == "SSA":
+            if "RESULT_LHS" in acc:
+                r = _RESULT_LHS.match(text, start)
+                if r is not None:
+                    return self.tok("RESULT_LHS", r.group(), start)
+            return self.tok("SSA_ID", val, start)
+        if kind == "WORD":
+            if val in _SHAPED_WORDS and "SHAPED_TYPE" in acc:
+                st = _SHAPED.match(text, start)
+                if st is not None:
+                    return self.tok("SHAPED_TYPE", st.group(), start)
+            return self.tok(self._word_type(val, acc), val, start)
+        if kind == "NUM" or kind == "HEX" or (kind == "PUNCT" and val in ("?", "[")):
+            if "DIMS" in acc:
+                d = _DIMS.match(text, start)
+                if d is not None:
+                    return self.tok("DIMS", d.group(), start)
+            if kind == "NUM":
+                return self.tok("INT", val, start)
+            if kind == "HEX":
+                return self.tok("HEX", val, start)
+        if kind == "STRING":
+            if "GENERIC_NAME" in acc and _GENERIC_AHEAD.match(text, m.end()):
+                return self.tok("GENERIC_NAME", val, start)
+            return self.tok("STRING", val, start)
+        if kind == "CARET":
+            if "BLOCK_DEF" in acc and _BLOCK_DEF_AHEAD.match(text, m.end()):
+                return self.tok("BLOCK_DEF", val, start)
+            return self.tok("BLOCK_LABEL", val, start)
+        if kind == "PUNCT":
+            return self._punct(val, start, acc)
+        if kind == "OTHER":
+            if "SOUP_CHAR" in acc:
+                return self.tok("SOUP_CHAR", val, start)
+            raise UnexpectedCharacters(text, start, 0, 0, allowed=set(acc), state=parser_state.position)
+        return self.tok(kind or "OTHER", val, start)  # DIALECT_ATTR, HASH_ID, DIALECT_TYPE, BANG_ID, LOC, FLOAT, SYMBOL_REF
+
+    def _word_type(self, val: str, acc: frozenset[str]) -> str:
+        names = self.keywords.get(val)
+        if names is not None:
+            for nm in names:
+                if nm in acc:
+                    return nm
+        if "INT_TYPE" in acc and _INT_TYPE.fullmatch(val):
+            return "INT_TYPE"
+        if "FLOAT_TYPE" in acc and _FLOAT_TYPE.fullmatch(val):
+            return "FLOAT_TYPE"
+        if "." in val:
+            if "DOTTED_ID" in acc or names is None:
+                return "DOTTED_ID"
+        elif "BARE_ID" in acc:
+            return "BARE_ID"
+        if names is not None:
+            return names[0]
+        if _INT_TYPE.fullmatch(val):
+            return "INT_TYPE"
+        if _FLOAT_TYPE.fullmatch(val):
+            return "FLOAT_TYPE"
+        return "BARE_ID"
+
+    def _punct(self, val: str, start: int, acc: frozenset[str]) -> Tok:
+        typ = _PUNCT_TYPES.get(val)
+        if typ is not None and typ in acc:
+            return self.tok(typ, val, start)
+        names = self.punct.get(val)
+        if names:
+            for nm in names:
+                if nm in acc:
+                    return self.tok(nm, val, start)
+        if len(val) == 2 and val[1] == "=" and "CMP_OP" not in acc:
+            # `>=` where only `>` fits (e.g. `vector<4xf32>=`): take one char.
+            return self._punct(val[0], start, acc)
+        if "SOUP_CHAR" in acc and val not in "(){}[]":
+            return self.tok("SOUP_CHAR", val, start)
+        return self.tok(typ or (names[0] if names else "SOUP_CHAR"), val, start)
+
+
+_EMPTY: frozenset[str] = frozenset()
+
+
+class FastLexer(_FastLexing, Lexer):
+    """The lexer for lark's pure-Python LALR parser."""
+
+    def make_lexer_state(self, text: Any) -> LexerState:
+        return LexerState(text)
+
+
+def lexer_class(cython: bool) -> type:
+    """The lexer class for the chosen parser engine. lark-cython's parser
+    requires its lexer to derive from its own ``Lexer`` and calls
+    ``next_token`` directly."""
+    if not cython:
+        return FastLexer
+    import lark_cython.lark_cython as lc
+
+    def make_token(type_: str, value: str, start: int, _T: Any = lc.Token) -> Any:
+        return _T(type_, value, start, 0, 0, 0, 0, start + len(value))
+
+    class FastLexerCython(_FastLexing, lc.Lexer, Lexer):  # type: ignore[misc, valid-type]
+        tok = staticmethod(make_token)
+
+        def make_lexer_state(self, text: Any) -> Any:
+            return lc.LexerState(text, lc.LineCounter("\n"))
+
+    return FastLexerCython
