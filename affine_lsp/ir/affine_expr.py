@@ -22,6 +22,16 @@ Three levels of "simplification" exist, as in MLIR:
   sum of products with local (div/mod) variables and rebuilding, plus the
   semi-affine rules (``(d0 * s0) floordiv s0`` -> ``d0``).
 
+Both were checked node for node against libMLIR of LLVM 22.1.8 (the
+``oracle`` tests do this when the reference toolchain is installed). Known,
+deliberate differences: ``simplify`` also merges nested divisions by default
+(``fold_nested_divisions``); two unsound semi-affine folds of LLVM 22 are not
+reproduced (its "x - x mod s" rule is applied to ``mod`` only, not to
+floordiv/ceildiv, and a product is divided through its exactly divisible
+factor: ``((s1 floordiv 9) * s1) floordiv s1`` is ``s1 floordiv 9``, not 0);
+where MLIR asserts (two semi-affine terms with the same sort key) both terms
+are kept. Constants are unbounded Python ints, MLIR's are int64.
+
 Semantics (:meth:`AffineExpr.evaluate`) use exact Python integers: ``floordiv``
 rounds towards negative infinity, ``ceildiv`` towards positive infinity and
 ``mod`` is ``lhs - rhs * floor(lhs / rhs)`` (so in ``[0, rhs)`` for a positive
@@ -122,12 +132,6 @@ class AffineExpr:
             return False
         return _struct_eq(self, other)
 
-    def __ne__(self, other: object) -> bool:
-        result = self.__eq__(other)
-        if result is NotImplemented:
-            return result
-        return not result
-
     def __hash__(self) -> int:
         return self._hash
 
@@ -154,19 +158,22 @@ class AffineExpr:
 
     # ---------------------------------------------------------- operators --
     # These build raw nodes (structure as written); only two constants fold.
+    # The operand conversion is inlined: the parser calls these a lot.
     def __add__(self, other: AffineExpr | int) -> AffineExpr:
-        rhs = _as_expr_or_none(other)
-        if rhs is None:
+        if isinstance(other, AffineExpr):
+            rhs = other
+        elif type(other) is int:
+            rhs = AffineConstantExpr(other)
+        else:
             return NotImplemented
         if type(self) is AffineConstantExpr and type(rhs) is AffineConstantExpr:
             return AffineConstantExpr(self._value + rhs._value)
         return AffineBinaryExpr(_ADD, self, rhs)
 
     def __radd__(self, other: int) -> AffineExpr:
-        lhs = _as_expr_or_none(other)
-        if lhs is None:
+        if type(other) is not int:
             return NotImplemented
-        return lhs.__add__(self)
+        return AffineConstantExpr(other).__add__(self)
 
     def __neg__(self) -> AffineExpr:
         if type(self) is AffineConstantExpr:
@@ -174,30 +181,34 @@ class AffineExpr:
         return AffineBinaryExpr(_MUL, self, AffineConstantExpr(-1))
 
     def __sub__(self, other: AffineExpr | int) -> AffineExpr:
-        rhs = _as_expr_or_none(other)
-        if rhs is None:
+        if isinstance(other, AffineExpr):
+            rhs = other.__neg__()
+        elif type(other) is int:
+            rhs = AffineConstantExpr(-other)
+        else:
             return NotImplemented
-        return self.__add__(rhs.__neg__())
+        return self.__add__(rhs)
 
     def __rsub__(self, other: int) -> AffineExpr:
-        lhs = _as_expr_or_none(other)
-        if lhs is None:
+        if type(other) is not int:
             return NotImplemented
-        return lhs.__add__(self.__neg__())
+        return AffineConstantExpr(other).__add__(self.__neg__())
 
     def __mul__(self, other: AffineExpr | int) -> AffineExpr:
-        rhs = _as_expr_or_none(other)
-        if rhs is None:
+        if isinstance(other, AffineExpr):
+            rhs = other
+        elif type(other) is int:
+            rhs = AffineConstantExpr(other)
+        else:
             return NotImplemented
         if type(self) is AffineConstantExpr and type(rhs) is AffineConstantExpr:
             return AffineConstantExpr(self._value * rhs._value)
         return AffineBinaryExpr(_MUL, self, rhs)
 
     def __rmul__(self, other: int) -> AffineExpr:
-        lhs = _as_expr_or_none(other)
-        if lhs is None:
+        if type(other) is not int:
             return NotImplemented
-        return lhs.__mul__(self)
+        return AffineConstantExpr(other).__mul__(self)
 
     def floordiv(self, other: AffineExpr | int) -> AffineExpr:
         """Raw ``self floordiv other`` (two constants fold unless ``other == 0``)."""
@@ -243,17 +254,11 @@ class AffineExpr:
         """MLIR ``isFunctionOfDim``."""
         if not self._hd:
             return False
-        for e in self.walk():
-            if type(e) is AffineDimExpr and e._pos == pos:
-                return True
-        return False
+        return any(type(e) is AffineDimExpr and e._pos == pos for e in self.walk())
 
     def uses_symbol(self, pos: int) -> bool:
         """MLIR ``isFunctionOfSymbol``."""
-        for e in self.walk():
-            if type(e) is AffineSymbolExpr and e._pos == pos:
-                return True
-        return False
+        return any(type(e) is AffineSymbolExpr and e._pos == pos for e in self.walk())
 
     def max_dim(self) -> int:
         """Largest dimension position used, -1 if none."""
@@ -356,9 +361,7 @@ class AffineExpr:
             fold_nested_divisions=fold_nested_divisions,
         )
 
-    def linear_form(
-        self, num_dims: int, num_symbols: int
-    ) -> tuple[list[int], list[int], int] | None:
+    def linear_form(self, num_dims: int, num_symbols: int) -> tuple[list[int], list[int], int] | None:
         """``(dim coeffs, symbol coeffs, constant)`` of the simplified
         expression, or None when it is not linear (it keeps a floordiv,
         ceildiv, mod, or a product of non-constants).
@@ -366,9 +369,7 @@ class AffineExpr:
         Raises ValueError if a position is outside ``num_dims``/``num_symbols``.
         """
         if self.max_dim() >= num_dims or self.max_symbol() >= num_symbols:
-            raise ValueError(
-                f"{self} uses identifiers beyond {num_dims} dims / {num_symbols} symbols"
-            )
+            raise ValueError(f"{self} uses identifiers beyond {num_dims} dims / {num_symbols} symbols")
         flat = _linearize(self.simplify(), num_dims)
         if flat is None:
             return None
@@ -583,11 +584,7 @@ class AffineBinaryExpr(AffineExpr):
         if k is _ADD:
             return lhs.is_pure_affine() and rhs.is_pure_affine()
         if k is _MUL:
-            return (
-                lhs.is_pure_affine()
-                and rhs.is_pure_affine()
-                and (type(lhs) is AffineConstantExpr or type(rhs) is AffineConstantExpr)
-            )
+            return lhs.is_pure_affine() and rhs.is_pure_affine() and (type(lhs) is AffineConstantExpr or type(rhs) is AffineConstantExpr)
         return type(rhs) is AffineConstantExpr and lhs.is_pure_affine()
 
     def largest_known_divisor(self) -> int:
@@ -595,9 +592,7 @@ class AffineBinaryExpr(AffineExpr):
         if k is _MUL:
             return self._lhs.largest_known_divisor() * self._rhs.largest_known_divisor()
         if k is _ADD or k is _MOD:
-            return math.gcd(
-                self._lhs.largest_known_divisor(), self._rhs.largest_known_divisor()
-            )
+            return math.gcd(self._lhs.largest_known_divisor(), self._rhs.largest_known_divisor())
         # FLOORDIV / CEILDIV: a constant rhs dividing the lhs divisor.
         rhs = self._rhs
         if type(rhs) is AffineConstantExpr and rhs._value != 0:
@@ -694,9 +689,7 @@ def _raw_div(kind: AffineExprKind, lhs: AffineExpr, rhs: AffineExpr) -> AffineEx
     return AffineBinaryExpr(kind, lhs, rhs)
 
 
-def from_linear_form(
-    dim_coeffs: Sequence[int], symbol_coeffs: Sequence[int], const: int
-) -> AffineExpr:
+def from_linear_form(dim_coeffs: Sequence[int], symbol_coeffs: Sequence[int], const: int) -> AffineExpr:
     """Build the canonical expression ``sum(c_i * d_i) + sum(k_j * s_j) + const``.
 
     This is MLIR ``getAffineExprFromFlatForm`` without local variables, so the
@@ -708,9 +701,7 @@ def from_linear_form(
             expr = canonical_add(expr, canonical_mul(AffineDimExpr(i), AffineConstantExpr(c)))
     for j, c in enumerate(symbol_coeffs):
         if c:
-            expr = canonical_add(
-                expr, canonical_mul(AffineSymbolExpr(j), AffineConstantExpr(c))
-            )
+            expr = canonical_add(expr, canonical_mul(AffineSymbolExpr(j), AffineConstantExpr(c)))
     if const:
         expr = canonical_add(expr, AffineConstantExpr(const))
     return expr
@@ -725,19 +716,19 @@ def _struct_eq(a: AffineExpr, b: AffineExpr) -> bool:
         x, y = stack.pop()
         if x is y:
             continue
-        tx = type(x)
-        if tx is not type(y) or x._hash != y._hash:
+        if type(x) is not type(y) or x._hash != y._hash:
             return False
-        if tx is AffineBinaryExpr:
-            if x._kind is not y._kind:  # type: ignore[attr-defined]
+        if type(x) is AffineBinaryExpr and type(y) is AffineBinaryExpr:
+            if x._kind is not y._kind:
                 return False
-            stack.append((x._lhs, y._lhs))  # type: ignore[attr-defined]
-            stack.append((x._rhs, y._rhs))  # type: ignore[attr-defined]
-        elif tx is AffineConstantExpr:
-            if x._value != y._value:  # type: ignore[attr-defined]
+            stack.append((x._lhs, y._lhs))
+            stack.append((x._rhs, y._rhs))
+        elif type(x) is AffineConstantExpr and type(y) is AffineConstantExpr:
+            if x._value != y._value:
                 return False
-        elif x._pos != y._pos:  # type: ignore[attr-defined]
-            return False
+        elif (type(x) is AffineDimExpr and type(y) is AffineDimExpr) or (type(x) is AffineSymbolExpr and type(y) is AffineSymbolExpr):
+            if x._pos != y._pos:
+                return False
     return True
 
 
@@ -752,23 +743,22 @@ def _print_expr(
     sym_names: Sequence[str] | None,
 ) -> None:
     """MLIR ``printAffineExprInternal`` (``strong`` = BindingStrength::Strong)."""
-    t = type(e)
-    if t is AffineDimExpr:
-        pos = e._pos  # type: ignore[attr-defined]
+    if type(e) is AffineDimExpr:
+        pos = e._pos
         if dim_names is not None and pos < len(dim_names):
             out.append(dim_names[pos])
         else:
             out.append(f"d{pos}")
         return
-    if t is AffineSymbolExpr:
-        pos = e._pos  # type: ignore[attr-defined]
+    if type(e) is AffineSymbolExpr:
+        pos = e._pos
         if sym_names is not None and pos < len(sym_names):
             out.append(sym_names[pos])
         else:
             out.append(f"s{pos}")
         return
-    if t is AffineConstantExpr:
-        out.append(str(e._value))  # type: ignore[attr-defined]
+    if type(e) is AffineConstantExpr:
+        out.append(str(e._value))
         return
     assert isinstance(e, AffineBinaryExpr)
     kind = e._kind
@@ -839,56 +829,45 @@ def _print_expr(
 # ------------------------------------------ construction-time canonicalization --
 # Ports of simplifyAdd / simplifyMul / simplifyFloorDiv / simplifyCeilDiv /
 # simplifyMod from mlir/lib/IR/AffineExpr.cpp. Each returns None when MLIR's
-# returns nullptr (no simplification: a plain node is built).
+# returns nullptr (no simplification: a plain node is built). The rules are
+# those of LLVM 22 (checked node for node against libMLIR 22.1.8), which adds
+# to the older published sources: ordering of two dim/symbol leaves, folding
+# of floordiv/ceildiv by negative constants, a positive divisor for the
+# "e - (e floordiv c) * c -> e mod c" rule, and its retry on the last summand.
 
 
 def _simplify_add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
-    lhs_const = type(lhs) is AffineConstantExpr
-    rhs_const = type(rhs) is AffineConstantExpr
-    if lhs_const and rhs_const:
-        return AffineConstantExpr(lhs._value + rhs._value)  # type: ignore[attr-defined]
+    rc = rhs if type(rhs) is AffineConstantExpr else None
+    if type(lhs) is AffineConstantExpr:
+        if rc is not None:
+            return AffineConstantExpr(lhs._value + rc._value)
+        return canonical_add(rhs, lhs)
 
     # Only the RHS may be a constant; a lone symbolic operand goes right.
-    if lhs_const or (not lhs._hd and rhs._hd):
+    if not lhs._hd and rhs._hd:
         return canonical_add(rhs, lhs)
 
     # d1 + d0  ->  d0 + d1 (same for two symbols).
     if _leaf_out_of_order(lhs, rhs):
         return canonical_add(rhs, lhs)
 
-    if rhs_const and rhs._value == 0:  # type: ignore[attr-defined]
+    if rc is not None and rc._value == 0:
         return lhs
 
     lbin = lhs if type(lhs) is AffineBinaryExpr else None
     # (d0 + 2) + 3  ->  d0 + 5
-    if (
-        lbin is not None
-        and rhs_const
-        and lbin._kind is _ADD
-        and type(lbin._rhs) is AffineConstantExpr
-    ):
-        return canonical_add(
-            lbin._lhs,
-            AffineConstantExpr(lbin._rhs._value + rhs._value),  # type: ignore[attr-defined]
-        )
+    if lbin is not None and rc is not None and lbin._kind is _ADD and type(lbin._rhs) is AffineConstantExpr:
+        return canonical_add(lbin._lhs, AffineConstantExpr(lbin._rhs._value + rc._value))
 
     # c1 * e + c2 * e  ->  (c1 + c2) * e
-    if (
-        lbin is not None
-        and lbin._kind is _MUL
-        and type(lbin._rhs) is AffineConstantExpr
-    ):
+    if lbin is not None and lbin._kind is _MUL and type(lbin._rhs) is AffineConstantExpr:
         l_coeff = lbin._rhs._value
         first = lbin._lhs
     else:
         l_coeff = 1
         first = lhs
     rbin = rhs if type(rhs) is AffineBinaryExpr else None
-    if (
-        rbin is not None
-        and rbin._kind is _MUL
-        and type(rbin._rhs) is AffineConstantExpr
-    ):
+    if rbin is not None and rbin._kind is _MUL and type(rbin._rhs) is AffineConstantExpr:
         r_coeff = rbin._rhs._value
         second = rbin._lhs
     else:
@@ -898,11 +877,7 @@ def _simplify_add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
         return canonical_mul(first, AffineConstantExpr(l_coeff + r_coeff))
 
     # (d0 + 2) + d1  ->  (d0 + d1) + 2
-    if (
-        lbin is not None
-        and lbin._kind is _ADD
-        and type(lbin._rhs) is AffineConstantExpr
-    ):
+    if lbin is not None and lbin._kind is _ADD and type(lbin._rhs) is AffineConstantExpr:
         return canonical_add(canonical_add(lbin._lhs, rhs), lbin._rhs)
 
     # e - q * (e floordiv q)  ->  e mod q
@@ -910,12 +885,7 @@ def _simplify_add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
         return None
     lrhs = rbin._lhs
     rrhs = rbin._rhs
-    if (
-        type(rrhs) is AffineConstantExpr
-        and rrhs._value == -1
-        and type(lrhs) is AffineBinaryExpr
-        and lrhs._kind is _MUL
-    ):
+    if type(rrhs) is AffineConstantExpr and rrhs._value == -1 and type(lrhs) is AffineBinaryExpr and lrhs._kind is _MUL:
         llrhs = lrhs._lhs
         rlrhs = lrhs._rhs
         if type(llrhs) is not AffineBinaryExpr or llrhs._kind is not _FLOORDIV:
@@ -926,13 +896,7 @@ def _simplify_add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
     if rbin._kind is not _MUL or type(lrhs) is not AffineBinaryExpr or lrhs._kind is not _FLOORDIV:
         return None
     divisor = lrhs._rhs
-    if (
-        type(divisor) is AffineConstantExpr
-        and divisor._value > 0
-        and type(rrhs) is AffineConstantExpr
-        and rrhs._value == -divisor._value
-        and lhs == lrhs._lhs
-    ):
+    if type(divisor) is AffineConstantExpr and divisor._value > 0 and type(rrhs) is AffineConstantExpr and rrhs._value == -divisor._value and lhs == lrhs._lhs:
         return canonical_mod(lhs, divisor)
     # (x + y) + (e floordiv c) * k  ->  x + (y + (e floordiv c) * k)  when the
     # inner sum simplifies (e.g. to y mod c).
@@ -945,47 +909,44 @@ def _simplify_add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
 
 def _leaf_out_of_order(lhs: AffineExpr, rhs: AffineExpr) -> bool:
     """Two dims (or two symbols) with the higher position first."""
-    t = type(lhs)
-    return (
-        (t is AffineDimExpr or t is AffineSymbolExpr)
-        and type(rhs) is t
-        and rhs._pos < lhs._pos  # type: ignore[attr-defined]
-    )
+    if type(lhs) is AffineDimExpr:
+        return type(rhs) is AffineDimExpr and rhs._pos < lhs._pos
+    if type(lhs) is AffineSymbolExpr:
+        return type(rhs) is AffineSymbolExpr and rhs._pos < lhs._pos
+    return False
 
 
 def _simplify_mul(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
-    lhs_const = type(lhs) is AffineConstantExpr
-    rhs_const = type(rhs) is AffineConstantExpr
-    if lhs_const and rhs_const:
-        return AffineConstantExpr(lhs._value * rhs._value)  # type: ignore[attr-defined]
+    rc = rhs if type(rhs) is AffineConstantExpr else None
+    if type(lhs) is AffineConstantExpr:
+        if rc is not None:
+            return AffineConstantExpr(lhs._value * rc._value)
+        # The constant operand goes right.
+        return canonical_mul(rhs, lhs)
 
     if lhs._hd and rhs._hd:
         # Not even semi-affine (MLIR asserts); keep the product as written.
         return None
 
-    # The constant / symbolic operand goes right.
-    if rhs._hd or lhs_const:
+    # The symbolic operand goes right.
+    if rhs._hd:
         return canonical_mul(rhs, lhs)
 
     # s1 * s0  ->  s0 * s1
     if _leaf_out_of_order(lhs, rhs):
         return canonical_mul(rhs, lhs)
 
-    if rhs_const:
-        v = rhs._value  # type: ignore[attr-defined]
-        if v == 1:
+    if rc is not None:
+        if rc._value == 1:
             return lhs
-        if v == 0:
-            return rhs
+        if rc._value == 0:
+            return rc
 
     lbin = lhs if type(lhs) is AffineBinaryExpr else None
     if lbin is not None and lbin._kind is _MUL and type(lbin._rhs) is AffineConstantExpr:
         # (d0 * 2) * 3  ->  d0 * 6
-        if rhs_const:
-            return canonical_mul(
-                lbin._lhs,
-                AffineConstantExpr(lbin._rhs._value * rhs._value),  # type: ignore[attr-defined]
-            )
+        if rc is not None:
+            return canonical_mul(lbin._lhs, AffineConstantExpr(lbin._rhs._value * rc._value))
         # (d0 * 2) * s0  ->  (d0 * s0) * 2
         return canonical_mul(canonical_mul(lbin._lhs, rhs), lbin._rhs)
     return None
@@ -1010,13 +971,8 @@ def _simplify_floordiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
             if k % c == 0:
                 return canonical_mul(lhs._lhs, AffineConstantExpr(k // c))
         # (a + b) floordiv c  ->  a floordiv c + b floordiv c  when c | a or c | b.
-        if lk is _ADD and (
-            lhs._lhs.largest_known_divisor() % c == 0
-            or lhs._rhs.largest_known_divisor() % c == 0
-        ):
-            return canonical_add(
-                canonical_floordiv(lhs._lhs, rhs), canonical_floordiv(lhs._rhs, rhs)
-            )
+        if lk is _ADD and (lhs._lhs.largest_known_divisor() % c == 0 or lhs._rhs.largest_known_divisor() % c == 0):
+            return canonical_add(canonical_floordiv(lhs._lhs, rhs), canonical_floordiv(lhs._rhs, rhs))
     return None
 
 
@@ -1031,11 +987,7 @@ def _simplify_ceildiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
     if c == 1:
         return lhs
     # (e * k) ceildiv c  ->  e * (k / c)  when c divides k.
-    if (
-        type(lhs) is AffineBinaryExpr
-        and lhs._kind is _MUL
-        and type(lhs._rhs) is AffineConstantExpr
-    ):
+    if type(lhs) is AffineBinaryExpr and lhs._kind is _MUL and type(lhs._rhs) is AffineConstantExpr:
         k = lhs._rhs._value
         if k % c == 0:
             return canonical_mul(lhs._lhs, AffineConstantExpr(k // c))
@@ -1132,27 +1084,22 @@ def canonical_binary(kind: AffineExprKind, lhs: AffineExpr, rhs: AffineExpr) -> 
 
 
 def _is_divisible_by_symbol(expr: AffineExpr, pos: int, op_kind: AffineExprKind) -> bool:
-    t = type(expr)
-    if t is AffineConstantExpr:
-        return expr._value == 0  # type: ignore[attr-defined]
-    if t is AffineDimExpr:
-        return False
-    if t is AffineSymbolExpr:
-        return expr._pos == pos  # type: ignore[attr-defined]
-    assert isinstance(expr, AffineBinaryExpr)
+    if type(expr) is AffineConstantExpr:
+        return expr._value == 0
+    if type(expr) is AffineSymbolExpr:
+        return expr._pos == pos
+    if type(expr) is not AffineBinaryExpr:
+        return False  # a dimension
     k = expr._kind
     if k is _ADD:
-        return _is_divisible_by_symbol(expr._lhs, pos, op_kind) and _is_divisible_by_symbol(
-            expr._rhs, pos, op_kind
-        )
+        return _is_divisible_by_symbol(expr._lhs, pos, op_kind) and _is_divisible_by_symbol(expr._rhs, pos, op_kind)
     if k is _MOD:
-        return _is_divisible_by_symbol(expr._lhs, pos, _MOD) and _is_divisible_by_symbol(
-            expr._rhs, pos, _MOD
-        )
+        return _is_divisible_by_symbol(expr._lhs, pos, _MOD) and _is_divisible_by_symbol(expr._rhs, pos, _MOD)
     if k is _MUL:
-        return _is_divisible_by_symbol(expr._lhs, pos, op_kind) or _is_divisible_by_symbol(
-            expr._rhs, pos, op_kind
-        )
+        # Under a product the commutation of nested divisions below does not
+        # hold ((x floordiv 9) * 5) floordiv s != ((x floordiv s) floordiv 9) * 5),
+        # so the operands must be exact multiples (LLVM 22 behaves the same).
+        return _is_divisible_by_symbol(expr._lhs, pos, _MUL) or _is_divisible_by_symbol(expr._rhs, pos, _MUL)
     # FLOORDIV / CEILDIV: (a div b) div s == (a div s) div b for the same kind.
     if op_kind is not k:
         return False
@@ -1160,14 +1107,12 @@ def _is_divisible_by_symbol(expr: AffineExpr, pos: int, op_kind: AffineExprKind)
 
 
 def _symbolic_divide(expr: AffineExpr, pos: int, op_kind: AffineExprKind) -> AffineExpr | None:
-    t = type(expr)
-    if t is AffineConstantExpr:
-        return AffineConstantExpr(0) if expr._value == 0 else None  # type: ignore[attr-defined]
-    if t is AffineDimExpr:
-        return None
-    if t is AffineSymbolExpr:
-        return AffineConstantExpr(1) if expr._pos == pos else None  # type: ignore[attr-defined]
-    assert isinstance(expr, AffineBinaryExpr)
+    if type(expr) is AffineConstantExpr:
+        return AffineConstantExpr(0) if expr._value == 0 else None
+    if type(expr) is AffineSymbolExpr:
+        return AffineConstantExpr(1) if expr._pos == pos else None
+    if type(expr) is not AffineBinaryExpr:
+        return None  # a dimension
     k = expr._kind
     if k is _ADD or k is _MOD:
         sub_kind = op_kind if k is _ADD else k
@@ -1177,10 +1122,13 @@ def _symbolic_divide(expr: AffineExpr, pos: int, op_kind: AffineExprKind) -> Aff
             return None
         return canonical_binary(k, lhs, rhs)
     if k is _MUL:
-        if not _is_divisible_by_symbol(expr._lhs, pos, op_kind):
-            rhs = _symbolic_divide(expr._rhs, pos, op_kind)
+        # Divide the operand that is an exact multiple. (LLVM 22 still picks
+        # with the outer division kind here, and so folds
+        # ((s1 floordiv 9) * s1) floordiv s1 to 0 instead of s1 floordiv 9.)
+        if not _is_divisible_by_symbol(expr._lhs, pos, _MUL):
+            rhs = _symbolic_divide(expr._rhs, pos, _MUL)
             return None if rhs is None else canonical_mul(expr._lhs, rhs)
-        lhs = _symbolic_divide(expr._lhs, pos, op_kind)
+        lhs = _symbolic_divide(expr._lhs, pos, _MUL)
         return None if lhs is None else canonical_mul(lhs, expr._rhs)
     lhs = _symbolic_divide(expr._lhs, pos, k)
     return None if lhs is None else canonical_binary(k, lhs, expr._rhs)
@@ -1206,9 +1154,7 @@ def _negated(expr: AffineExpr) -> AffineExpr | None:
     return None
 
 
-def _is_mod_of_mod_subtraction(
-    lhs: AffineExpr, rhs: AffineExpr, nd: int, ns: int, fold: bool
-) -> bool:
+def _is_mod_of_mod_subtraction(lhs: AffineExpr, rhs: AffineExpr, nd: int, ns: int, fold: bool) -> bool:
     """True when ``lhs`` is ``x - x mod rhs`` (so ``lhs mod rhs == 0``)."""
     summands: list[AffineExpr] = []
     _summands(lhs, summands)
@@ -1300,12 +1246,12 @@ class _Flattener:
                 return self._visit_mod(e)
             return self._visit_div(e, k is _CEILDIV)
         vec = self._zeros()
-        if t is AffineConstantExpr:
-            vec[-1] = e._value  # type: ignore[attr-defined]
-        elif t is AffineDimExpr:
-            vec[e._pos] = 1  # type: ignore[attr-defined]
-        else:
-            vec[self.nd + e._pos] = 1  # type: ignore[attr-defined]
+        if type(e) is AffineConstantExpr:
+            vec[-1] = e._value
+        elif type(e) is AffineDimExpr:
+            vec[e._pos] = 1
+        elif type(e) is AffineSymbolExpr:
+            vec[self.nd + e._pos] = 1
         self.stack.append(vec)
         return True
 
@@ -1422,9 +1368,7 @@ class _Flattener:
                 return i
         return -1
 
-    def _add_local(
-        self, expr: AffineExpr, div_info: tuple[AffineExprKind, list[int], int] | None
-    ) -> None:
+    def _add_local(self, expr: AffineExpr, div_info: tuple[AffineExprKind, list[int], int] | None) -> None:
         at = self.nd + self.ns + self.num_locals
         for vec in self.stack:
             vec.insert(at, 0)
@@ -1488,23 +1432,17 @@ class _Flattener:
                 continue
             lhs = local._lhs
             rhs = local._rhs
-            tl = type(lhs)
-            tr = type(rhs)
-            if tl is not AffineDimExpr and tl is not AffineSymbolExpr:
-                continue
-            if tr is AffineConstantExpr:
-                if tl is AffineDimExpr:
-                    add_entry(lhs._pos, offset_dim, coeff, local)  # type: ignore[attr-defined]
+            if type(lhs) is AffineDimExpr:
+                if type(rhs) is AffineConstantExpr:
+                    add_entry(lhs._pos, offset_dim, coeff, local)
                     offset_dim -= 1
+                elif type(rhs) is AffineSymbolExpr:
+                    add_entry(lhs._pos, rhs._pos, coeff, local)
                 else:
-                    add_entry(lhs._pos, top + offset_sym, coeff, local)  # type: ignore[attr-defined]
-                    offset_sym += 1
-            elif tr is AffineSymbolExpr:
-                if tl is AffineDimExpr:
-                    add_entry(lhs._pos, rhs._pos, coeff, local)  # type: ignore[attr-defined]
-                else:
-                    add_entry(lhs._pos, top + offset_sym, coeff, local)  # type: ignore[attr-defined]
-                    offset_sym += 1
+                    continue
+            elif type(lhs) is AffineSymbolExpr and (type(rhs) is AffineConstantExpr or type(rhs) is AffineSymbolExpr):
+                add_entry(lhs._pos, top + offset_sym, coeff, local)
+                offset_sym += 1
             else:
                 continue
             added[i] = True
@@ -1520,9 +1458,7 @@ class _Flattener:
         for j in range(nids, len(flat) - 1):
             c = flat[j]
             if c and not added[j - nids]:
-                expr = canonical_add(
-                    expr, canonical_mul(self.local_exprs[j - nids], AffineConstantExpr(c))
-                )
+                expr = canonical_add(expr, canonical_mul(self.local_exprs[j - nids], AffineConstantExpr(c)))
         if flat[-1]:
             expr = canonical_add(expr, AffineConstantExpr(flat[-1]))
         return expr
@@ -1560,14 +1496,13 @@ def simplify_affine_expr(
 
 def _linearize(expr: AffineExpr, nd: int) -> tuple[dict[int, int], int] | None:
     """Coefficients keyed by column (dims, then ``nd + symbol``) and constant."""
-    t = type(expr)
-    if t is AffineConstantExpr:
-        return {}, expr._value  # type: ignore[attr-defined]
-    if t is AffineDimExpr:
-        return {expr._pos: 1}, 0  # type: ignore[attr-defined]
-    if t is AffineSymbolExpr:
-        return {nd + expr._pos: 1}, 0  # type: ignore[attr-defined]
-    assert isinstance(expr, AffineBinaryExpr)
+    if type(expr) is AffineConstantExpr:
+        return {}, expr._value
+    if type(expr) is AffineDimExpr:
+        return {expr._pos: 1}, 0
+    if type(expr) is AffineSymbolExpr:
+        return {nd + expr._pos: 1}, 0
+    assert type(expr) is AffineBinaryExpr
     k = expr._kind
     if k is not _ADD and k is not _MUL:
         return None
@@ -1601,23 +1536,16 @@ def _check_counts(num_dims: int, num_symbols: int) -> None:
         raise ValueError(f"invalid dimension/symbol counts ({num_dims}, {num_symbols})")
 
 
-def _check_exprs(
-    exprs: tuple[AffineExpr, ...], num_dims: int, num_symbols: int, what: str
-) -> None:
+def _check_exprs(exprs: tuple[AffineExpr, ...], num_dims: int, num_symbols: int, what: str) -> None:
     for e in exprs:
         if not isinstance(e, AffineExpr):
             raise TypeError(f"{what} must be AffineExpr, got {type(e).__name__}")
         if e.max_dim() >= num_dims or e.max_symbol() >= num_symbols:
-            raise ValueError(
-                f"{what} {e} uses identifiers beyond ({num_dims} dims, {num_symbols} symbols)"
-            )
+            raise ValueError(f"{what} {e} uses identifiers beyond ({num_dims} dims, {num_symbols} symbols)")
 
 
 def _id_list(prefix: str, count: int, names: Sequence[str] | None) -> str:
-    return ", ".join(
-        names[i] if names is not None and i < len(names) else f"{prefix}{i}"
-        for i in range(count)
-    )
+    return ", ".join(names[i] if names is not None and i < len(names) else f"{prefix}{i}" for i in range(count))
 
 
 def _print_ids(
@@ -1632,14 +1560,9 @@ def _print_ids(
     return text
 
 
-def _check_point(
-    dims: Sequence[int], symbols: Sequence[int], num_dims: int, num_symbols: int
-) -> None:
+def _check_point(dims: Sequence[int], symbols: Sequence[int], num_dims: int, num_symbols: int) -> None:
     if len(dims) != num_dims or len(symbols) != num_symbols:
-        raise ValueError(
-            f"expected {num_dims} dims and {num_symbols} symbols, "
-            f"got {len(dims)} and {len(symbols)}"
-        )
+        raise ValueError(f"expected {num_dims} dims and {num_symbols} symbols, got {len(dims)} and {len(symbols)}")
 
 
 @final
@@ -1694,9 +1617,7 @@ class AffineMap:
         """``(d0, ..., dn-1) -> (dn-r, ..., dn-1)`` (MLIR getMinorIdentityMap)."""
         if num_results > num_dims:
             raise ValueError("minor identity needs num_results <= num_dims")
-        return AffineMap(
-            num_dims, 0, [AffineDimExpr(i) for i in range(num_dims - num_results, num_dims)]
-        )
+        return AffineMap(num_dims, 0, [AffineDimExpr(i) for i in range(num_dims - num_results, num_dims)])
 
     @staticmethod
     def permutation(perm: Sequence[int]) -> AffineMap:
@@ -1731,18 +1652,7 @@ class AffineMap:
             return True
         if not isinstance(other, AffineMap):
             return NotImplemented
-        return (
-            self._hash == other._hash
-            and self._num_dims == other._num_dims
-            and self._num_symbols == other._num_symbols
-            and self._results == other._results
-        )
-
-    def __ne__(self, other: object) -> bool:
-        result = self.__eq__(other)
-        if result is NotImplemented:
-            return result
-        return not result
+        return self._hash == other._hash and self._num_dims == other._num_dims and self._num_symbols == other._num_symbols and self._results == other._results
 
     def __hash__(self) -> int:
         return self._hash
@@ -1780,19 +1690,13 @@ class AffineMap:
         """MLIR isIdentity: ``num_dims == num_results`` and result i is ``d<i>`` (symbols allowed)."""
         if self._num_dims != len(self._results):
             return False
-        for i, e in enumerate(self._results):
-            if type(e) is not AffineDimExpr or e._pos != i:
-                return False
-        return True
+        return all(type(e) is AffineDimExpr and e._pos == i for i, e in enumerate(self._results))
 
     def is_symbol_identity(self) -> bool:
         """MLIR isSymbolIdentity: result i is ``s<i>`` and ``num_symbols == num_results``."""
         if self._num_symbols != len(self._results):
             return False
-        for i, e in enumerate(self._results):
-            if type(e) is not AffineSymbolExpr or e._pos != i:
-                return False
-        return True
+        return all(type(e) is AffineSymbolExpr and e._pos == i for i, e in enumerate(self._results))
 
     def is_empty(self) -> bool:
         """MLIR isEmpty: no dims, no symbols, no results."""
@@ -1802,18 +1706,20 @@ class AffineMap:
         return len(self._results) == 1 and type(self._results[0]) is AffineConstantExpr
 
     def single_constant_result(self) -> int:
-        if not self.is_single_constant():
+        result = self._results[0] if len(self._results) == 1 else None
+        if type(result) is not AffineConstantExpr:
             raise ValueError(f"{self} is not a single constant map")
-        return self._results[0]._value  # type: ignore[attr-defined]
+        return result._value
 
     def is_constant(self) -> bool:
         """All results are constants."""
         return all(type(e) is AffineConstantExpr for e in self._results)
 
     def constant_results(self) -> list[int]:
-        if not self.is_constant():
+        values = [e._value for e in self._results if type(e) is AffineConstantExpr]
+        if len(values) != len(self._results):
             raise ValueError(f"{self} has non-constant results")
-        return [e._value for e in self._results]  # type: ignore[attr-defined]
+        return values
 
     def is_projected_permutation(self, allow_zero_in_results: bool = False) -> bool:
         """MLIR isProjectedPermutation."""
@@ -1825,9 +1731,7 @@ class AffineMap:
                 if seen[e._pos]:
                     return False
                 seen[e._pos] = True
-            elif not (
-                allow_zero_in_results and type(e) is AffineConstantExpr and e._value == 0
-            ):
+            elif not (allow_zero_in_results and type(e) is AffineConstantExpr and e._value == 0):
                 return False
         return True
 
@@ -1838,11 +1742,7 @@ class AffineMap:
     def is_minor_identity(self) -> bool:
         """MLIR isMinorIdentity (no symbols; trailing dims in order)."""
         n = len(self._results)
-        return (
-            self._num_symbols == 0
-            and self._num_dims >= n
-            and self == AffineMap.minor_identity(self._num_dims, n)
-        )
+        return self._num_symbols == 0 and self._num_dims >= n and self == AffineMap.minor_identity(self._num_dims, n)
 
     def is_pure_affine(self) -> bool:
         return all(e.is_pure_affine() for e in self._results)
@@ -1903,10 +1803,7 @@ class AffineMap:
         (call :meth:`simplify` for that).
         """
         if self._num_dims != len(other._results):
-            raise ValueError(
-                f"cannot compose {self} with {other}: "
-                f"{self._num_dims} dims vs {len(other._results)} results"
-            )
+            raise ValueError(f"cannot compose {self} with {other}: {self._num_dims} dims vs {len(other._results)} results")
         nd = other._num_dims
         k = self._num_symbols
         ns = k + other._num_symbols
@@ -1917,9 +1814,7 @@ class AffineMap:
 
     def sub_map(self, result_positions: Sequence[int]) -> AffineMap:
         """MLIR getSubMap: the selected results, same dims and symbols."""
-        return AffineMap(
-            self._num_dims, self._num_symbols, [self._results[i] for i in result_positions]
-        )
+        return AffineMap(self._num_dims, self._num_symbols, [self._results[i] for i in result_positions])
 
     def drop_result(self, pos: int) -> AffineMap:
         return self.sub_map([i for i in range(len(self._results)) if i != pos])
@@ -2022,12 +1917,6 @@ class IntegerSet:
             and self._constraints == other._constraints
         )
 
-    def __ne__(self, other: object) -> bool:
-        result = self.__eq__(other)
-        if result is NotImplemented:
-            return result
-        return not result
-
     def __hash__(self) -> int:
         return self._hash
 
@@ -2049,10 +1938,7 @@ class IntegerSet:
         symbol_names: Sequence[str] | None = None,
     ) -> str:
         """``(d0)[s0] : (d0 - s0 >= 0, d0 == 0)``, optionally with other names."""
-        cons = ", ".join(
-            f"{e.to_str(dim_names, symbol_names)} {'==' if eq else '>='} 0"
-            for e, eq in zip(self._constraints, self._eq_flags)
-        )
+        cons = ", ".join(f"{e.to_str(dim_names, symbol_names)} {'==' if eq else '>='} 0" for e, eq in zip(self._constraints, self._eq_flags))
         ids = _print_ids(self._num_dims, self._num_symbols, dim_names, symbol_names)
         return f"{ids} : ({cons})"
 
@@ -2112,10 +1998,10 @@ class IntegerSet:
                         else:
                             syms_c[key - nd] = c // g
                     s = from_linear_form(dims_c, syms_c, const // g)
-            key = (s, eq)
-            if key in seen:
+            entry = (s, eq)
+            if entry in seen:
                 continue
-            seen.add(key)
+            seen.add(entry)
             out.append(s)
             flags.append(eq)
         return IntegerSet(nd, ns, out, flags, self.span)

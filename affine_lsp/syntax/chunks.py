@@ -151,12 +151,15 @@ def iter_chunks(text: str, start: int = 0, end: int | None = None, level: int = 
 
 
 def _trimmed(text: str, c: ChunkSpan) -> ChunkSpan:
-    """Leading whitespace is not part of an item."""
+    """Leading and trailing whitespace is not part of an item (so blank
+    lines typed between items never change an item's text)."""
     if c.kind == "item":
-        s = c.start
-        while s < c.end and text[s] in " \t\r\n":
+        s, e = c.start, c.end
+        while s < e and text[s] in " \t\r\n":
             s += 1
-        c.start = s
+        while e > s and text[e - 1] in " \t\r\n":
+            e -= 1
+        c.start, c.end = s, e
     return c
 
 

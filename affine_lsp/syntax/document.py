@@ -168,15 +168,26 @@ class Document:
             self.chunks = [Chunk(cs, text[cs.start : cs.end]) for cs in scan_chunks(text)]
             self.reparsed = len(self.chunks)
             return
-        # First chunk touched: the last chunk starting at or before `start`
-        # (an edit right after a chunk may extend it, so step back one more).
-        starts = [c.start for c in chunks]
-        i = max(0, bisect.bisect_right(starts, start) - 1)
-        if i > 0 and chunks[i].start >= start:
-            i -= 1
-        # Rescan from a stable point: the start of chunk i, at its level/section.
-        first = chunks[i]
-        rescan_from = first.start
+        # First chunk the edit may touch: the first one ending at or after
+        # `start`. Rescan from the end of the chunk before it (text between
+        # chunks, e.g. comments, belongs to no chunk but may gain one).
+        # Step back one more chunk: text added in the gap after a chunk (a
+        # comment line) may extend it.
+        ends = [c.end for c in chunks]
+        i = max(0, bisect.bisect_left(ends, start) - 1)
+        if i > 0:
+            prev = chunks[i - 1]
+            rescan_from = prev.end
+            level, section = prev.level, prev.section
+            if prev.kind == "module_open":
+                level += 1
+            elif prev.kind == "module_close":
+                level -= 1
+            elif prev.kind == "split":
+                level = 0
+        else:
+            rescan_from, level, section = 0, 0, 0
+        first_section = section
         # Old chunk starts after the edit, shifted, where we may resynchronise.
         sync: dict[int, int] = {}
         for j in range(i + 1, len(chunks)):
@@ -184,8 +195,6 @@ class Document:
             if c.start >= end:
                 sync[c.start + delta] = j
         new_spans: list[ChunkSpan] = []
-        level = first.level
-        section = first.section
         pos = rescan_from
         resync_j: int | None = None
         # Scan window by window: chunk the text up to the next candidate sync
@@ -195,7 +204,7 @@ class Document:
             if cs.start in sync and cs.start > start + len(new_text) - 1 and cs.start >= rescan_from:
                 j = sync[cs.start]
                 old_c = chunks[j]
-                if old_c.level == cs.level and old_c.kind == cs.kind and old_c.section - first.section == cs.section - section:
+                if old_c.level == cs.level and old_c.kind == cs.kind:
                     resync_j = j
                     break
             new_spans.append(cs)
@@ -217,7 +226,8 @@ class Document:
             if delta:
                 for c in tail:
                     c.anchor.offset += delta
-            sec_shift = (new_spans[-1].section if new_spans else section) - (chunks[resync_j - 1].section if resync_j > 0 else 0)
+            # Sections renumber after an added or removed split marker.
+            sec_shift = (new_spans[-1].section if new_spans else first_section) - (chunks[resync_j - 1].section if resync_j > 0 else 0)
             if sec_shift:
                 for c in tail:
                     c.section += sec_shift
@@ -241,14 +251,25 @@ class Document:
             by_section.setdefault(c.section, []).append(c)
         out = []
         last = max(by_section) if by_section else 0
+        # Section i spans from the end of the i-th split marker to the start of the next.
+        bounds = [0]
+        for c in self.chunks:
+            if c.kind == "split":
+                bounds.append(c.start)
+                bounds.append(c.end)
+        bounds.append(len(self.text))
         for idx in range(last + 1):
-            out.append(build_section(idx, by_section.get(idx, []), len(self.text)))
+            sec = build_section(idx, by_section.get(idx, []), len(self.text))
+            if 2 * idx + 1 < len(bounds):
+                sec.start, sec.end = bounds[2 * idx], bounds[2 * idx + 1]
+            out.append(sec)
         return out
 
     def section_at(self, offset: int) -> Section:
+        """The section containing ``offset`` (a split marker belongs to the section it opens)."""
         secs = self.sections
         for s in secs:
-            if s.start <= offset < s.end:
+            if offset < s.end:
                 return s
         return secs[-1]
 

@@ -78,6 +78,10 @@ try:
 except ImportError:  # pragma: no cover - optional speed-up
     _TOKENS = (Token, Tok)
 _DEBUG = bool(os.environ.get("AFFINE_LSP_DEBUG_PARSER"))
+# arith::AtomicRMWKind values accepted by affine.parallel's `reduce` in MLIR 22.1.8.
+ATOMIC_RMW_KINDS = frozenset(
+    {"addf", "addi", "assign", "maximumf", "maxs", "maxu", "minimumf", "mins", "minu", "mulf", "muli", "ori", "andi", "maxnumf", "minnumf", "xori"}
+)
 _SHAPED_RE = re.compile(
     r"(memref|vector|tensor)<[ \t]*(((\d+|\?|\[\d+\])[ \t]*x[ \t]*)*)([su]?i\d+|bf16|f16|tf32|f32|f64|f80|f128|index)[ \t]*(,[ \t]*\d+[ \t]*)?>"
 )
@@ -432,6 +436,8 @@ class ChunkTransformer(Transformer):
                 region = x
             elif isinstance(x, DictAttr):
                 op.attrs.update(x.entries)
+        if len(iter_names) != len(res_types):
+            raise _SyntaxIssue("custom op 'affine.for' mismatch between the number of loop-carried values and results", op.name_span)
         lb_ops = list(lb[2][0]) + list(lb[2][1])
         ub_ops = list(ub[2][0]) + list(ub[2][1])
         op.attrs["lower_bound"] = lb[1]
@@ -587,7 +593,11 @@ class ChunkTransformer(Transformer):
         return ("steps", [x for x in c if isinstance(x, tuple)])
 
     def par_reduce(self, c: list) -> tuple[str, list]:
-        return ("reduce", [x for x in c if isinstance(x, _TOKENS) and x.type == "STRING"])
+        kinds = [x for x in c if isinstance(x, _TOKENS) and x.type == "STRING"]
+        for k in kinds:
+            if _unquote(str(k)) not in ATOMIC_RMW_KINDS:
+                raise _SyntaxIssue(f"custom op 'affine.parallel' invalid reduction value: {k}", self.sp(k))
+        return ("reduce", kinds)
 
     def affine_parallel(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "affine.parallel")
@@ -634,7 +644,7 @@ class ChunkTransformer(Transformer):
         ints = [x for x in c[3:] if isinstance(x, _TOKENS) and x.type == "INT"]
         rw, _loc_kw, cache = words[0], words[1], words[2]
         op.attrs["isWrite"] = BoolAttr(str(rw) == "write", self.sp(rw))
-        op.attrs["localityHint"] = IntegerAttr(int(ints[0]), IntegerType(32), self.sp(ints[0]))
+        op.attrs["localityHint"] = IntegerAttr(int(str(ints[0])), IntegerType(32), self.sp(ints[0]))
         op.attrs["isDataCache"] = BoolAttr(str(cache) == "data", self.sp(cache))
         op.attrs["__rw_word"] = StringAttr(str(rw), str(rw), self.sp(rw))
         op.attrs["__cache_word"] = StringAttr(str(cache), str(cache), self.sp(cache))
@@ -661,6 +671,16 @@ class ChunkTransformer(Transformer):
         op.operands = operands
         op.segments = tuple(segs)
         self._trailing(op, c[1:])
+        # `: src-type, dst-type, tag-type`; map operands and sizes are index.
+        types = list(op.operand_types or [])
+        if len(types) != 3:
+            raise _SyntaxIssue("custom op 'affine.dma_start' expected three types", op.name_span)
+        declared: list[Type | None] = []
+        for t, n in zip(types, segs[:3], strict=False):
+            declared.append(t)
+            declared.extend([INDEX] * (n - 1))
+        declared.extend([INDEX] * len(rest))
+        op.operand_types = declared
         op.result_types = []
         return op
 
@@ -2100,6 +2120,9 @@ def error_note(e: UnexpectedInput, text: str, anchor: Anchor) -> Note:
             return Note("error", msg, sp, "syntax")
         start = tok.start_pos if tok.start_pos is not None else 0
         end = tok.end_pos if tok.end_pos is not None else start + 1
+        if tok.type == "BARE_ID" and "TO" in expected and "STEP" in expected:
+            # `affine.for %i = 1 too 10`: MLIR's parseKeyword("to", " between bounds").
+            return Note("error", f"expected 'to' between bounds, found '{tok}'", Span(start, end, anchor), "syntax")
         if tok.type == "BARE_ID" and "RESULT_LHS" in expected:
             name = str(tok)
             return Note("error", f"custom op '{name}' is unknown (tried 'func.{name}' as well)", Span(start, end, anchor), "syntax")
@@ -2150,7 +2173,7 @@ def _message_for(expected: set[str], found: str) -> str:
     """Phrase lark's expected-terminal set the way MLIR's parser does."""
     if "CMP_OP" in expected and found in ("')'", "','"):
         return "expected '== affine-expr' or '>= affine-expr' at end of affine constraint"
-    if expected and (expected <= _AFFINE_ATOMS | {"LEGACY"} or expected == _SSA_AFFINE_ATOMS or expected <= _SSA_AFFINE_ATOMS) and (
+    if expected and (expected <= _AFFINE_ATOMS | {"LEGACY", "CEILDIV_KW", "FLOORDIV_KW", "MOD_KW"} or expected == _SSA_AFFINE_ATOMS or expected <= _SSA_AFFINE_ATOMS) and (
         "INT" in expected and "LP" in expected
     ):
         return f"expected affine expression, found {found}"

@@ -1,0 +1,62 @@
+"""The public corpus in ../shared (read in place, never copied into the repo)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+UPSTREAM = SHARED / "corpus" / "upstream"
+STATUS_JSON = SHARED / "corpus" / "STATUS.json"
+
+needs_corpus = pytest.mark.skipif(not STATUS_JSON.is_file(), reason="../shared/corpus is not present")
+
+
+@dataclass(frozen=True)
+class ChunkStatus:
+    file: str
+    index: int
+    first_line: int
+    valid: bool
+    error_line: int | None
+    error_col: int | None
+    error: str | None
+
+
+@lru_cache(maxsize=1)
+def status() -> dict:
+    return json.loads(STATUS_JSON.read_text())
+
+
+def corpus_files() -> list[Path]:
+    """Every .mlir file of the corpus (tests and reference outputs)."""
+    if not UPSTREAM.is_dir():
+        return []
+    return sorted(UPSTREAM.glob("*.mlir"))
+
+
+def chunk_statuses(path: Path) -> list[ChunkStatus]:
+    """Per-chunk validity under MLIR 22.1.8 from STATUS.json; files without
+    an entry (reference outputs printed by mlir-opt) are valid throughout."""
+    entry = status().get(f"upstream/{path.name}")
+    if entry is None:
+        return []
+    out = []
+    for c in entry["chunks"]:
+        line = col = None
+        msg = None
+        if c["error"]:
+            m = re.match(r"L(\d+):(\d+): (.*)", c["error"])
+            if m:
+                line, col, msg = int(m.group(1)), int(m.group(2)), m.group(3)
+        out.append(ChunkStatus(path.name, c["index"], c["first_line"], c["valid"], line, col, msg))
+    return out
+
+
+def invalid_sections(path: Path) -> set[int]:
+    return {c.index for c in chunk_statuses(path) if not c.valid}

@@ -1,0 +1,131 @@
+"""The chunked document model: recovery, sections, incremental re-parsing."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from affine_lsp.syntax.document import Document, LineIndex
+from tests.corpus import UPSTREAM
+
+GOOD = """func.func @good{n}(%A: memref<10xf32>) {{
+  affine.for %i = 0 to 10 {{
+    %v = affine.load %A[%i] : memref<10xf32>
+    affine.store %v, %A[%i] : memref<10xf32>
+  }}
+  return
+}}
+"""
+
+BROKEN = [
+    "func.func @bad1(%A: memref<10xf32>) {\n  affine.for %i = 0 to 10 {\n    %v = affine.load %A[%i : memref<10xf32>\n  }\n  return\n}\n",
+    "func.func @bad2() {\n  affine.for %i = 0 too 10 {\n  }\n  return\n}\n",
+    "func.func @bad3() {\n  %x = arith.constant : index\n  return\n}\n",
+]
+
+
+def errors(doc: Document) -> list[tuple[int, str]]:
+    return [(doc.lines.position(n.span.start)[0], n.message) for n in doc.notes() if n.severity == "error"]
+
+
+def fingerprint(doc: Document) -> list[tuple[str, int, int, str]]:
+    return sorted((n.severity, n.span.start, n.span.end, n.message) for n in doc.notes())
+
+
+def test_three_broken_functions_give_three_errors_and_the_rest_survives() -> None:
+    text = GOOD.format(n=0) + BROKEN[0] + GOOD.format(n=1) + BROKEN[1] + BROKEN[2] + GOOD.format(n=2)
+    doc = Document(text)
+    errs = errors(doc)
+    assert len(errs) == 3, errs
+    lines = [line for line, _ in errs]
+    assert lines == [9, 21, 26]
+    names = [op.attributes["sym_name"].value for op in doc.sections[0].functions()]  # type: ignore[attr-defined]
+    assert names == ["good0", "good1", "good2"]
+
+
+def test_split_sections_are_independent_and_positions_are_file_positions() -> None:
+    text = "#m = affine_map<(d0) -> (d0 + 1)>\n" + GOOD.format(n=0) + "// -----\n" + "func.func @f(%i: index) {\n  %0 = affine.apply #m(%i)\n  return\n}\n"
+    doc = Document(text)
+    assert len(doc.sections) == 2
+    errs = errors(doc)
+    # #m is defined in the first section only.
+    assert errs == [(10, "undefined symbol alias id 'm'")]
+
+
+def test_modules_nest_functions_and_each_function_is_a_chunk() -> None:
+    text = "module @outer attributes {foo = 1} {\n" + GOOD.format(n=0) + "  module {\n" + GOOD.format(n=1) + "  }\n}\n"
+    doc = Document(text)
+    assert [c.kind for c in doc.chunks] == ["module_open", "item", "module_open", "item", "module_close", "module_close"]
+    assert errors(doc) == []
+    top = list(doc.sections[0].top_level_ops())
+    assert [op.name for op in top] == ["builtin.module"]
+    inner = [op.name for op in top[0].regions[0].blocks[0].operations]
+    assert inner == ["func.func", "builtin.module"]
+
+
+def test_one_character_edit_reparses_one_chunk_and_matches_a_fresh_parse() -> None:
+    text = "".join(GOOD.format(n=i) for i in range(50))
+    doc = Document(text)
+    doc.parse_all()
+    pos = text.index("affine.load", text.index("@good20"))
+    doc.apply_edit(pos, pos, "x")  # breaks the op name
+    assert doc.reparsed == 1
+    assert fingerprint(doc) == fingerprint(Document(doc.text))
+    doc.apply_edit(pos, pos + 1, "")  # and back
+    assert doc.reparsed == 1
+    assert errors(doc) == []
+    assert fingerprint(doc) == fingerprint(Document(doc.text))
+
+
+def test_untouched_chunks_keep_their_parse_and_move() -> None:
+    text = "".join(GOOD.format(n=i) for i in range(5))
+    doc = Document(text)
+    doc.parse_all()
+    last = doc.chunks[-1]
+    parse = last.parse
+    old_start = last.start
+    doc.apply_edit(0, 0, "// a comment line\n")
+    assert doc.chunks[-1] is last and last.parse is parse
+    assert last.start == old_start + len("// a comment line\n")
+    fn = list(doc.sections[0].functions())[-1]
+    assert doc.text[fn.span.start : fn.span.start + 9] == "func.func"
+
+
+def test_deleting_a_closing_brace_does_not_swallow_the_file() -> None:
+    text = "".join(GOOD.format(n=i) for i in range(4))
+    doc = Document(text)
+    close = text.index("  }\n", text.index("@good1"))
+    doc.apply_edit(close, close + 4, "")
+    errs = errors(doc)
+    assert len(errs) == 1
+    assert len(list(doc.sections[0].functions())) == 3
+    assert fingerprint(doc) == fingerprint(Document(doc.text))
+
+
+def test_line_index_uses_utf16_columns() -> None:
+    li = LineIndex("a\n// é😀x\nb")
+    off = li.text.index("x")
+    assert li.position(off) == (1, 6)  # "// " + é (1 unit) + 😀 (2 units)
+    assert li.offset(1, 6) == off
+    assert li.offset(99, 0) == len(li.text)
+
+
+_FRAGMENTS = ["}", "{", "\n", "affine.for %z = 0 to 4 {\n", "%q = arith.constant 1 : index\n", "// -----\n", "(", "#", "func.func @n() {\n", " ", "x"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_random_edits_keep_incremental_state_equal_to_a_fresh_parse(data: st.DataObject) -> None:
+    base = (UPSTREAM / "loop-fusion.mlir").read_text()[:6000] if UPSTREAM.is_dir() else "".join(GOOD.format(n=i) for i in range(8))
+    doc = Document(base)
+    doc.parse_all()
+    for _ in range(data.draw(st.integers(1, 6))):
+        n = len(doc.text)
+        start = data.draw(st.integers(0, n))
+        end = data.draw(st.integers(start, min(n, start + 40)))
+        new = data.draw(st.sampled_from(_FRAGMENTS) | st.text(alphabet="%{}()[]<>:=, \nabc019", max_size=12))
+        doc.apply_edit(start, end, new)
+        fresh = Document(doc.text)
+        assert "".join(c.kind for c in doc.chunks) == "".join(c.kind for c in fresh.chunks)
+        assert [(c.start, c.end) for c in doc.chunks] == [(c.start, c.end) for c in fresh.chunks]
+        assert fingerprint(doc) == fingerprint(fresh)
