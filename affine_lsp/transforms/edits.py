@@ -1,0 +1,132 @@
+"""Text edits for transforms, and the safety net every transform goes through.
+
+A transform (fusion, vectorization, parallelization) never rewrites a whole
+buffer: it produces a few :class:`TextEdit` s on the original text (replace
+this loop nest, delete that op), so untouched text keeps its formatting and
+comments. Before a transform is offered, :func:`checked` applies the edits,
+re-parses and re-verifies the result; a transform whose output has an error
+that the input did not have is withheld.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from affine_lsp.ir.core import Operation
+from affine_lsp.syntax.nodes import Note
+
+
+@dataclass(frozen=True, slots=True)
+class TextEdit:
+    """Replace ``text[start:end]`` by ``new_text`` (absolute offsets)."""
+
+    start: int
+    end: int
+    new_text: str
+
+
+@dataclass
+class Transform:
+    """A proposed rewrite: what it does, why, and the edits."""
+
+    kind: str  # "fuse", "vectorize", "parallelize"
+    title: str
+    edits: list[TextEdit]
+    details: str = ""  # Markdown: legality, cost figures
+    data: dict = field(default_factory=dict)
+
+
+class UnsafeTransform(Exception):
+    """The edited text would not parse or verify; the transform is withheld."""
+
+    def __init__(self, errors: Sequence[Note]) -> None:
+        super().__init__("; ".join(n.message for n in errors[:3]))
+        self.errors = list(errors)
+
+
+def apply_edits(text: str, edits: Iterable[TextEdit]) -> str:
+    """Apply non-overlapping edits (in any order) to ``text``."""
+    out = []
+    pos = 0
+    for e in sorted(edits, key=lambda e: (e.start, e.end)):
+        if e.start < pos:
+            raise ValueError(f"overlapping edits at {e.start}")
+        out.append(text[pos : e.start])
+        out.append(e.new_text)
+        pos = e.end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def line_start(text: str, offset: int) -> int:
+    return text.rfind("\n", 0, offset) + 1
+
+
+def indentation_at(text: str, offset: int) -> str:
+    """The whitespace that starts the line containing ``offset``."""
+    s = line_start(text, offset)
+    e = s
+    while e < len(text) and text[e] in " \t":
+        e += 1
+    return text[s:e]
+
+
+def replace_op(text: str, op: Operation, new_text: str) -> TextEdit:
+    """Replace an op's text (from its first character to its last)."""
+    return TextEdit(op.span.start, op.span.end, new_text)
+
+
+def delete_op(text: str, op: Operation) -> TextEdit:
+    """Delete an op together with its line when it is alone on it."""
+    s, e = op.span.start, op.span.end
+    ls = line_start(text, s)
+    le = text.find("\n", e)
+    le = len(text) if le < 0 else le
+    if not text[ls:s].strip() and not text[e:le].strip():
+        return TextEdit(ls, min(le + 1, len(text)), "")
+    return TextEdit(s, e, "")
+
+
+def reindent(block: str, indent: str) -> str:
+    """Indent every non-empty line of ``block`` (which starts at column 0)."""
+    return "\n".join(indent + line if line.strip() else line for line in block.split("\n"))
+
+
+def _error_keys(text: str) -> set[tuple[str, str]]:
+    """Errors of ``text`` as (message, line text) pairs: comparable across
+    edits that move lines around."""
+    from affine_lsp import diagnostics
+    from affine_lsp.syntax.document import Document
+
+    doc = Document(text)
+    out = set()
+    for n in diagnostics.collect(doc):
+        if n.severity == "error":
+            ls = line_start(text, n.span.start)
+            le = text.find("\n", ls)
+            out.add((n.message, text[ls : le if le >= 0 else len(text)].strip()))
+    return out
+
+
+def checked(text: str, edits: Sequence[TextEdit]) -> str:
+    """Apply ``edits`` and re-parse and re-verify the result. Returns the new
+    text, or raises :class:`UnsafeTransform` when the edit introduces an
+    error the original text did not have (the transform is then withheld)."""
+    from affine_lsp import diagnostics
+    from affine_lsp.syntax.document import Document
+
+    new = apply_edits(text, edits)
+    before = _error_keys(text)
+    doc = Document(new)
+    fresh = []
+    for n in diagnostics.collect(doc):
+        if n.severity != "error":
+            continue
+        ls = line_start(new, n.span.start)
+        le = new.find("\n", ls)
+        if (n.message, new[ls : le if le >= 0 else len(new)].strip()) not in before:
+            fresh.append(n)
+    if fresh:
+        raise UnsafeTransform(fresh)
+    return new

