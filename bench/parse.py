@@ -99,7 +99,7 @@ def bench_cold(texts: list[str], nlines: int, repeat: int) -> dict[str, float]:
         name = f"{engine}/{lexer}/{'transformer' if transformer else 'tree'}"
         try:
             parse = config_parser(engine, lexer, transformer)
-            t = median_time(lambda: [parse(x) for x in texts], repeat)
+            t = median_time(lambda parse=parse: [parse(x) for x in texts], repeat)
         except Exception as e:  # lark-rust 0.2.1 fails on this grammar
             print(f"  {name:32s} failed: {type(e).__name__}: {str(e)[:80]}")
             out[name] = float("nan")
