@@ -100,7 +100,8 @@ class IRBuilder:
                 return IntegerSetAttr(v.set, a.name, a.span)
             if a.kind in ("map", "set"):
                 self.error(f"expected {'affine map' if a.kind == 'map' else 'integer set'}, but '{a.name}' is '{v}'", a.span, "alias-kind")
-            return a
+                return a
+            return v if isinstance(v, Attribute) else a
         if isinstance(a, ArrayAttr):
             a.elements = [self.resolve_attr(e) for e in a.elements]
         elif isinstance(a, DictAttr):

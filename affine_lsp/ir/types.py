@@ -218,7 +218,7 @@ class MemRefType(ShapedType):
     """A ranked memref. ``layout`` is an AffineMap, or the layout's text
     (``strided<[1], offset: ?>``, an alias ``#map``), or None (identity)."""
 
-    __slots__ = ("layout", "layout_text", "memory_space")
+    __slots__ = ("layout", "layout_text", "memory_space", "_alias_refs")
 
     def __init__(
         self,
@@ -232,6 +232,7 @@ class MemRefType(ShapedType):
         self.layout = layout
         self.layout_text = layout_text
         self.memory_space = memory_space
+        self._alias_refs: list | None = None  # `#alias` layout uses, resolved by the IR builder
 
     @property
     def has_identity_layout(self) -> bool:

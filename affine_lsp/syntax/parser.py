@@ -193,6 +193,8 @@ class ChunkTransformer(Transformer):
 
     # ------------------------------------------------------------ operations
     def operation(self, c: list) -> OpSyn:
+        if isinstance(c[-1], _TOKENS) and c[-1].type == "LOC":
+            c = c[:-1]
         if len(c) == 1:
             return c[0]
         lhs: Token = c[0]
@@ -385,10 +387,9 @@ class ChunkTransformer(Transformer):
         tok = c[-1]
         v = int(str(tok))
         start = tok.start_pos
-        if len(c) == 1 and tok.start_pos > 0:
-            pass
         if len(c) == 2 or (isinstance(c[0], _TOKENS) and c[0] is not tok):
             v = -v
+            start = c[0].start_pos  # at the minus sign, where MLIR reports the attribute
         return v, Span(start, tok.end_pos, self.anchor)
 
     def signed_float(self, c: list) -> tuple[float, str, Span]:
@@ -399,7 +400,7 @@ class ChunkTransformer(Transformer):
 
     def for_step(self, c: list) -> tuple[str, int, Span]:
         v, sp = c[0]
-        if v <= 0:
+        if v < 0:  # MLIR 22.1.8 rejects negative steps only (`step 0` parses and verifies)
             raise _SyntaxIssue("expected step to be representable as a positive signed integer", sp)
         return ("step", v, sp)
 
@@ -808,7 +809,7 @@ class ChunkTransformer(Transformer):
             self._ssa_sym_operands.append((name, self.sp(tok)))
         return _set_span(symbol(pos), self.span_of(c[0], c[-1]))
 
-    def dim_decls(self, c: list) -> int:
+    def dim_decls(self, c: list) -> _Decls:
         names = [x for x in c if isinstance(x, _TOKENS) and x.type == "BARE_ID"]
         self._dim_names = {}
         for i, n in enumerate(names):
@@ -816,7 +817,7 @@ class ChunkTransformer(Transformer):
                 raise _SyntaxIssue("redefinition of identifier '" + str(n) + "'", self.sp(n))
             self._dim_names[str(n)] = i
         self._sym_names = {}
-        return len(names)
+        return _Decls(len(names), self.span_of(c[0], c[-1]))
 
     def sym_decls(self, c: list) -> tuple[str, int]:
         names = [x for x in c if isinstance(x, _TOKENS) and x.type == "BARE_ID"]
@@ -828,7 +829,7 @@ class ChunkTransformer(Transformer):
         return ("syms", len(names))
 
     def _map_parts(self, c: list) -> tuple[int, int, list]:
-        nd = c[0]
+        nd = c[0].count
         ns = 0
         rest = c[1:]
         if rest and isinstance(rest[0], tuple) and rest[0][0] == "syms":
@@ -840,7 +841,7 @@ class ChunkTransformer(Transformer):
         nd, ns, rest = self._map_parts(c)
         exprs = [x for x in rest if isinstance(x, AffineExpr)]
         self._reset_map_names()
-        return AffineMap(nd, ns, exprs)
+        return AffineMap(nd, ns, exprs, self.span_of(c[0], c[-1]))
 
     legacy_map_body = map_body
 
@@ -848,7 +849,7 @@ class ChunkTransformer(Transformer):
         nd, ns, rest = self._map_parts(c)
         cons = [x for x in rest if isinstance(x, tuple) and len(x) == 2]
         self._reset_map_names()
-        return IntegerSet(nd, ns, [e for e, _ in cons], [eq for _, eq in cons])
+        return IntegerSet(nd, ns, [e for e, _ in cons], [eq for _, eq in cons], self.span_of(c[0], c[-1]))
 
     legacy_set_body = set_body
 
@@ -1779,7 +1780,8 @@ class ChunkTransformer(Transformer):
         return ("complex", c[1], c[2])
 
     def dense_resource_attr(self, c: list) -> Attribute:
-        return OpaqueAttr(f"dense_resource<{c[2]}>", self._typed(c), self.span_of(c[0], c[-1]))
+        name = next(x for x in c if isinstance(x, _TOKENS) and x.type == "BARE_ID")
+        return OpaqueAttr(f"dense_resource<{name}>", self._typed(c), self.span_of(c[0], c[-1]))
 
     def dense_array_attr(self, c: list) -> Attribute:
         t: Type = c[2]
@@ -1803,6 +1805,16 @@ class ChunkTransformer(Transformer):
 
     def loc_attr(self, c: list) -> Attribute:
         return OpaqueAttr(str(c[0]), None, self.sp(c[0]))
+
+
+class _Decls:
+    """The ``(d0, d1)`` list of a map: how many, and where."""
+
+    __slots__ = ("count", "span")
+
+    def __init__(self, count: int, span: Span) -> None:
+        self.count = count
+        self.span = span
 
 
 class _DimSym(tuple):
@@ -2161,7 +2173,7 @@ def error_note(e: UnexpectedInput, text: str, anchor: Anchor) -> Note:
 
 
 _AT_TOKEN = ("expected affine expression", "expected '== affine-expr'", "expected 'to'", "expected non-function type", "expected operation name")
-_BAD_STEP_RE = re.compile(r"\bstep\s+(-\s*[0-9]+|0+)\b")
+_BAD_STEP_RE = re.compile(r"\bstep\s+(-\s*[0-9]+)\b")
 _AFFINE_ATOMS = {"BARE_ID", "INT", "LP", "MINUS"}
 _SSA_AFFINE_ATOMS = {"SSA_ID", "INT", "LP", "MINUS", "SYMBOL"}
 _TYPE_STARTS = {"INT_TYPE", "FLOAT_TYPE", "INDEX_KW", "MEMREF_KW", "VECTOR_KW", "TENSOR_KW", "NONE_KW", "COMPLEX_KW", "TUPLE_KW", "DIALECT_TYPE", "BANG_ID"}

@@ -1,0 +1,477 @@
+"""Per-op checks: the parse-time rules of custom syntax, op invariants (ODS
+constraints and ``verify()``), region invariants and block rules.
+
+:class:`Checker` holds the document text (for operator positions and quick
+fixes) and dispatches by op name to the functions of
+:mod:`affine_lsp.verify.affine_checks` (affine ops) and of this module
+(``func``, ``arith`` and block rules). Every check returns the first
+:class:`~affine_lsp.syntax.nodes.Note` MLIR would report, or None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from affine_lsp.ir.affine_expr import AffineBinaryExpr, AffineExpr, AffineExprKind, AffineMap, IntegerSet
+from affine_lsp.ir.attributes import AffineMapAttr, IntegerSetAttr, TypeAttr
+from affine_lsp.ir.core import Block, Operation, Span, Value
+from affine_lsp.ir.types import FloatType, FunctionType, IndexType, IntegerType, MemRefType, TensorType, Type, UnrankedTensorType, VectorType
+from affine_lsp.syntax.nodes import Note
+from affine_lsp.verify import dimsym, registry
+
+Related = list[tuple[Span, str]]
+CheckFn = Callable[["Checker", Operation], "Note | None"]
+
+
+class VerifyFailure(Exception):
+    """Raised inside a check to return a note from nested helpers."""
+
+    def __init__(self, note: Note) -> None:
+        super().__init__(note.message)
+        self.note = note
+
+
+def is_index(t: Type | None) -> bool | None:
+    return None if t is None else t.is_index
+
+
+def tstr(t: Type | None) -> str:
+    return "<<unknown type>>" if t is None else str(t)
+
+
+def _element_is(t: Type | None, pred: Callable[[Type], bool]) -> bool | None:
+    if t is None:
+        return None
+    if isinstance(t, VectorType | TensorType | UnrankedTensorType):
+        return pred(t.element)
+    return pred(t)
+
+
+def signless_int_like(t: Type | None) -> bool | None:
+    return _element_is(t, lambda e: isinstance(e, IndexType) or (isinstance(e, IntegerType) and e.signedness == ""))
+
+
+def float_like(t: Type | None) -> bool | None:
+    return _element_is(t, lambda e: isinstance(e, FloatType))
+
+
+class Checker:
+    def __init__(self, text: str, line_of: Callable[[int], int] | None = None) -> None:
+        self.text = text
+        self.line_of = line_of
+
+    # ------------------------------------------------------------ notes
+    def guard(self, span: Span, fn: Callable[[], Note | None]) -> Note | None:
+        """Run one check; an internal error becomes an ``info`` note."""
+        try:
+            return fn()
+        except VerifyFailure as f:
+            return f.note
+        except Exception as e:
+            return Note("info", f"internal verifier error: {e!r}", span, "internal")
+
+    @staticmethod
+    def op_error(op: Operation, message: str, related: Related | None = None, fix: dict | None = None, code: str = "verify") -> Note:
+        data: dict = {}
+        if related:
+            data["related"] = related
+        if fix:
+            data["fix"] = fix
+        return Note("error", f"'{op.name}' op {message}", op.name_span, code, data or None)
+
+    @staticmethod
+    def error(message: str, span: Span, related: Related | None = None, fix: dict | None = None, code: str = "verify") -> Note:
+        data: dict = {}
+        if related:
+            data["related"] = related
+        if fix:
+            data["fix"] = fix
+        return Note("error", message, span, code, data or None)
+
+    def custom_error(self, op: Operation, message: str, span: Span | None = None, related: Related | None = None, fix: dict | None = None) -> Note:
+        """A parse error of a custom op parser (``custom op 'x' ...``)."""
+        return self.error(f"custom op '{op.name}' {message}", span if span is not None else op.name_span, related, fix, "syntax")
+
+    def line(self, offset: int) -> str:
+        return f" (line {self.line_of(offset) + 1})" if self.line_of is not None else ""
+
+    # ------------------------------------------------------------ shared rules
+    def resolve_as(self, op: Operation, indices: Sequence[int], want: Type | Callable[[int], Type | None]) -> Note | None:
+        """MLIR ``resolveOperand(s)`` with a fixed type: a value of another
+        type is a parse error (the custom parsers of affine ops resolve map
+        operands as ``index``)."""
+        for i in indices:
+            if i >= len(op.operands):
+                continue
+            v = op.operands[i]
+            t = want(i) if callable(want) else want
+            if t is None or v.type is None or _undefined(v):
+                continue
+            if v.type != t:
+                span = op.operand_spans[i] if i < len(op.operand_spans) else op.name_span
+                return self.error(
+                    f"use of value '{v.name}' expects different type than prior uses: '{t}' vs '{v.type}'",
+                    span,
+                    [(v.span, "prior use here")],
+                    code="syntax",
+                )
+        return None
+
+    def operand_constraint(self, op: Operation, index: int, ok: bool | None, what: str) -> Note | None:
+        if ok is False:
+            v = op.operands[index]
+            return self.op_error(op, f"operand #{index} must be {what}, but got '{tstr(v.type)}'")
+        return None
+
+    def result_constraint(self, op: Operation, index: int, ok: bool | None, what: str) -> Note | None:
+        if ok is False:
+            r = op.results[index]
+            return self.op_error(op, f"result #{index} must be {what}, but got '{tstr(r.type)}'")
+        return None
+
+    def variadic_index(self, op: Operation, indices: Sequence[int]) -> Note | None:
+        for i in indices:
+            if i < len(op.operands) and not _undefined(op.operands[i]):
+                n = self.operand_constraint(op, i, is_index(op.operands[i].type), "variadic of index")
+                if n is not None:
+                    return n
+        return None
+
+    def dim_sym_ids(self, op: Operation, indices: Sequence[int], num_dims: int) -> Note | None:
+        """``verifyDimAndSymbolIdentifiers``: the first operand that is not a
+        valid dim (first ``num_dims``) / symbol (the rest)."""
+        region, certain = dimsym.affine_scope(op)
+        for k, i in enumerate(indices):
+            if i >= len(op.operands):
+                continue
+            v = op.operands[i]
+            if _undefined(v):
+                continue
+            if k < num_dims:
+                ok, why = dimsym.is_valid_dim(v, region, self.line_of)
+                msg = "operand cannot be used as a dimension id"
+            else:
+                ok, why = dimsym.is_valid_symbol(v, region, self.line_of)
+                msg = "operand cannot be used as a symbol"
+            if ok is False and certain is not None:
+                span = op.operand_spans[i] if i < len(op.operand_spans) else op.name_span
+                related = [(span, why), (v.span, f"{v.name} is defined here")]
+                return self.op_error(op, msg, related, self.dim_sym_fix(op, i, k < num_dims, v, region))
+        return None
+
+    def dim_sym_fix(self, op: Operation, index: int, as_dim: bool, v: Value, region: object) -> dict | None:
+        """Certain rewrites for a value in the wrong position: ``symbol(%v)``
+        around a dim-valid value in a subscript becomes ``%v``; a loop bound
+        ``%v`` that must be a dim becomes ``affine_map<(d0) -> (d0)>(%v)``."""
+        if as_dim or index >= len(op.operand_spans):
+            return None
+        span = op.operand_spans[index]
+        ok, _ = dimsym.is_valid_dim(v, region)  # type: ignore[arg-type]
+        if not ok:
+            return None
+        text = self.text
+        start, end = span.start, span.end
+        before = text[max(0, start - 7) : start]
+        if before.endswith("symbol(") and text[end : end + 1] == ")":
+            return {"title": f"Bind {v.name} as a dimension", "edits": [{"start": start - 7, "end": end + 1, "new_text": v.name}]}
+        if op.name == "affine.for":
+            for key, seg in (("lower_bound", 0), ("upper_bound", 1)):
+                a = op.attributes.get(key)
+                if isinstance(a, AffineMapAttr) and a.map == AffineMap.symbol_identity() and a.span == span and index in _segment_indices(op, seg):
+                    return {
+                        "title": f"Bind {v.name} as a dimension",
+                        "edits": [{"start": start, "end": end, "new_text": f"affine_map<(d0) -> (d0)>({v.name})"}],
+                    }
+        return None
+
+    # ------------------------------------------------------------ non-affine expressions
+    def non_affine(self, m: AffineMap | IntegerSet, fallback: Span, op: Operation | None = None, operand_base: int = 0) -> Note | None:
+        """The parse error MLIR's affine parser gives for a product of two
+        non-symbolic terms or a division by a non-symbolic term."""
+        exprs = m.results if isinstance(m, AffineMap) else m.constraints
+        for e in exprs:
+            bad = _first_non_affine(e)
+            if bad is None:
+                continue
+            kind = bad.kind
+            if kind is AffineExprKind.MUL:
+                msg = "non-affine expression: at least one of the multiply operands has to be either a constant or symbolic"
+                word = "*"
+            else:
+                word = {AffineExprKind.FLOORDIV: "floordiv", AffineExprKind.CEILDIV: "ceildiv", AffineExprKind.MOD: "mod"}[kind]
+                msg = f"non-affine expression: right operand of {word} has to be either a constant or symbolic"
+            span = self._operator_span(bad, word) or fallback
+            fix = self._symbol_wrap_fix(bad, op, m, operand_base)
+            return self.error(msg, span, None, fix, "syntax")
+        return None
+
+    def _operator_span(self, e: AffineBinaryExpr, word: str) -> Span | None:
+        ls, rs = e.lhs.span, e.rhs.span
+        if not isinstance(ls, Span) or not isinstance(rs, Span):
+            return None
+        a, b = ls.end, rs.start
+        if a > b:
+            return None
+        i = self.text.find(word, a, b)
+        if i < 0:
+            return None
+        return Span(i, i + len(word))
+
+    def _symbol_wrap_fix(self, e: AffineBinaryExpr, op: Operation | None, m: AffineMap | IntegerSet, base: int) -> dict | None:
+        """In a subscript, ``%i * %n`` with ``%n`` a valid symbol: ``%i * symbol(%n)``."""
+        if op is None:
+            return None
+        cands = [e.rhs] if e.kind is not AffineExprKind.MUL else [e.rhs, e.lhs]
+        region, _ = dimsym.affine_scope(op)
+        for c in cands:
+            if c.kind is not AffineExprKind.DIM or not isinstance(c.span, Span):
+                continue
+            idx = base + c.position  # type: ignore[attr-defined]
+            if idx >= len(op.operands):
+                continue
+            v = op.operands[idx]
+            ok, _ = dimsym.is_valid_symbol(v, region)
+            if ok:
+                s = c.span
+                return {"title": f"Bind {v.name} as a symbol", "edits": [{"start": s.start, "end": s.end, "new_text": f"symbol({v.name})"}]}
+        return None
+
+    def check_alias(self, alias: object) -> Note | None:
+        val = getattr(alias, "value", None)
+        if isinstance(val, AffineMapAttr):
+            return self.non_affine(val.map, alias.name_span)  # type: ignore[attr-defined]
+        if isinstance(val, IntegerSetAttr):
+            return self.non_affine(val.set, alias.name_span)  # type: ignore[attr-defined]
+        return None
+
+    # ------------------------------------------------------------ dispatch
+    def parse_checks(self, op: Operation) -> Note | None:
+        if not op.known:
+            return None
+        from affine_lsp.verify import affine_checks
+
+        # Inline maps and sets of any op are parsed by the affine parser.
+        for a in op.attributes.values():
+            if isinstance(a, AffineMapAttr) and a.alias is None:
+                n = self.non_affine(a.map, a.span, op if _is_subscript_map(op) else None, _map_base(op, a))
+                if n is not None:
+                    return n
+            elif isinstance(a, IntegerSetAttr) and a.alias is None:
+                n = self.non_affine(a.set, a.span)
+                if n is not None:
+                    return n
+        if not op.custom:
+            return None
+        fn = affine_checks.PARSE_CHECKS.get(op.name) or _PARSE_CHECKS.get(op.name)
+        return fn(self, op) if fn is not None else None
+
+    def entrance(self, op: Operation) -> Note | None:
+        if not op.known or registry.is_unregistered(op):
+            return None
+        from affine_lsp.verify import affine_checks
+
+        fn = affine_checks.ENTRANCE.get(op.name) or _ENTRANCE.get(op.name)
+        if fn is None and op.name in _ARITH_INT_BINARY | _ARITH_FLOAT_BINARY:
+            fn = _arith_binary
+        return fn(self, op) if fn is not None else None
+
+    def exit(self, op: Operation) -> Note | None:
+        if not op.known or registry.is_unregistered(op):
+            return None
+        from affine_lsp.verify import affine_checks
+
+        fn = affine_checks.EXIT.get(op.name)
+        return fn(self, op) if fn is not None else None
+
+    # ------------------------------------------------------------ blocks
+    def block_entrance(self, block: Block) -> Note | None:
+        for o in block.operations[:-1]:
+            if o.successors and o.known:
+                return self.error("operation with block successors must terminate its parent block", o.name_span)
+        if not block.operations:
+            parent = block.parent_op
+            if parent is not None and self._checks_terminators(parent) and not self._may_lack_terminator(block):
+                return self.error("empty block: expect at least a terminator", parent.name_span)
+        return None
+
+    def block_exit(self, block: Block) -> Note | None:
+        from affine_lsp.verify import affine_checks
+
+        parent = block.parent_op
+        if parent is None:
+            return None
+        if parent.custom and parent.name in affine_checks.IMPLICIT_YIELD_OPS:
+            if affine_checks.implicit_yield(parent, block):
+                return affine_checks.check_yield(self, parent, [], parent.name_span, implicit=True)
+            return None
+        if not block.operations:
+            return None
+        last = block.operations[-1]
+        if not self._checks_terminators(parent) or self._may_lack_terminator(block):
+            return None
+        if registry.is_terminator(last) is False:
+            line = self.text[last.span.start : last.span.end].split("\n", 1)[0].strip()
+            return self.error(f"block with no terminator, has {line}", last.name_span)
+        return None
+
+    @staticmethod
+    def _may_lack_terminator(block: Block) -> bool:
+        region = block.parent
+        if region is None:
+            return True
+        if len(region.blocks) != 1:
+            return False
+        op = region.parent
+        return op is None or registry.may_lack_terminator(op) is not False
+
+    @staticmethod
+    def _checks_terminators(op: Operation) -> bool:
+        """Blocks whose terminator rules we can judge: func.func bodies and
+        the regions of registered ops written in the generic form (custom
+        parsers of other ops may add implicit terminators)."""
+        if not op.known or registry.is_unregistered(op):
+            return False
+        if op.name == "func.func":
+            return True
+        return not op.custom and op.name not in registry.NO_TERMINATOR_OPS
+
+
+def _undefined(v: Value) -> bool:
+    return type(v).__name__ == "UndefinedValue"
+
+
+def _segment_indices(op: Operation, i: int) -> range:
+    if op.operand_segments is None:
+        return range(len(op.operands)) if i == 0 else range(0)
+    start = sum(op.operand_segments[:i])
+    return range(start, start + op.operand_segments[i])
+
+
+def _is_subscript_map(op: Operation) -> bool:
+    return op.name in ("affine.load", "affine.store", "affine.vector_load", "affine.vector_store", "affine.prefetch", "affine.dma_start", "affine.dma_wait")
+
+
+def _map_base(op: Operation, a: AffineMapAttr) -> int:
+    """Index of the first operand bound to ``a``'s inputs."""
+    name = op.name
+    if name in ("affine.load", "affine.vector_load", "affine.prefetch"):
+        return 1
+    if name in ("affine.store", "affine.vector_store"):
+        return 2
+    if name == "affine.dma_wait":
+        return 1
+    if name == "affine.dma_start":
+        for key, seg in (("src_map", 0), ("dst_map", 1), ("tag_map", 2)):
+            if op.attributes.get(key) is a:
+                return _segment_indices(op, seg).start + 1
+    return 0
+
+
+def _first_non_affine(e: AffineExpr) -> AffineBinaryExpr | None:
+    """Post-order: the first node the parser would reject."""
+    if not isinstance(e, AffineBinaryExpr):
+        return None
+    for sub in (e.lhs, e.rhs):
+        bad = _first_non_affine(sub)
+        if bad is not None:
+            return bad
+    if e.kind is AffineExprKind.MUL:
+        if not e.lhs.is_symbolic_or_constant() and not e.rhs.is_symbolic_or_constant():
+            return e
+    elif e.kind is not AffineExprKind.ADD and not e.rhs.is_symbolic_or_constant():
+        return e
+    return None
+
+
+# --------------------------------------------------------------------------- func
+
+
+def _func_type(op: Operation) -> FunctionType | None:
+    a = op.attributes.get("function_type")
+    return a.type if isinstance(a, TypeAttr) and isinstance(a.type, FunctionType) else None
+
+
+def _func_name(op: Operation) -> str:
+    a = op.attributes.get("sym_name")
+    return getattr(a, "value", "?")
+
+
+def _parse_func(c: Checker, op: Operation) -> Note | None:
+    if op.regions and len(op.regions[0].blocks) == 1:
+        blk = op.regions[0].blocks[0]
+        if not blk.operations and blk.label is None:
+            region = op.regions[0]
+            brace = c.text.find("{", region.span.start, max(region.span.end, region.span.start + 1))
+            at = Span(brace, brace + 1) if brace >= 0 else op.name_span
+            return c.custom_error(op, "expected non-empty function body", at)
+    return None
+
+
+def _func_return(c: Checker, op: Operation) -> Note | None:
+    parent = op.parent_op
+    if parent is None or parent.name != "func.func":
+        if parent is not None and not parent.known:
+            return None
+        return c.op_error(op, "expects parent op 'func.func'")
+    ft = _func_type(parent)
+    if ft is None:
+        return None
+    results = ft.results
+    if len(op.operands) != len(results):
+        return c.op_error(op, f"has {len(op.operands)} operands, but enclosing function (@{_func_name(parent)}) returns {len(results)}")
+    for i, (v, t) in enumerate(zip(op.operands, results, strict=False)):
+        if v.type is not None and v.type != t and not _undefined(v):
+            return c.error(
+                f"type of return operand {i} ('{v.type}') doesn't match function result type ('{t}') in function @{_func_name(parent)}",
+                op.name_span,
+            )
+    return None
+
+
+# --------------------------------------------------------------------------- arith
+
+_ARITH_INT_BINARY = frozenset(
+    {
+        "arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.divui", "arith.remsi", "arith.remui",
+        "arith.andi", "arith.ori", "arith.xori", "arith.shli", "arith.shrsi", "arith.shrui", "arith.maxsi",
+        "arith.maxui", "arith.minsi", "arith.minui", "arith.ceildivsi", "arith.ceildivui", "arith.floordivsi",
+    }
+)  # fmt: skip
+_ARITH_FLOAT_BINARY = frozenset(
+    {"arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.remf", "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf"}
+)
+
+
+def _arith_binary(c: Checker, op: Operation) -> Note | None:
+    if op.name in _ARITH_INT_BINARY:
+        pred, what = signless_int_like, "signless-integer-like"
+    else:
+        pred, what = float_like, "floating-point-like"
+    for i, v in enumerate(op.operands[:2]):
+        if _undefined(v):
+            return None
+        n = c.operand_constraint(op, i, pred(v.type), what)
+        if n is not None:
+            return n
+    for i, r in enumerate(op.results[:1]):
+        n = c.result_constraint(op, i, pred(r.type), what)
+        if n is not None:
+            return n
+    types = [v.type for v in op.operands] + [r.type for r in op.results]
+    if all(t is not None for t in types) and len(set(map(str, types))) > 1:
+        return c.op_error(op, "requires the same type for all operands and results")
+    return None
+
+
+def _memref_view(c: Checker, op: Operation) -> Note | None:
+    if not op.operands or _undefined(op.operands[0]) or op.operands[0].type is None:
+        return None
+    t = op.operands[0].type
+    ok = isinstance(t, MemRefType) and t.rank == 1 and isinstance(t.element, IntegerType) and t.element.width == 8 and t.element.signedness == ""
+    return c.operand_constraint(op, 0, ok, "1D memref of 8-bit signless integer values")
+
+
+_PARSE_CHECKS: dict[str, CheckFn] = {"func.func": _parse_func}
+_ENTRANCE: dict[str, CheckFn] = {"func.return": _func_return, "memref.view": _memref_view}
+
+__all__ = ["Checker", "VectorType", "VerifyFailure", "float_like", "is_index", "signless_int_like", "tstr"]

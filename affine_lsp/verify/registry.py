@@ -1,0 +1,218 @@
+"""What the verifier knows about ops it does not verify in depth: traits.
+
+MLIR decides dimension/symbol validity, dominance and terminator rules from
+op traits and interfaces (``AffineScope``, ``IsIsolatedFromAbove``,
+``ConstantLike``, ``Pure`` = speculatable and free of memory effects,
+``IsTerminator``, ``NoTerminator``, region kinds). This module answers those
+questions for an :class:`~affine_lsp.ir.core.Operation` of our IR, with three
+possible answers where our knowledge ends:
+
+* ``True`` / ``False`` when MLIR 22.1.8 is known to answer so;
+* ``None`` ("unknown") for an op whose custom syntax affine-lsp could not
+  parse (``op.known`` is False): it may be a registered op with any traits,
+  so no diagnostic may depend on it.
+
+Ops in the generic form whose dialect MLIR does not register (``"foo.bar"()``,
+``"unknown"()``) are *unregistered* ops, as in ``mlir-opt
+--allow-unregistered-dialect``: ``hasTrait`` is false for every trait (so they
+are neither affine scopes nor isolated from above, never constant nor pure),
+but ``mightHaveTrait`` is true (so they may terminate a block, and a
+single-block region of theirs needs no terminator).
+"""
+
+from __future__ import annotations
+
+from affine_lsp.ir.attributes import IntegerAttr
+from affine_lsp.ir.core import Operation
+from affine_lsp.ir.types import IntegerType
+
+Tri = bool | None
+
+# Dialects mlir-opt registers (an op of another dialect is unregistered).
+REGISTERED_DIALECTS = frozenset(
+    {
+        "acc", "affine", "amdgpu", "amx", "arith", "arm_neon", "arm_sme", "arm_sve", "async", "bufferization",
+        "builtin", "cf", "complex", "dlti", "emitc", "func", "gpu", "index", "irdl", "linalg", "llvm", "math",
+        "memref", "mesh", "ml_program", "mpi", "nvgpu", "nvvm", "omp", "pdl", "pdl_interp", "polynomial", "ptr",
+        "quant", "rocdl", "scf", "shape", "shard", "smt", "sparse_tensor", "spirv", "tensor", "tosa", "transform",
+        "ub", "vector", "x86vector", "xegpu", "xevm", "wasmssa",
+    }
+)  # fmt: skip
+
+AFFINE_SCOPE_OPS = frozenset({"func.func", "builtin.module", "gpu.func"})
+ISOLATED_OPS = frozenset({"func.func", "builtin.module", "gpu.func", "gpu.module", "llvm.func", "spirv.func", "spirv.module"})
+GRAPH_REGION_OPS = frozenset({"builtin.module", "gpu.module", "spirv.module"})
+NO_TERMINATOR_OPS = frozenset({"builtin.module", "gpu.module", "spirv.module", "memref.global", "func.func_decl"})
+
+TERMINATOR_OPS = frozenset(
+    {
+        "func.return", "affine.yield", "scf.yield", "scf.condition", "scf.reduce", "scf.reduce.return",
+        "scf.forall.in_parallel", "scf.in_parallel", "cf.br", "cf.cond_br", "cf.switch", "cf.assert_never",
+        "memref.alloca_scope.return", "vector.yield", "tensor.yield", "linalg.yield", "gpu.terminator",
+        "gpu.return", "gpu.yield", "llvm.return", "llvm.br", "llvm.cond_br", "llvm.unreachable",
+        "bufferization.yield", "shape.yield", "async.yield", "omp.terminator", "omp.yield", "spirv.Return",
+        "ub.unreachable",
+    }
+)  # fmt: skip
+
+# Ops that are Pure (speculatable, no memory effects) unconditionally.
+_PURE_PREFIXES = ("math.", "index.", "complex.")
+_PURE_OPS = frozenset(
+    {
+        "affine.apply", "affine.min", "affine.max", "affine.delinearize_index", "affine.linearize_index",
+        "affine.yield", "arith.constant", "arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.ori",
+        "arith.xori", "arith.shli", "arith.shrsi", "arith.shrui", "arith.maxsi", "arith.maxui", "arith.minsi",
+        "arith.minui", "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.remf", "arith.negf",
+        "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf", "arith.cmpi", "arith.cmpf",
+        "arith.select", "arith.index_cast", "arith.index_castui", "arith.bitcast", "arith.sitofp", "arith.uitofp",
+        "arith.fptosi", "arith.fptoui", "arith.trunci", "arith.truncf", "arith.extsi", "arith.extui", "arith.extf",
+        "arith.addui_extended", "arith.mulsi_extended", "arith.mului_extended", "arith.scaling_extf",
+        "arith.scaling_truncf", "ub.poison", "scf.yield", "vector.broadcast", "vector.shape_cast", "vector.splat",
+        "vector.extract", "vector.insert", "vector.fma", "vector.reduction", "vector.constant_mask",
+        "vector.create_mask", "memref.cast", "tensor.empty", "tensor.extract", "tensor.insert", "tensor.dim",
+        "builtin.unrealized_conversion_cast", "memref.extract_strided_metadata", "memref.subview", "memref.view",
+        "memref.reinterpret_cast", "memref.get_global", "memref.collapse_shape", "memref.expand_shape",
+    }
+)  # fmt: skip
+# Division-like arith ops: speculatable only with a suitable constant divisor.
+_SIGNED_DIV = frozenset({"arith.divsi", "arith.ceildivsi"})
+_UNSIGNED_DIV = frozenset({"arith.divui", "arith.ceildivui", "arith.remui", "arith.remsi", "arith.floordivsi"})
+# Region ops whose memory effects are those of their bodies.
+_RECURSIVE_EFFECTS = frozenset(
+    {"affine.for", "affine.if", "affine.parallel", "scf.for", "scf.if", "scf.parallel", "scf.while", "scf.execute_region", "memref.alloca_scope"}
+)
+_RECURSIVELY_SPECULATABLE = frozenset({"affine.if", "scf.if"})
+
+
+def is_registered(op: Operation) -> Tri:
+    """True for ops mlir-opt registers; False for unregistered generic ops;
+    None for ops whose custom syntax we skipped (they may be anything)."""
+    if not op.known:
+        return None
+    return op.dialect in REGISTERED_DIALECTS
+
+
+def is_unregistered(op: Operation) -> bool:
+    return op.known and op.dialect not in REGISTERED_DIALECTS
+
+
+def is_affine_scope(op: Operation) -> Tri:
+    if not op.known:
+        return None
+    return op.name in AFFINE_SCOPE_OPS
+
+
+def is_isolated(op: Operation) -> Tri:
+    if not op.known:
+        return None
+    return op.name in ISOLATED_OPS
+
+
+def has_ssa_dominance(op: Operation) -> Tri:
+    """Whether the regions of ``op`` are SSACFG regions (dominance applies)."""
+    if not op.known:
+        return None
+    return op.name not in GRAPH_REGION_OPS
+
+
+def constant_int(op: Operation | None) -> int | None:
+    """The integer value of a constant-like op (``m_ConstantInt``)."""
+    if op is None or op.name != "arith.constant" or not op.known:
+        return None
+    a = op.attributes.get("value")
+    if isinstance(a, IntegerAttr) and (a.type is None or a.type.is_index or isinstance(a.type, IntegerType)):
+        return a.value
+    return None
+
+
+def is_constant_like(op: Operation) -> Tri:
+    if not op.known:
+        return None
+    return op.name in ("arith.constant", "ub.poison")
+
+
+def _divisor_constant(op: Operation) -> int | None:
+    if len(op.operands) < 2:
+        return None
+    rhs = op.operands[1]
+    return constant_int(rhs.defining_op)
+
+
+def _speculatable(op: Operation) -> Tri:
+    if not op.known:
+        return None
+    name = op.name
+    if name in _PURE_OPS or name.startswith(_PURE_PREFIXES):
+        return True
+    if name in _SIGNED_DIV:
+        c = _divisor_constant(op)
+        return c is not None and c not in (0, -1)
+    if name in _UNSIGNED_DIV:
+        c = _divisor_constant(op)
+        return c is not None and c != 0
+    if name == "affine.for":
+        step = op.attributes.get("step")
+        if isinstance(step, IntegerAttr) and step.value != 1:
+            return False
+        return _nested_all(op, _speculatable)
+    if name in _RECURSIVELY_SPECULATABLE:
+        return _nested_all(op, _speculatable)
+    if name == "memref.dim":
+        idx = constant_int(op.operands[1].defining_op) if len(op.operands) > 1 else None
+        t = op.operands[0].type if op.operands else None
+        rank = getattr(t, "rank", None)
+        return idx is not None and rank is not None and 0 <= idx < rank
+    return False
+
+
+def _memory_effect_free(op: Operation) -> Tri:
+    if not op.known:
+        return None
+    name = op.name
+    if name in _PURE_OPS or name.startswith(_PURE_PREFIXES) or name in _SIGNED_DIV or name in _UNSIGNED_DIV:
+        return True
+    if name in ("memref.dim", "tensor.dim"):
+        return True
+    if name in _RECURSIVE_EFFECTS:
+        return _nested_all(op, _memory_effect_free)
+    return False
+
+
+def _nested_all(op: Operation, pred: object) -> Tri:
+    out: Tri = True
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                r = pred(inner)  # type: ignore[operator]
+                if r is False:
+                    return False
+                if r is None:
+                    out = None
+    return out
+
+
+def is_pure(op: Operation) -> Tri:
+    """MLIR ``isPure``: speculatable and free of memory effects."""
+    a = _speculatable(op)
+    if a is False:
+        return False
+    b = _memory_effect_free(op)
+    if b is False:
+        return False
+    if a is None or b is None:
+        return None
+    return True
+
+
+def is_terminator(op: Operation) -> Tri:
+    """``mightHaveTrait<IsTerminator>``: unregistered ops might."""
+    if not op.known or is_unregistered(op):
+        return None
+    return op.name in TERMINATOR_OPS
+
+
+def may_lack_terminator(op: Operation) -> Tri:
+    """``mightHaveTrait<NoTerminator>`` for the parent op of a single-block region."""
+    if not op.known or is_unregistered(op):
+        return None
+    return op.name in NO_TERMINATOR_OPS
