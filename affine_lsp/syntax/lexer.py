@@ -277,21 +277,30 @@ class FastLexer(_FastLexing, Lexer):
         return LexerState(text)
 
 
-def lexer_class(cython: bool) -> type:
-    """The lexer class for the chosen parser engine. lark-cython's parser
-    requires its lexer to derive from its own ``Lexer`` and calls
-    ``next_token`` directly."""
-    if not cython:
-        return FastLexer
-    import lark_cython.lark_cython as lc
+try:  # lark-cython is an optional speed-up
+    import lark_cython.lark_cython as _lc
+except ImportError:  # pragma: no cover
+    _lc = None
 
-    def make_token(type_: str, value: str, start: int, _T: Any = lc.Token) -> Any:
+
+if _lc is not None:
+
+    def _cython_token(type_: str, value: str, start: int, _T: Any = _lc.Token) -> Any:
         return _T(type_, value, start, 0, 0, 0, 0, start + len(value))
 
-    class FastLexerCython(_FastLexing, lc.Lexer, Lexer):  # type: ignore[misc, valid-type]
-        tok = staticmethod(make_token)
+    class FastLexerCython(_FastLexing, _lc.Lexer, Lexer):  # type: ignore[misc, valid-type]
+        """The lexer for lark-cython's parser, which requires its lexer to
+        derive from its own ``Lexer``, calls ``next_token`` directly and
+        wants its own token type."""
+
+        tok = staticmethod(_cython_token)
 
         def make_lexer_state(self, text: Any) -> Any:
-            return lc.LexerState(text, lc.LineCounter("\n"))
+            return _lc.LexerState(text, _lc.LineCounter("\n"))
 
-    return FastLexerCython
+
+def lexer_class(cython: bool) -> type:
+    """The lexer class for the chosen parser engine."""
+    if cython and _lc is not None:
+        return FastLexerCython
+    return FastLexer
