@@ -1591,6 +1591,19 @@ class AffineMap:
         self._hash = hash((num_dims, num_symbols, res))
         self.span = span
 
+    @classmethod
+    def trusted(cls, num_dims: int, num_symbols: int, results: Sequence[AffineExpr], span: object | None = None) -> AffineMap:
+        """Construct without checking the results (for the parser, whose
+        results only ever use declared dims and symbols)."""
+        m = cls.__new__(cls)
+        res = tuple(results)
+        m._num_dims = num_dims
+        m._num_symbols = num_symbols
+        m._results = res
+        m._hash = hash((num_dims, num_symbols, res))
+        m.span = span
+        return m
+
     # ------------------------------------------------------------ factories --
     @staticmethod
     def identity(n: int) -> AffineMap:

@@ -86,6 +86,7 @@ _MASTER = re.compile(
         [
             r"(?P<WS>[ \t\r\n\f\v]+)",
             r"(?P<COMMENT>//[^\n]*)",
+            r"(?P<PUNCT>->|>=|<=|==|[()\[\]{}<>,:=*+?\-])",
             r"(?P<SSA>%[A-Za-z0-9_$.\-]+(?:#[0-9]+)?)",
             r"(?P<DIALECT_ATTR>#[A-Za-z_][A-Za-z0-9_$]*(?:\.[A-Za-z0-9_$.]*)?<" + _BAL + ">)",
             r"(?P<HASH_ID>#[A-Za-z_0-9][A-Za-z0-9_$.\-]*)",
@@ -99,12 +100,12 @@ _MASTER = re.compile(
             r"(?P<STRING>" + _STR + ")",
             r"(?P<SYMBOL_REF>@(?:[A-Za-z_][A-Za-z0-9_$.\-]*|" + _STR + r")(?:::@(?:[A-Za-z_][A-Za-z0-9_$.\-]*|" + _STR + r"))*)",
             r"(?P<CARET>\^[A-Za-z0-9_$.\-]+)",
-            r"(?P<PUNCT>->|>=|<=|==|[()\[\]{}<>,:=*+\-?])",
             r"(?P<OTHER>.)",
         ]
     ),
     re.S,
 )
+_SKIP = re.compile(r"(?:[ \t\r\n\f\v]+|//[^\n]*)+").match
 _RESULT_LHS = re.compile(r"%[A-Za-z0-9_$.\-]+(?::[0-9]+)?(?:\s*,\s*%[A-Za-z0-9_$.\-]+(?::[0-9]+)?)*\s*=(?!=)")
 _DIMS = re.compile(r"(?:(?:[0-9]+|\?|\[[0-9]+\])[ \t]*x[ \t]*)+(?![0-9?\[])")
 _SHAPED_WORDS = frozenset({"memref", "vector", "tensor"})
@@ -172,19 +173,33 @@ class _FastLexing:
         text = text_slice if isinstance(text_slice, str) else text_slice.text
         ctr = lexer_state.line_ctr
         pos = ctr.char_pos
-        n = len(text)
-        match = _MASTER.match
-        while True:
-            if pos >= n:
-                ctr.char_pos = pos
-                raise EOFError
-            m = match(text, pos)
-            kind = m.lastgroup
-            if kind == "WS" or kind == "COMMENT":
-                pos = m.end()
-                continue
-            break
-        tok = self._classify(text, m, kind, pos, self.accepts.get(parser_state.position, _EMPTY), parser_state)
+        sk = _SKIP(text, pos)
+        if sk is not None:
+            pos = sk.end()
+        if pos >= len(text):
+            ctr.char_pos = pos
+            raise EOFError
+        m = _MASTER.match(text, pos)
+        kind = m.lastgroup  # type: ignore[union-attr]
+        acc = self.accepts.get(parser_state.position, _EMPTY)
+        # The three most frequent kinds are classified inline.
+        if kind == "PUNCT":
+            val = m.group()  # type: ignore[union-attr]
+            typ = _PUNCT_TYPES.get(val)
+            if typ is None or typ not in acc or val in "?[":
+                tok = self._classify(text, m, kind, pos, acc, parser_state)  # type: ignore[arg-type]
+            else:
+                tok = self.tok(typ, val, pos)
+        elif kind == "SSA" and "RESULT_LHS" not in acc:
+            tok = self.tok("SSA_ID", m.group(), pos)  # type: ignore[union-attr]
+        elif kind == "WORD":
+            val = m.group()  # type: ignore[union-attr]
+            if val in _SHAPED_WORDS:
+                tok = self._classify(text, m, kind, pos, acc, parser_state)  # type: ignore[arg-type]
+            else:
+                tok = self.tok(self._word_type(val, acc), val, pos)
+        else:
+            tok = self._classify(text, m, kind, pos, acc, parser_state)  # type: ignore[arg-type]
         ctr.char_pos = tok.end_pos
         return tok
 

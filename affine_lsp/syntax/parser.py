@@ -375,12 +375,12 @@ class ChunkTransformer(Transformer):
 
     def bound_ssa(self, c: list) -> tuple[str, Any, Any, Span, None]:
         tok = c[0]
-        m = AffineMap(0, 1, [symbol(0)])
+        m = AffineMap.trusted(0, 1, [symbol(0)])
         return ("map", AffineMapAttr(m, None, self.sp(tok)), ([], [(str(tok), self.sp(tok))]), self.sp(tok), None)
 
     def bound_const(self, c: list) -> tuple[str, Any, Any, Span, None]:
         v, sp = c[0]
-        m = AffineMap(0, 0, [constant(v)])
+        m = AffineMap.trusted(0, 0, [constant(v)])
         return ("map", AffineMapAttr(m, None, sp), ([], []), sp, None)
 
     def signed_int(self, c: list) -> tuple[int, Span]:
@@ -482,7 +482,7 @@ class ChunkTransformer(Transformer):
         start = c[0] if c and isinstance(c[0], AffineExpr) else None
         end_tok = c[-1]
         sp = Span(_start(start) if start is not None else end_tok.start_pos - 1, end_tok.end_pos, self.anchor)
-        m = AffineMap(nd, ns, exprs, sp)
+        m = AffineMap.trusted(nd, ns, exprs, sp)
         operands = self._ssa_operands + self._ssa_sym_operands
         self._reset_ssa()
         return AffineMapAttr(m, None, sp), operands, nd
@@ -578,7 +578,7 @@ class ChunkTransformer(Transformer):
                 exprs.extend(x)
         first, last = c[0], c[-1]
         sp = self.span_of(first, last)
-        m = AffineMap(len(self._ssa_dims), len(self._ssa_syms), exprs, sp)
+        m = AffineMap.trusted(len(self._ssa_dims), len(self._ssa_syms), exprs, sp)
         operands = self._ssa_operands + self._ssa_sym_operands
         nd = len(self._ssa_dims)
         self._reset_ssa()
@@ -841,7 +841,7 @@ class ChunkTransformer(Transformer):
         nd, ns, rest = self._map_parts(c)
         exprs = [x for x in rest if isinstance(x, AffineExpr)]
         self._reset_map_names()
-        return AffineMap(nd, ns, exprs, self.span_of(c[0], c[-1]))
+        return AffineMap.trusted(nd, ns, exprs, self.span_of(c[0], c[-1]))
 
     legacy_map_body = map_body
 
@@ -869,7 +869,7 @@ class ChunkTransformer(Transformer):
     def affine_map_lit(self, c: list) -> AffineMapAttr:
         m: AffineMap = c[1]
         sp = self.span_of(c[0], c[-1])
-        return AffineMapAttr(AffineMap(m.num_dims, m.num_symbols, m.results, sp), None, sp)
+        return AffineMapAttr(AffineMap.trusted(m.num_dims, m.num_symbols, m.results, sp), None, sp)
 
     def affine_set_lit(self, c: list) -> IntegerSetAttr:
         s: IntegerSet = c[1]
