@@ -34,23 +34,24 @@ class ChunkSpan:
     kind: str  # "item", "module_open", "module_close", "split", "blank"
     level: int  # module nesting depth at which the chunk starts
     section: int
+    max_depth: int = 0  # deepest bracket nesting inside an item
 
 
 def _line_delta(line: str) -> tuple[int, int]:
-    """(net depth change, lowest running depth relative to line start)."""
+    """(net depth change, highest running depth relative to line start)."""
     depth = 0
-    low = 0
+    high = 0
     if "{" not in line and "}" not in line and "(" not in line and ")" not in line and "[" not in line and "]" not in line:
         return 0, 0
     for m in _TOKEN_RE.finditer(line):
-        t = m.group(0)
-        c = t[0]
+        c = m.group(0)[0]
         if c in "{([":
             depth += 1
+            if depth > high:
+                high = depth
         elif c in "})]":
             depth -= 1
-            low = min(low, depth)
-    return depth, low
+    return depth, high
 
 
 def _module_header_len(text: str, start: int, limit: int) -> int | None:
@@ -88,6 +89,7 @@ def iter_chunks(text: str, start: int = 0, end: int | None = None, level: int = 
     cur_start: int | None = None
     cur_level = level
     depth = 0  # bracket depth inside the current item
+    max_depth = 0
     pos = start
     while pos < end:
         nl = text.find("\n", pos, end)
@@ -96,7 +98,7 @@ def iter_chunks(text: str, start: int = 0, end: int | None = None, level: int = 
         stripped = line.lstrip()
         if SPLIT_MARKER_RE.match(line.rstrip("\n")) and line.startswith("// -----"):
             if cur_start is not None:
-                yield _trimmed(text, ChunkSpan(cur_start, pos, "item", cur_level, section))
+                yield _trimmed(text, ChunkSpan(cur_start, pos, "item", cur_level, section, max_depth))
                 cur_start = None
             section += 1
             yield _trimmed(text, ChunkSpan(pos, line_end, "split", 0, section))
@@ -111,7 +113,7 @@ def iter_chunks(text: str, start: int = 0, end: int | None = None, level: int = 
             depth = 0
         if at_item_start and stripped and not stripped.startswith("//"):
             if cur_start is not None:
-                yield _trimmed(text, ChunkSpan(cur_start, pos, "item", cur_level, section))
+                yield _trimmed(text, ChunkSpan(cur_start, pos, "item", cur_level, section, max_depth))
                 cur_start = None
             if stripped.startswith("}") and level > 0:
                 close = pos + (len(line) - len(stripped)) + 1
@@ -122,7 +124,7 @@ def iter_chunks(text: str, start: int = 0, end: int | None = None, level: int = 
                 if rest.strip() and not rest.strip().startswith("//"):
                     # Something after the brace on the same line: treat it as an item.
                     cur_start = close
-                    depth, _ = _line_delta(rest)
+                    depth, max_depth = _line_delta(rest)
                 pos = line_end
                 continue
             if _MODULE_RE.match(line):
@@ -139,15 +141,17 @@ def iter_chunks(text: str, start: int = 0, end: int | None = None, level: int = 
                     continue
             cur_start = pos
             cur_level = level
-            depth, _ = _line_delta(line)
+            depth, max_depth = _line_delta(line)
             pos = line_end
             continue
         if cur_start is not None:
-            d, _ = _line_delta(line)
+            d, h = _line_delta(line)
+            if depth + h > max_depth:
+                max_depth = depth + h
             depth += d
         pos = line_end
     if cur_start is not None:
-        yield _trimmed(text, ChunkSpan(cur_start, end, "item", cur_level, section))
+        yield _trimmed(text, ChunkSpan(cur_start, end, "item", cur_level, section, max_depth))
 
 
 def _trimmed(text: str, c: ChunkSpan) -> ChunkSpan:

@@ -11,6 +11,7 @@ the chunks whose text changed and moves the others by updating their
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -21,13 +22,25 @@ from affine_lsp.syntax.nodes import AliasDefSyn, ModuleCloseSyn, ModuleOpenSyn, 
 from affine_lsp.syntax.parser import ParseResult, parse_chunk
 
 MAX_CHUNK_CHARS = 2_000_000
+# Deeper bracket nesting than this is not parsed (the IR and the analyses
+# walk regions recursively); real code nests a few dozen levels at most.
+MAX_NESTING = 200
+
+
+_NON_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
+
+
+def _first_non_text(text: str) -> int | None:
+    m = _NON_TEXT.search(text)
+    return m.start() if m else None
 
 
 class Chunk:
-    __slots__ = ("kind", "level", "section", "anchor", "length", "text", "parse", "ir_op", "ir_notes", "ir_key")
+    __slots__ = ("kind", "level", "section", "anchor", "length", "text", "parse", "ir_op", "ir_notes", "ir_key", "max_depth")
 
     def __init__(self, cs: ChunkSpan, text: str) -> None:
         self.kind = cs.kind
+        self.max_depth = cs.max_depth
         self.level = cs.level
         self.section = cs.section
         self.anchor = Anchor(cs.start)
@@ -52,6 +65,11 @@ class Chunk:
                 self.parse = ParseResult(None, [])
             elif self.kind == "module_close":
                 self.parse = ParseResult(ModuleCloseSyn(Span(0, 1, self.anchor)), [])
+            elif self.max_depth > MAX_NESTING:
+                self.parse = ParseResult(
+                    None,
+                    [Note("error", f"nesting too deep to analyse: {self.max_depth} levels of brackets (the limit is {MAX_NESTING})", Span(0, 1, self.anchor), "too-deep")],
+                )
             elif len(self.text) > MAX_CHUNK_CHARS:
                 self.parse = ParseResult(
                     None,
@@ -59,6 +77,10 @@ class Chunk:
                 )
             else:
                 self.parse = parse_chunk(self.text, self.anchor)
+                bad = _first_non_text(self.text)
+                if bad is not None:
+                    what = "invalid UTF-8 (replaced by U+FFFD)" if self.text[bad] == "\ufffd" else f"control character {self.text[bad]!r}"
+                    self.parse.notes.append(Note("warning", f"{what} in the source text", Span(bad, bad + 1, self.anchor), "not-text"))
         return self.parse
 
     def __repr__(self) -> str:

@@ -86,6 +86,9 @@ _SHAPED_RE = re.compile(
     r"(memref|vector|tensor)<[ \t]*(((\d+|\?|\[\d+\])[ \t]*x[ \t]*)*)([su]?i\d+|bf16|f16|tf32|f32|f64|f80|f128|index)[ \t]*(,[ \t]*\d+[ \t]*)?>"
 )
 _SHAPED_CACHE: dict[str, tuple] = {}
+# Deeper affine expressions are refused with a diagnostic (every algorithm on
+# expressions is recursive); real maps are a handful of levels deep.
+MAX_EXPR_DEPTH = 300
 _RESULT_RE = re.compile(r"%[A-Za-z0-9_$.\-]+(?::([0-9]+))?")
 I1 = IntegerType(1)
 
@@ -113,11 +116,15 @@ class ChunkTransformer(Transformer):
         self.notes: list[Note] = []
         self._reset_map_names()
         self._reset_ssa()
+        self._reset_depths()
 
     # ------------------------------------------------------------ helpers
     def _reset_map_names(self) -> None:
         self._dim_names: dict[str, int] = {}
         self._sym_names: dict[str, int] = {}
+
+    def _reset_depths(self) -> None:
+        self._depths: dict[int, int] = {}
 
     def _reset_ssa(self) -> None:
         self._ssa_dims: dict[str, int] = {}
@@ -747,27 +754,43 @@ class ChunkTransformer(Transformer):
         return op
 
     # ------------------------------------------------------------ affine expressions
+    def _binary(self, e: AffineExpr, a: AffineExpr, b: AffineExpr) -> AffineExpr:
+        """Record the new node's span and depth; expressions deeper than
+        MAX_EXPR_DEPTH are refused (every algorithm on them is recursive)."""
+        depths = self._depths
+        d = max(depths.get(id(a), 0), depths.get(id(b), 0)) + 1
+        if d > MAX_EXPR_DEPTH:
+            raise _SyntaxIssue(f"affine expression nested too deeply to analyse (more than {MAX_EXPR_DEPTH} levels)", self.span_of(a, b))
+        depths[id(e)] = d
+        e.span = Span(_start(a), _end(b), self.anchor)
+        return e
+
     def add(self, c: list) -> AffineExpr:
-        return _set_span(c[0] + c[-1], self.span_of(c[0], c[-1]))
+        return self._binary(c[0] + c[-1], c[0], c[-1])
 
     def sub(self, c: list) -> AffineExpr:
-        return _set_span(c[0] - c[-1], self.span_of(c[0], c[-1]))
+        return self._binary(c[0] - c[-1], c[0], c[-1])
 
     def mul(self, c: list) -> AffineExpr:
-        return _set_span(c[0] * c[-1], self.span_of(c[0], c[-1]))
+        return self._binary(c[0] * c[-1], c[0], c[-1])
 
     def floordiv(self, c: list) -> AffineExpr:
-        return _set_span(c[0].floordiv(c[-1]), self.span_of(c[0], c[-1]))
+        return self._binary(c[0].floordiv(c[-1]), c[0], c[-1])
 
     def ceildiv(self, c: list) -> AffineExpr:
-        return _set_span(c[0].ceildiv(c[-1]), self.span_of(c[0], c[-1]))
+        return self._binary(c[0].ceildiv(c[-1]), c[0], c[-1])
 
     def mod(self, c: list) -> AffineExpr:
-        return _set_span(c[0].mod(c[-1]), self.span_of(c[0], c[-1]))
+        return self._binary(c[0].mod(c[-1]), c[0], c[-1])
 
     def neg(self, c: list) -> AffineExpr:
         e = c[-1]
-        return _set_span(-e, Span(_start(e) - 1, _end(e), self.anchor))
+        r = -e
+        d = self._depths.get(id(e), 0) + 2
+        if d > MAX_EXPR_DEPTH:
+            raise _SyntaxIssue(f"affine expression nested too deeply to analyse (more than {MAX_EXPR_DEPTH} levels)", Span(_start(e) - 1, _end(e), self.anchor))
+        self._depths[id(r)] = d
+        return _set_span(r, Span(_start(e) - 1, _end(e), self.anchor))
 
     def aconst(self, c: list) -> AffineExpr:
         return _set_span(constant(int(str(c[0]))), self.sp(c[0]))
@@ -2031,6 +2054,7 @@ def parse_chunk(text: str, anchor: Anchor) -> ParseResult:
     tr.notes = []
     tr._reset_map_names()
     tr._reset_ssa()
+    tr._reset_depths()
     try:
         item = parser.parse(text)
         return ParseResult(item, tr.notes)
@@ -2087,10 +2111,13 @@ def _expected_words(expected: set[str]) -> list[str]:
     return out
 
 
-def _describe_token(tok: Token) -> str:
+def _describe_token(tok: Any) -> str:
     if tok.type == "$END":
         return "end of input"
-    return f"'{tok}'"
+    text = str(tok)
+    if len(text) > 24:
+        text = text[:20] + "..."
+    return repr(text) if not text.isprintable() else f"'{text}'"
 
 
 def _strip_comment(line: str) -> str:
@@ -2165,6 +2192,8 @@ def error_note(e: UnexpectedInput, text: str, anchor: Anchor) -> Note:
     if isinstance(e, UnexpectedCharacters):
         pos = e.pos_in_stream
         ch = text[pos] if pos < len(text) else ""
+        if not ch.isprintable():
+            ch = repr(ch)[1:-1]
         allowed = set(e.allowed or ())
         msg = _message_for(allowed, f"'{ch}'") if allowed else f"unexpected character '{ch}'"
         return Note("error", msg, Span(pos, pos + 1, anchor), "syntax")
