@@ -1,0 +1,259 @@
+"""The polyhedral dependence engine (islpy): one module, one API, exact answers.
+
+Layout
+------
+* :mod:`.polyhedral` -- IR -> isl: iteration domains and access relations of
+  every affine access (``affine.load/store``, ``vector_load/vector_store``,
+  ``affine.prefetch`` as a read, ``affine.dma_start`` source read and
+  destination write).
+* :mod:`.dependences` -- memory-based dependences with MLIR's semantics
+  (``checkMemrefAccessDependence``) and exact distance bounds.
+* :mod:`.dataflow` -- value-based dataflow (isl ``compute_flow``): which write
+  each read takes its value from, which reads see values from before the
+  function.
+* :mod:`.summary` -- per-loop summaries (carried dependences, parallel,
+  vectorizable) and races in ``affine.parallel``.
+* :mod:`.bounds_check` -- out-of-bounds accesses (MLIR's
+  ``-memref-bound-check`` wording).
+* :mod:`.remarks` -- the remarks of MLIR's ``-test-memref-dependence-check``.
+* :mod:`.bruteforce` -- an independent enumerator of access instances, the
+  reference the tests prove exactness against.
+
+Public API
+----------
+``dependences_of_function(func_op, budget=DEFAULT_BUDGET) -> FunctionDeps``
+    The cached dependence engine of one function (any scope op). Cached per
+    function ``Operation`` object (stored on the op, so it dies with it; the
+    document model rebuilds the op when its text or its section's alias
+    environment changes, so a changed function is never served stale
+    results) and budget.
+
+``FunctionDeps``
+    ``.accesses`` (:class:`AccessModel`, walk order), ``.access(op, role)``,
+    ``.check(src, dst, depth) -> DepResult``, ``.pairs`` (every candidate pair
+    at every depth, :class:`PairDeps`), ``.for_access(op)`` (dependences
+    involving ``op``), ``.carried_by(loop_op)``, ``.loop_summary(loop_op) ->
+    LoopSummary``, ``.dataflow() -> Dataflow``, ``.notes`` (info notes: budget
+    exceeded, pair limit).
+
+``check_dependence(src_op, dst_op, depth, budget=...) -> DepResult``
+    MLIR's ``checkMemrefAccessDependence`` for two ops (the first access role
+    of each; pass ``src_role``/``dst_role`` for ``affine.dma_start``).
+    ``DepResult.status`` is ``none`` / ``dependence`` / ``unknown``;
+    ``.kind`` RAW/WAR/WAW; ``.components`` the exact ``[lb, ub]`` per common
+    loop (``None`` = infinite); ``.mlir_str()`` the pass's printing;
+    ``.relation`` the isl dependence relation; ``.distance_set_str()`` the
+    exact distance set (strided, parametric, unions).
+
+``loop_summary(loop_op) -> LoopSummary``
+    Carried dependences, ``parallel``, ``vectorizable`` for an ``affine.for``
+    or ``affine.parallel``.
+
+``access_relation_str(op, role=None) -> str``
+    The isl access relation of an access op, e.g.
+    ``{ S0[i, j] -> A[i, j + 1] : 0 <= i <= 9 and 0 <= j <= 9 }``.
+
+``analyze_function(func_op, budget=...) -> list[Note]``
+    The same diagnostics for one function under a given budget.
+
+``analyze_document(doc) -> list[Note]``
+    Diagnostics for :mod:`affine_lsp.diagnostics`: out-of-bounds warnings,
+    racy ``affine.parallel`` errors, budget / limit info notes. Total: never
+    raises.
+
+Every isl computation runs under an operation limit reset per query; when
+it trips, the answer is ``unknown`` (conservative) plus an info note.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import TYPE_CHECKING
+
+from affine_lsp.analysis import bounds_check as _bounds_check  # noqa: F401  (imported eagerly: no first-use cost)
+from affine_lsp.analysis import dataflow as _dataflow  # noqa: F401
+from affine_lsp.analysis import summary as _summary  # noqa: F401
+from affine_lsp.analysis.dependences import (
+    DEFAULT_MAX_PAIRS,
+    DEPENDENCE,
+    NONE,
+    UNKNOWN,
+    DepResult,
+    FunctionDeps,
+    PairDeps,
+    dependence_kind,
+    num_common_loops,
+)
+from affine_lsp.analysis.isl_support import DEFAULT_BUDGET
+from affine_lsp.analysis.polyhedral import AccessModel, scope_of
+from affine_lsp.ir.core import Operation
+from affine_lsp.syntax.nodes import Note
+
+if TYPE_CHECKING:
+    from affine_lsp.analysis.summary import LoopSummary
+    from affine_lsp.syntax.document import Document
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "DEFAULT_MAX_PAIRS",
+    "DEPENDENCE",
+    "NONE",
+    "UNKNOWN",
+    "AccessModel",
+    "DepResult",
+    "FunctionDeps",
+    "PairDeps",
+    "access_relation_str",
+    "analyze_document",
+    "analyze_function",
+    "check_dependence",
+    "dependence_kind",
+    "dependences_of_function",
+    "loop_summary",
+    "num_common_loops",
+]
+
+_CACHE_ATTR = "_affine_lsp_function_deps"
+_CACHE_LOCK = threading.RLock()
+_LRU: OrderedDict[int, _DepsCache] = OrderedDict()
+
+
+class _DepsCache(dict):
+    """The engines of one function op, stored on the op. Copies of the op
+    (``copy``/``deepcopy``/pickling, e.g. by a transform cloning IR) never
+    inherit them: the owner check below and the copy hooks start afresh."""
+
+    def __init__(self, owner: Operation | None = None) -> None:
+        super().__init__()
+        self.owner = owner
+
+    def __copy__(self) -> _DepsCache:
+        return _DepsCache()
+
+    def __deepcopy__(self, memo: dict) -> _DepsCache:
+        return _DepsCache()
+
+    def __reduce__(self) -> tuple:
+        return (_DepsCache, ())
+
+
+def dependences_of_function(func_op: Operation, budget: int = DEFAULT_BUDGET, max_pairs: int = DEFAULT_MAX_PAIRS) -> FunctionDeps:
+    """The (cached) dependence engine of ``func_op``.
+
+    The cache lives on the op itself, so it dies with the op: a function
+    whose text changed is rebuilt by the document model and gets a fresh
+    engine, and no global table keeps old IR alive.
+    """
+    with _CACHE_LOCK:
+        store = getattr(func_op, "__dict__", None)
+        if store is not None:
+            per = store.get(_CACHE_ATTR)
+            if not isinstance(per, _DepsCache) or per.owner is not func_op:
+                per = store[_CACHE_ATTR] = _DepsCache(func_op)
+        else:  # an op class without __dict__: a small LRU keyed by identity
+            per = _LRU.pop(id(func_op), None)
+            if per is None or per.owner is not func_op:
+                per = _DepsCache(func_op)
+            _LRU[id(func_op)] = per
+            while len(_LRU) > 256:
+                _LRU.popitem(last=False)
+        fd = per.get((budget, max_pairs))
+        if fd is None:
+            fd = FunctionDeps(func_op, budget, max_pairs)
+            per[(budget, max_pairs)] = fd
+        return fd
+
+
+def _deps_for(op: Operation, budget: int) -> FunctionDeps | None:
+    scope = scope_of(op)
+    return dependences_of_function(scope, budget) if scope is not None else None
+
+
+def check_dependence(
+    src_op: Operation,
+    dst_op: Operation,
+    depth: int,
+    budget: int = DEFAULT_BUDGET,
+    src_role: str | None = None,
+    dst_role: str | None = None,
+) -> DepResult:
+    """The dependence from ``src_op`` to ``dst_op`` at ``depth`` (MLIR's
+    semantics; exact bounds). Ops in different functions never depend."""
+    fs, fd = _deps_for(src_op, budget), _deps_for(dst_op, budget)
+    if fs is None or fd is None or fs is not fd:
+        return DepResult(None, None, depth, 0, NONE, reason="different functions")
+    a, b = fs.access(src_op, src_role), fs.access(dst_op, dst_role)
+    if a is None or b is None:
+        return DepResult(a, b, depth, 0, NONE, reason="not an affine memory access")
+    return fs.check(a, b, depth)
+
+
+def loop_summary(loop_op: Operation, budget: int = DEFAULT_BUDGET) -> LoopSummary:
+    """The summary of an ``affine.for`` / ``affine.parallel``."""
+    fd = _deps_for(loop_op, budget)
+    if fd is None:
+        from affine_lsp.analysis.summary import LoopSummary
+
+        return LoopSummary(loop_op, [], [], False, False, ["not inside a function"], None)
+    return fd.loop_summary(loop_op)
+
+
+def access_relation_str(op: Operation, role: str | None = None, budget: int = DEFAULT_BUDGET) -> str:
+    """The isl access relation of ``op`` (``<unknown>`` when not modelled)."""
+    fd = _deps_for(op, budget)
+    a = fd.access(op, role) if fd is not None else None
+    return a.relation_str() if a is not None else "<unknown>"
+
+
+def analyze_document(doc: Document) -> list[Note]:
+    """Out-of-bounds warnings, racy ``affine.parallel`` errors and info notes
+    (budget exceeded, pair limit) of every function of ``doc``. Never raises."""
+    notes: list[Note] = []
+    try:
+        sections = doc.sections
+    except Exception:
+        return notes
+    for section in sections:
+        try:
+            scopes = [op for op in section.module.walk() if _is_function_scope(op)]
+        except Exception:
+            continue
+        for scope in scopes:
+            notes.extend(analyze_function(scope))
+    return _dedupe(notes)
+
+
+def analyze_function(scope: Operation, budget: int = DEFAULT_BUDGET) -> list[Note]:
+    """The diagnostics :func:`analyze_document` reports for one function
+    (scope op), with the dependence engine of ``budget``. The language server
+    analyses functions one at a time and keeps the results of the unchanged
+    ones across edits. Never raises."""
+    from affine_lsp.analysis.bounds_check import bounds_notes
+    from affine_lsp.analysis.summary import race_notes
+
+    try:
+        fd = dependences_of_function(scope, budget)
+        notes = [*bounds_notes(fd), *race_notes(fd), *fd.notes]
+    except Exception as e:  # keep the language server alive on any IR
+        return [Note("info", f"dependence analysis failed: {type(e).__name__}: {e}", scope.name_span, "deps-internal")]
+    return _dedupe(notes)
+
+
+def _is_function_scope(op: Operation) -> bool:
+    if op.name == "builtin.module":
+        return any(o.name.startswith("affine.") for r in op.regions for b in r.blocks for o in b.operations)
+    from affine_lsp.analysis.polyhedral import SCOPE_OPS
+
+    return op.name in SCOPE_OPS
+
+
+def _dedupe(notes: list[Note]) -> list[Note]:
+    seen: set[tuple] = set()
+    out = []
+    for n in notes:
+        key = (n.severity, n.message, n.span.start, n.span.end)
+        if key not in seen:
+            seen.add(key)
+            out.append(n)
+    return out

@@ -1,0 +1,120 @@
+"""Out-of-bounds accesses, worded like MLIR's ``-memref-bound-check``.
+
+MLIR's ``boundCheckLoadOrStoreOp`` (``mlir/lib/Dialect/Affine/Analysis/
+Utils.cpp``) computes the region of the memref an access touches and reports,
+for each dimension ``r`` (1-based ``#r`` in the message) of static size ``S``,
+``'<op>' op memref out of upper bound access along dimension #r`` when some
+touched index can be ``>= S`` and ``... out of lower bound ...`` when some
+can be ``< 0`` (for some values of the symbols).
+
+Ours differs only in being exact: the region comes from the exact access
+relation (``affine.if`` guards, steps, ``mod``/``floordiv``, the whole range
+of a vector access), so guarded accesses are not reported. Dynamic
+dimensions (MLIR skips them) are reported only when *provable*: for every
+value of the parameters for which the access executes, some instance is out
+of bounds. Accesses whose model is approximate are not checked.
+Diagnostics are warnings; a related note gives a witness instance.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from affine_lsp.analysis.dependences import FunctionDeps
+
+import islpy as isl
+
+from affine_lsp.analysis.isl_support import DT, BudgetExceeded, IslFailure, limited, param_id, val
+from affine_lsp.analysis.polyhedral import AccessModel
+from affine_lsp.ir.types import MemRefType
+from affine_lsp.syntax.nodes import Note
+
+CHECKED_ROLES = frozenset({"read", "write", "dma_src", "dma_dst"})
+
+
+def _dim_pa(space: isl.Space, r: int) -> isl.PwAff:
+    return isl.PwAff.from_aff(isl.Aff.var_on_domain(isl.LocalSpace.from_space(space), DT.set, r))
+
+
+def _param_pa(space: isl.Space, name: str) -> isl.PwAff:
+    pid = param_id(name)
+    sp = space if space.find_dim_by_id(DT.param, pid) >= 0 else space.add_param_id(pid)
+    return isl.PwAff.from_aff(isl.Aff.param_on_domain_space_id(sp, pid))
+
+
+def _witness(fd: FunctionDeps, acc: AccessModel, bad_rel: isl.Map) -> str:
+    try:
+        pt = bad_rel.wrap().sample_point()
+        if pt.is_void():
+            return ""
+        n = acc.num_loops
+        ivs = [f"{acc.ivs[k].name} = {pt.get_coordinate_val(DT.set, k).to_python()}" for k in range(n)]
+        elem = [str(pt.get_coordinate_val(DT.set, n + r).to_python()) for r in range(acc.rank)]
+        sp = bad_rel.get_space()
+        params = []
+        for k in range(sp.dim(DT.param)):
+            name = sp.get_dim_name(DT.param, k)
+            desc = fd.model.param_desc.get(name)
+            if desc is not None:
+                params.append(f"{desc} = {pt.get_coordinate_val(DT.param, k).to_python()}")
+        where = ", ".join(ivs) if ivs else "its only execution"
+        if params:
+            where += f" (with {', '.join(params)})"
+        return f"for example at {where}, it accesses element [{', '.join(elem)}]"
+    except (isl.Error, ValueError, IndexError):
+        return ""
+
+
+def check_access(fd: FunctionDeps, acc: AccessModel) -> list[Note]:
+    """The out-of-bounds warnings of one access."""
+    if acc.role not in CHECKED_ROLES or acc.relation is None or acc.domain is None or not acc.exact:
+        return []
+    mtype = acc.memref.type if acc.memref is not None else None
+    if not isinstance(mtype, MemRefType) or len(mtype.shape) != acc.rank:
+        return []
+    notes: list[Note] = []
+    suffix = {"dma_src": " (DMA source)", "dma_dst": " (DMA destination)"}.get(acc.role, "")
+    try:
+        with limited(fd.budget):
+            rel = acc.relation
+            rng_space = rel.range().get_space()
+            exec_params = None
+            for r in range(acc.rank):
+                if r < len(acc.exact_indices) and not acc.exact_indices[r]:
+                    continue
+                size = fd.model.dim_size(acc.memref, r)  # type: ignore[arg-type]
+                if size is None:
+                    continue
+                x = _dim_pa(rng_space, r)
+                if isinstance(size, int):
+                    upper = x.ge_set(isl.PwAff.from_aff(isl.Aff.val_on_domain_space(rng_space, val(size))))
+                else:
+                    upper = x.ge_set(_param_pa(rng_space, size))
+                lower = x.le_set(isl.PwAff.from_aff(isl.Aff.val_on_domain_space(rng_space, val(-1))))
+                for which, bad_set in (("upper", upper), ("lower", lower)):
+                    bad = rel.intersect_range(bad_set.set_tuple_name(acc.memref_name))
+                    if bad.is_empty():
+                        continue
+                    if not isinstance(size, int):
+                        if exec_params is None:
+                            exec_params = acc.domain.params()
+                        if exec_params.is_empty() or not exec_params.is_subset(bad.domain().params()):
+                            continue
+                    msg = f"'{acc.op.name}' op memref out of {which} bound access along dimension #{r + 1}{suffix}"
+                    w = _witness(fd, acc, bad)
+                    data = {"related": [(acc.op.name_span, w)]} if w else None
+                    notes.append(Note("warning", msg, acc.op.name_span, "memref-bound", data))
+    except BudgetExceeded:
+        fd._budget_note(acc.op, f"checking the bounds of {acc.describe()}")
+    except IslFailure:
+        pass
+    return notes
+
+
+def bounds_notes(fd: FunctionDeps) -> list[Note]:
+    """Out-of-bounds warnings of every access of the function."""
+    out: list[Note] = []
+    for acc in fd.accesses:
+        out.extend(check_access(fd, acc))
+    return out

@@ -1,0 +1,225 @@
+"""Per-loop summaries and races in ``affine.parallel``.
+
+A loop *carries* a dependence when some pair of its accesses depends at the
+loop's depth (MLIR's ``checkMemrefAccessDependence`` at depth = the loop's
+nesting level, like ``isLoopMemoryParallel``). A loop is **parallel** when it
+carries no memory dependence (memrefs allocated inside the loop excluded, as
+in MLIR), has no loop-carried SSA value (``iter_args``), and contains no op
+with unknown memory effects. It is **vectorizable** along its IV when it
+carries no memory dependence (reductions through ``iter_args`` are left to
+the vectorizer; ``min_distance`` is the smallest carried distance, an upper
+bound on a legal vector width when every carried dependence is a forward
+one).
+
+An ``affine.parallel`` whose iterations carry a dependence is *racy*: reported
+as an error (``unknown`` dependences, which cannot be ruled out, as info).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from affine_lsp.analysis.dependences import FunctionDeps
+
+from dataclasses import dataclass
+
+from affine_lsp.analysis.dependences import DEPENDENCE, UNKNOWN, DepResult
+from affine_lsp.analysis.polyhedral import AccessModel
+from affine_lsp.ir.affine_ops import ForView
+from affine_lsp.ir.core import Operation, OpResult, Value
+from affine_lsp.syntax.nodes import Note
+
+_PURE_DIALECTS = frozenset({"arith", "math", "index", "complex", "tensor", "ub", "builtin"})
+_PURE_OPS = frozenset(
+    {
+        "affine.for",
+        "affine.parallel",
+        "affine.if",
+        "affine.yield",
+        "affine.apply",
+        "affine.min",
+        "affine.max",
+        "affine.delinearize_index",
+        "affine.linearize_index",
+        "affine.load",
+        "affine.store",
+        "affine.vector_load",
+        "affine.vector_store",
+        "affine.prefetch",
+        "affine.dma_start",
+        "affine.dma_wait",
+        "memref.alloc",
+        "memref.alloca",
+        "memref.dealloc",
+        "memref.dim",
+        "memref.rank",
+        "memref.cast",
+        "memref.subview",
+        "memref.view",
+        "memref.reinterpret_cast",
+        "memref.expand_shape",
+        "memref.collapse_shape",
+        "memref.extract_strided_metadata",
+        "memref.get_global",
+        "memref.assume_alignment",
+        "scf.yield",
+        "scf.if",
+        "scf.for",
+        "scf.condition",
+        "scf.execute_region",
+        "vector.broadcast",
+        "vector.extract",
+        "vector.insert",
+        "vector.extractelement",
+        "vector.insertelement",
+        "vector.splat",
+        "vector.shape_cast",
+        "vector.reduction",
+        "vector.fma",
+        "vector.contract",
+        "vector.shuffle",
+        "vector.transpose",
+        "vector.constant_mask",
+        "vector.create_mask",
+        "vector.bitcast",
+        "vector.step",
+        "vector.from_elements",
+        "vector.multi_reduction",
+        "vector.outerproduct",
+    }
+)
+_ALLOC_OPS = frozenset({"memref.alloc", "memref.alloca"})
+_VIEW_OPS = frozenset({"memref.cast", "memref.subview", "memref.view", "memref.reinterpret_cast", "memref.expand_shape", "memref.collapse_shape"})
+
+
+@dataclass(eq=False)
+class LoopSummary:
+    loop: Operation
+    depths: list[int]  # the loop's IV depths
+    carried: list[DepResult]  # dependences (status dependence or unknown) carried by the loop
+    parallel: bool
+    vectorizable: bool
+    reasons: list[str]  # why not parallel / what is uncertain
+    min_distance: int | None  # smallest carried distance at the loop's level
+
+    @property
+    def proven(self) -> bool:
+        """No carried dependence is merely "unknown"."""
+        return all(r.status == DEPENDENCE for r in self.carried)
+
+    def describe(self) -> str:
+        if self.parallel:
+            return "parallel: no loop-carried dependence"
+        parts = [r.describe() for r in self.carried[:3]]
+        parts += self.reasons[:3]
+        return "not parallel: " + "; ".join(parts)
+
+    def to_json(self) -> dict:
+        return {
+            "loop": self.loop.name,
+            "depths": self.depths,
+            "parallel": self.parallel,
+            "vectorizable": self.vectorizable,
+            "min_distance": self.min_distance,
+            "reasons": self.reasons,
+            "carried": [{"src": r.src.index if r.src else None, "dst": r.dst.index if r.dst else None, **r.to_json()} for r in self.carried],
+        }
+
+
+def unknown_effects(op: Operation) -> bool:
+    """``op`` (not its regions) may touch memory in a way we do not model."""
+    if op.name in _PURE_OPS:
+        return False
+    if not op.known:
+        return True
+    return op.dialect not in _PURE_DIALECTS
+
+
+def locally_defined(v: Value | None, loop: Operation) -> bool:
+    """MLIR's ``isLocallyDefined``: allocated (or a view of a memref
+    allocated) inside ``loop``."""
+    seen = 0
+    while v is not None and seen < 64:
+        seen += 1
+        owner = v.defining_op if isinstance(v, OpResult) else None
+        if owner is None:
+            return False
+        if owner.name in _ALLOC_OPS:
+            return loop.is_ancestor_of(owner)
+        if owner.name in _VIEW_OPS and owner.operands:
+            v = owner.operands[0]
+            continue
+        return False
+    return False
+
+
+def _relevant(fd: FunctionDeps, loop: Operation) -> list[AccessModel]:
+    return [a for a in fd.accesses_in(loop) if not locally_defined(a.memref, loop)]
+
+
+def summarize_loop(fd: FunctionDeps, loop: Operation) -> LoopSummary:
+    reasons: list[str] = []
+    if loop.name not in ("affine.for", "affine.parallel"):
+        return LoopSummary(loop, [], [], False, False, [f"'{loop.name}' is not an affine loop"], None)
+    depths = fd.loop_depths(loop)
+    accs = _relevant(fd, loop)
+    effects = [o for o in loop.walk() if o is not loop and unknown_effects(o)]
+    if effects:
+        reasons.append(f"'{effects[0].name}' may access memory")
+    if loop.name == "affine.for" and ForView(loop).inits:
+        reasons.append("loop-carried SSA values (iter_args)")
+    if not fd.within_limit(accs):
+        reasons.append("too many access pairs to analyse")
+        return LoopSummary(loop, depths, [], False, False, reasons, None)
+    carried = fd.carried_by(loop, accs)
+    if any(r.status == UNKNOWN for r in carried):
+        reasons.append("some dependences could not be ruled out")
+    min_dist: int | None = None
+    for r in carried:
+        if r.status == DEPENDENCE and r.components and r.depth - 1 < len(r.components):
+            lb = r.components[r.depth - 1][0]
+            if lb is not None and (min_dist is None or lb < min_dist):
+                min_dist = lb
+    no_mem = not carried
+    parallel = no_mem and not reasons
+    vectorizable = no_mem and not effects
+    return LoopSummary(loop, depths, carried, parallel, vectorizable, reasons, min_dist)
+
+
+def race_notes(fd: FunctionDeps) -> list[Note]:
+    """An error per racy ``affine.parallel`` (info when only "unknown")."""
+    notes: list[Note] = []
+    parallels = [op for op in fd.scope.walk() if op.name == "affine.parallel"]
+    for par in parallels:
+        accs = _relevant(fd, par)
+        if len(accs) == 0 or not any(a.is_write for a in accs):
+            continue
+        if not fd.within_limit(accs):
+            continue
+        carried = fd.carried_by(par, accs)
+        if not carried:
+            continue
+        sure = [r for r in carried if r.status == DEPENDENCE]
+        shown = sure or carried
+        first = shown[0]
+        assert first.src is not None and first.dst is not None
+        related: list = []
+        for r in shown[:8]:
+            if r.src is None or r.dst is None:
+                continue
+            related.append((r.src.op.name_span, f"{r.kind} source: {r.src.describe()}"))
+            related.append((r.dst.op.name_span, f"{r.kind} destination: {r.dst.describe()} (distance {r.mlir_str()})"))
+        if sure:
+            msg = (
+                f"'affine.parallel' op iterations race: {first.kind} dependence from {first.src.describe()} to "
+                f"{first.dst.describe()} across iterations (distance {first.mlir_str()})"
+            )
+            notes.append(Note("error", msg, par.name_span, "racy-parallel", {"related": related, "pairs": len(shown)}))
+        else:
+            msg = (
+                f"could not prove that 'affine.parallel' iterations are independent: {first.src.describe()} and "
+                f"{first.dst.describe()} ({first.reason or 'unknown'})"
+            )
+            notes.append(Note("info", msg, par.name_span, "racy-parallel-unknown", {"related": related}))
+    return notes

@@ -1,0 +1,148 @@
+"""``affine-lsp deps``: the remarks of MLIR's ``-test-memref-dependence-check``.
+
+Every ``affine.load``/``affine.store`` of a module is numbered in walk order
+(across functions) and, for every ordered pair ``(i, j)`` and depth ``d`` in
+``1 .. common + 1``, a remark is printed at op ``i``::
+
+    FILE:LINE:COL: remark: dependence from I to J at depth D = RESULT
+
+With ``--split-input-file`` every ``// -----`` section is its own module
+(numbering restarts); without it the whole file is one module. The distance
+intervals are exact (MLIR's can be looser). ``--format json`` adds the kind
+(RAW/WAR/WAW), the status and the exact dependence relation; ``--flow`` adds
+the value-based dataflow (which store each load takes its values from, and
+which load instances read values from before the function), marked
+``"dependence": "value-based"`` (the pass's remarks are ``"memory-based"``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from affine_lsp.analysis.remarks import Remark, memref_dependence_remarks, pass_ops
+from affine_lsp.commands.check import read_source
+from affine_lsp.ir.core import Operation
+from affine_lsp.syntax.document import Document
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("files", nargs="+", metavar="FILE", help="MLIR files ('-' for standard input)")
+    p.add_argument("--split-input-file", action="store_true", help="treat every '// -----' section as its own module (numbering restarts)")
+    p.add_argument("--allow-unregistered-dialect", action="store_true", help="accepted for mlir-opt compatibility")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--budget", type=int, default=None, help="isl operation limit per query (default: the engine's)")
+    p.add_argument(
+        "--flow",
+        action="store_true",
+        help="also print the value-based dataflow: for each load, the stores it takes its values from and the live-in instances",
+    )
+
+
+def _remarks(doc: Document, split: bool, budget: int | None) -> list[Remark]:
+    from affine_lsp.analysis.isl_support import DEFAULT_BUDGET
+
+    b = DEFAULT_BUDGET if budget is None else budget
+    sections = doc.sections
+    if split:
+        out: list[Remark] = []
+        for s in sections:
+            out.extend(memref_dependence_remarks([s.module], b))
+        return out
+    return memref_dependence_remarks([s.module for s in sections], b)
+
+
+def remark_json(path: str, doc: Document, r: Remark) -> dict:
+    line, col = doc.lines.position(r.op.name_span.start)
+    item: dict = {
+        "file": path,
+        "line": line + 1,
+        "column": col + 1,
+        "severity": r.severity,
+        "dependence": "memory-based",
+        "message": r.message,
+        "from": r.src,
+        "to": r.dst,
+        "depth": r.depth,
+        "result": r.result,
+    }
+    if r.dep is not None:
+        item.update({k: v for k, v in r.dep.to_json().items() if k not in ("depth", "result")})
+    return item
+
+
+def flow_items(doc: Document, split: bool, budget: int | None) -> list[tuple[Operation, str, dict]]:
+    """Value-based flows into every numbered load: ``(op, message, json)``."""
+    from affine_lsp.analysis import dependences_of_function
+    from affine_lsp.analysis.isl_support import DEFAULT_BUDGET
+    from affine_lsp.analysis.polyhedral import scope_of
+
+    b = DEFAULT_BUDGET if budget is None else budget
+    groups = [[s.module] for s in doc.sections] if split else [[s.module for s in doc.sections]]
+    out: list[tuple[Operation, str, dict]] = []
+    for roots in groups:
+        ops = pass_ops(roots)
+        number = {op: i for i, op in enumerate(ops)}
+        for j, op in enumerate(ops):
+            if op.name != "affine.load":
+                continue
+            scope = scope_of(op)
+            if scope is None:
+                continue
+            fd = dependences_of_function(scope, b)
+            acc = fd.access(op)
+            df = fd.dataflow()
+            flow = df.flow_into(acc) if acc is not None else None
+            if flow is None:
+                continue
+            exact = "" if flow.exact else " (may)"
+            for e in flow.sources:
+                i = number.get(e.write.op)
+                src = str(i) if i is not None else f"'{e.write.op.name}'"
+                dist = e.distance_str() or "true"
+                msg = f"value of {j} comes from {src} = {dist}{exact}"
+                out.append((op, msg, {"dependence": "value-based", "to": j, "from": i, **e.to_json()}))
+            if flow.reads_live_in:
+                msg = f"value of {j} comes from before the function for {flow.live_in}{exact}"
+                out.append((op, msg, {"dependence": "value-based", "to": j, "live_in": str(flow.live_in), "exact": flow.exact}))
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    status = 0
+    out_json: list[dict] = []
+    for path in args.files:
+        try:
+            text = read_source(path)
+        except OSError as e:
+            print(f"{path}: error: {e.strerror}", file=sys.stderr)
+            status = 1
+            continue
+        doc = Document(text, uri=path)
+        errors = [n for n in doc.notes() if n.severity == "error"]
+        for n in errors:
+            line, col = doc.lines.position(n.span.start)
+            print(f"{path}:{line + 1}:{col + 1}: error: {n.message}", file=sys.stderr)
+        if errors:
+            status = 1
+        remarks = _remarks(doc, args.split_input_file, args.budget)
+        flows = flow_items(doc, args.split_input_file, args.budget) if args.flow else []
+        if args.format == "json":
+            out_json.extend(remark_json(path, doc, r) for r in remarks)
+            for op, msg, data in flows:
+                line, col = doc.lines.position(op.name_span.start)
+                out_json.append({"file": path, "line": line + 1, "column": col + 1, "severity": "remark", "message": msg, **data})
+            continue
+        lines = []
+        for r in remarks:
+            line, col = doc.lines.position(r.op.name_span.start)
+            lines.append(f"{path}:{line + 1}:{col + 1}: {r.severity}: {r.message}")
+        for op, msg, _ in flows:
+            line, col = doc.lines.position(op.name_span.start)
+            lines.append(f"{path}:{line + 1}:{col + 1}: remark: {msg}")
+        if lines:
+            print("\n".join(lines))
+    if args.format == "json":
+        print(json.dumps(out_json, indent=2))
+    return status
