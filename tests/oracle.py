@@ -97,6 +97,22 @@ def run(text: str, *args: str, timeout: float = 120) -> tuple[int, list[Diag], s
     return p.returncode, diags, p.stderr
 
 
+def opt(text: str, *args: str, timeout: float = 120) -> str:
+    """The output of ``mlir-opt`` on ``text`` with ``args`` (passes and
+    options); raises RuntimeError with its stderr when it fails."""
+    found = mlir_opt()
+    if found is None:
+        raise RuntimeError("mlir-opt is not available")
+    exe, env = found
+    with tempfile.TemporaryDirectory() as d:
+        src = Path(d) / "in.mlir"
+        src.write_text(text)
+        p = subprocess.run([str(exe), str(src), *args], env=env, capture_output=True, text=True, timeout=timeout)
+    if p.returncode != 0:
+        raise RuntimeError(f"mlir-opt failed:\n{p.stderr}")
+    return p.stdout
+
+
 def errors(text: str, *args: str) -> list[Diag]:
     """The error diagnostics mlir-opt reports on ``text``."""
     return [d for d in run(text, *args)[1] if d.severity == "error"]
@@ -106,9 +122,13 @@ def errors(text: str, *args: str) -> list[Diag]:
 
 LOWERING = ("-lower-affine", "-convert-scf-to-cf", "-convert-to-llvm", "-reconcile-unrealized-casts")
 # Vector code needs its own lowering before the generic conversions.
+# -convert-vector-to-scf unrolls transfers it cannot lower directly (masks,
+# permutation maps) into loops that index with affine.apply: those need a
+# second -lower-affine.
 VECTOR_LOWERING = (
     "-lower-affine",
     "-convert-vector-to-scf",
+    "-lower-affine",
     "-convert-scf-to-cf",
     "-convert-vector-to-llvm",
     "-convert-to-llvm",

@@ -126,6 +126,24 @@ class LineIndex:
     def line_of(self, offset: int) -> int:
         return bisect.bisect_right(self.starts, offset) - 1
 
+    def edited(self, start: int, end: int, new_text: str, text: str) -> LineIndex:
+        """The index of ``text``, which is this text with ``[start, end)``
+        replaced by ``new_text``, without rescanning the whole text."""
+        starts = self.starts
+        a = bisect.bisect_right(starts, start)  # line starts up to the edit are kept
+        b = bisect.bisect_right(starts, end)  # line starts after it move by delta
+        delta = len(new_text) - (end - start)
+        mid = []
+        i = new_text.find("\n")
+        while i >= 0:
+            mid.append(start + i + 1)
+            i = new_text.find("\n", i + 1)
+        tail = starts[b:] if not delta else [s + delta for s in starts[b:]]
+        new = LineIndex.__new__(LineIndex)
+        new.text = text
+        new.starts = starts[:a] + mid + tail
+        return new
+
     def position(self, offset: int) -> tuple[int, int]:
         """0-based (line, UTF-16 code unit column)."""
         offset = max(0, min(offset, len(self.text)))
@@ -182,7 +200,7 @@ class Document:
         text = old[:start] + new_text + old[end:]
         delta = len(new_text) - (end - start)
         self.text = text
-        self._lines = None
+        self._lines = self._lines.edited(start, end, new_text, text) if self._lines is not None else None
         self._sections = None
         self.version += 1
         chunks = self.chunks

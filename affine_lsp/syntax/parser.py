@@ -1003,6 +1003,10 @@ class ChunkTransformer(Transformer):
         t = getattr(attr, "type", None)
         if isinstance(attr, BoolAttr):
             t = I1
+        # `2.0 : f32`: the attribute's span is the literal; the op ends after its type.
+        ts = getattr(t, "span", None)
+        if isinstance(ts, Span) and ts.anchor is op.span.anchor and ts.rel_end > op.span.rel_end:
+            op.span = Span(op.span.rel_start, ts.rel_end, op.span.anchor)
         op.result_types = [t]
         op.operand_types = []
         return op

@@ -1,0 +1,65 @@
+"""``affine-lsp serve``: run the language server (stdio by default)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--stdio", action="store_true", help="talk LSP over standard input/output (the default)")
+    mode.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead, e.g. 127.0.0.1:2087")
+    p.add_argument("--log-level", choices=LOG_LEVELS, default="warning", help="logging level of the server's log (stderr or --log-file)")
+    p.add_argument("--log-file", metavar="FILE", help="write the log to FILE instead of standard error (default: $AFFINE_LSP_LOG_FILE)")
+    p.add_argument(
+        "--debug-mirror",
+        action="store_true",
+        help="also keep pygls' copy of every document and check after each change that it equals ours (slow; for debugging)",
+    )
+
+
+def parse_hostport(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        host, port = "127.0.0.1", text
+    host = host.strip("[]") or "127.0.0.1"
+    try:
+        number = int(port)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid port in {text!r}") from None
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError(f"port out of range in {text!r}")
+    return host, number
+
+
+def run(args: argparse.Namespace) -> int:
+    log_file = args.log_file or os.environ.get("AFFINE_LSP_LOG_FILE")
+    level = os.environ.get("AFFINE_LSP_LOG_LEVEL", args.log_level) if not args.log_file else args.log_level
+    handler: logging.Handler = logging.FileHandler(log_file) if log_file else logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(getattr(logging, level.upper(), logging.WARNING))
+
+    from affine_lsp.server import create_server
+
+    # Hand the interpreter to the event loop more often while a worker thread
+    # analyses (requests stay responsive).
+    sys.setswitchinterval(0.001)
+
+    server = create_server(debug_mirror=args.debug_mirror)
+    if args.tcp:
+        try:
+            host, port = parse_hostport(args.tcp)
+        except argparse.ArgumentTypeError as e:
+            print(f"affine-lsp serve: {e}", file=sys.stderr)
+            return 2
+        server.start_tcp(host, port)
+    else:
+        server.start_io()
+    return 0

@@ -1,0 +1,97 @@
+"""``workspace/executeCommand``.
+
+``affine-lsp.showDependences`` with arguments ``[{"uri": ..., "position":
+{"line": ..., "character": ...}}]`` returns Markdown: the dependences of the
+memory access under the cursor, or of the innermost loop around it (with
+its summary), or an overview of the function's loops.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types
+
+from affine_lsp.ir.affine_ops import ACCESS_OPS, LOOP_OPS
+from affine_lsp.ir.core import Operation
+from affine_lsp.server import describe as D
+from affine_lsp.server.engine import scope_of
+from affine_lsp.server.hover import HoverBuilder
+from affine_lsp.server.index import func_name, innermost_op
+from affine_lsp.server.navigation import RequestFailed
+from affine_lsp.server.server import AffineLanguageServer
+from affine_lsp.server.state import DocumentState
+
+SHOW_DEPENDENCES = "affine-lsp.showDependences"
+
+
+def _parse_args(args: tuple[Any, ...]) -> tuple[str, types.Position]:
+    arg = args[0] if args else None
+    if isinstance(arg, list) and arg:
+        arg = arg[0]
+    if not isinstance(arg, dict):
+        raise RequestFailed(f"{SHOW_DEPENDENCES} expects [{{uri, position}}]")
+    uri = arg.get("uri")
+    pos = arg.get("position") or {}
+    try:
+        line, ch = int(pos["line"]), int(pos["character"])
+    except (KeyError, TypeError, ValueError):
+        raise RequestFailed(f"{SHOW_DEPENDENCES}: invalid position {pos!r}") from None
+    if not isinstance(uri, str):
+        raise RequestFailed(f"{SHOW_DEPENDENCES}: missing uri")
+    return uri, types.Position(line=max(0, line), character=max(0, ch))
+
+
+def show_dependences(ls: AffineLanguageServer, st: DocumentState, pos: types.Position) -> str:
+    with st.locked() as doc:
+        lines = doc.lines
+        offset = lines.offset(pos.line, pos.character)
+        section, chunk = st.chunk_at(doc, offset)
+        op = innermost_op(chunk, offset) if chunk is not None else None
+        where = f"line {pos.line + 1}, column {pos.character + 1}"
+        if op is None:
+            if chunk is not None and chunk.kind == "item" and chunk.ir_op is None and chunk.text.strip():
+                return f"_The top-level item at {where} does not parse; fix the syntax errors first._"
+            return f"_No affine loop or memory access at {where}._"
+        b = HoverBuilder(ls, st, doc, section, wait=None)
+        if op.name in ACCESS_OPS:
+            return "\n".join([f"### Dependences of {D.code(D.op_title(op))} (line {lines.line_of(op.name_span.start) + 1})", "", *b.access(op)])
+        loop: Operation | None = op if op.name in LOOP_OPS else next((a for a in op.ancestors() if a.name in LOOP_OPS), None)
+        if loop is not None:
+            return "\n".join([f"### {D.code(D.op_title(loop))} (line {lines.line_of(loop.name_span.start) + 1})", "", *b.loop(loop)])
+        func = scope_of(op)
+        if func is None:
+            return f"_No affine loop or memory access at {where}._"
+        return _function_overview(ls, st, b, func)
+
+
+def _function_overview(ls: AffineLanguageServer, st: DocumentState, b: HoverBuilder, func: Operation) -> str:
+    out = [f"### Loops of {D.code(func_name(func))}", ""]
+    loops = [o for o in func.walk() if o.name in LOOP_OPS]
+    if not loops:
+        return "\n".join([*out, "_This function has no affine loops._"])
+
+    def compute(fd: Any) -> list[list[str]]:
+        rows = []
+        for lp in loops:
+            s = fd.loop_summary(lp)
+            rows.append([D.op_ref(lp, b.line_of), "yes" if s.parallel else "no", "yes" if s.vectorizable else "no", D.loop_hint(s)])
+        return rows
+
+    rows, why = b.with_deps(func, compute)
+    if rows is None:
+        return "\n".join([*out, f"_{why}_"])
+    out += D.table(["loop", "parallel", "vectorizable", "summary"], rows)
+    return "\n".join(out)
+
+
+def register(server: AffineLanguageServer) -> None:
+    # pygls reads this handler's annotations at run time (get_type_hints), so
+    # AffineLanguageServer is imported for real above.
+    @server.command(SHOW_DEPENDENCES)
+    async def show_dependences_cmd(ls: AffineLanguageServer, *args: Any) -> str:
+        uri, pos = _parse_args(args)
+        st = ls.doc(uri)
+        if st is None:
+            raise RequestFailed(f"document not open: {uri}")
+        return await ls.in_thread(show_dependences, ls, st, pos)

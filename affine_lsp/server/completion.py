@@ -1,0 +1,292 @@
+"""``textDocument/completion``.
+
+* ``%`` — SSA values visible at the cursor (from the IR: block arguments of
+  the enclosing blocks and results defined above), with their types; inside
+  a function that currently does not parse, the values of its last version
+  that did;
+* ``#`` / ``!`` — attribute / type aliases of the section;
+* ``^`` — block labels of the enclosing region; ``@`` — functions;
+* otherwise op names (the ones the grammar knows, affine ops as snippets),
+  affine keywords, and after ``:`` / ``->`` / ``<`` types.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from affine_lsp.ir.core import Operation, Value
+from affine_lsp.server import describe as D
+from affine_lsp.server.convert import offset_of, range_of
+from affine_lsp.server.index import func_name, innermost_op
+from affine_lsp.server.state import DocumentState
+from affine_lsp.server.symbols import _FUNC_RE
+from affine_lsp.syntax.document import Chunk, Document, Section
+
+if TYPE_CHECKING:
+    from affine_lsp.server.server import AffineLanguageServer
+
+TRIGGERS = ["%", "#", "!", "^", "@", "."]
+
+SNIPPETS: dict[str, str] = {
+    "affine.for": "affine.for ${1:%i} = ${2:0} to ${3:128} {\n\t$0\n}",
+    "affine.parallel": "affine.parallel (${1:%i}, ${2:%j}) = (${3:0}, ${4:0}) to (${5:128}, ${6:128}) {\n\t$0\n}",
+    "affine.if": "affine.if ${1:#set}(${2:%i}) {\n\t$0\n}",
+    "affine.load": "affine.load ${1:%A}[${2:%i}] : ${3:memref<128xf32>}",
+    "affine.store": "affine.store ${1:%v}, ${2:%A}[${3:%i}] : ${4:memref<128xf32>}",
+    "affine.vector_load": "affine.vector_load ${1:%A}[${2:%i}] : ${3:memref<128xf32>}, ${4:vector<8xf32>}",
+    "affine.vector_store": "affine.vector_store ${1:%v}, ${2:%A}[${3:%i}] : ${4:memref<128xf32>}, ${5:vector<8xf32>}",
+    "affine.apply": "affine.apply ${1:affine_map<(d0) -> (d0)>}(${2:%i})",
+    "affine.min": "affine.min ${1:affine_map<(d0)[s0] -> (d0, s0)>}(${2:%i})[${3:%N}]",
+    "affine.max": "affine.max ${1:affine_map<(d0)[s0] -> (d0, s0)>}(${2:%i})[${3:%N}]",
+    "affine.yield": "affine.yield $0",
+    "affine.prefetch": "affine.prefetch ${1:%A}[${2:%i}], ${3|read,write|}, locality<${4:3}>, ${5|data,instr|} : ${6:memref<128xf32>}",
+    "affine.delinearize_index": "affine.delinearize_index ${1:%i} into (${2:4}, ${3:8}) : index, index",
+    "affine.linearize_index": "affine.linearize_index [${1:%i}, ${2:%j}] by (${3:4}, ${4:8}) : index",
+    "func.func": "func.func @${1:name}($2) {\n\t$0\n\treturn\n}",
+    "arith.constant": "arith.constant ${1:0} : ${2:index}",
+    "memref.alloc": "memref.alloc() : ${1:memref<128xf32>}",
+}
+
+FALLBACK_OPS = sorted(set(SNIPPETS) | {"func.return", "func.call", "memref.dealloc", "memref.dim", "arith.addf", "arith.mulf", "arith.addi", "arith.muli"})
+
+KEYWORDS = ["to", "step", "iter_args", "max", "min", "symbol", "floordiv", "ceildiv", "mod", "reduce"]
+BUILTIN_TYPES: list[tuple[str, str | None]] = [
+    ("index", None),
+    ("i1", None),
+    ("i8", None),
+    ("i16", None),
+    ("i32", None),
+    ("i64", None),
+    ("f16", None),
+    ("bf16", None),
+    ("f32", None),
+    ("f64", None),
+    ("memref", "memref<${1:128}x${2:f32}>"),
+    ("vector", "vector<${1:8}x${2:f32}>"),
+    ("tensor", "tensor<${1:128}x${2:f32}>"),
+]
+
+_PREFIX_RE = re.compile(r"[%#!^@]?[\w$.\-]*$")
+
+
+@functools.lru_cache(maxsize=1)
+def known_op_names() -> tuple[str, ...]:
+    """Op names the grammar has custom syntax for (the one description of
+    the language), plus the snippets' ops."""
+    names: set[str] = set(FALLBACK_OPS)
+    try:
+        from affine_lsp.syntax.parser import _grammar_text
+
+        text = _grammar_text()
+    except Exception:
+        return tuple(sorted(names))
+    for m in re.finditer(r'"([a-z_]+\.[a-z_.]+)"', text):
+        names.add(m.group(1))
+    for m in re.finditer(r"\(\?:([a-z_.\\|]+)\)", text):
+        for alt in m.group(1).split("|"):
+            alt = alt.replace("\\", "")
+            if re.fullmatch(r"[a-z_]+\.[a-z_.]+", alt):
+                names.add(alt)
+    return tuple(sorted(n for n in names if not n.endswith(".")))
+
+
+def _visible_values(top: Operation, offset: int) -> list[Value]:
+    """Values visible at ``offset`` inside ``top`` (dominance by position)."""
+    out: list[Value] = []
+    op: Operation | None = top
+    while op is not None:
+        nxt: Operation | None = None
+        for region in op.regions:
+            if not (region.span.start <= offset <= region.span.end):
+                continue
+            block = None
+            for b in region.blocks:
+                if b.span.start <= offset:
+                    block = b
+            if block is None and region.blocks:
+                block = region.blocks[0]
+            if block is None:
+                continue
+            out.extend(block.arguments)
+            for child in block.operations:
+                if child.span.end <= offset:
+                    out.extend(r for r in child.results if not r.name.startswith("<"))
+                elif child.span.start <= offset <= child.span.end:
+                    nxt = child
+            # Values of the other blocks of a CFG region that dominate are
+            # not tracked; entry-block values are always visible.
+            if block is not region.blocks[0]:
+                entry = region.blocks[0]
+                out.extend(entry.arguments)
+                out.extend(r for o in entry.operations for r in o.results if not r.name.startswith("<"))
+        op = nxt
+    seen: set[str] = set()
+    uniq = []
+    for v in reversed(out):
+        if v.name not in seen:
+            seen.add(v.name)
+            uniq.append(v)
+    return uniq
+
+
+def _all_values(top: Operation) -> list[Value]:
+    out: list[Value] = []
+    for op in top.walk():
+        for region in op.regions:
+            for b in region.blocks:
+                out.extend(b.arguments)
+        out.extend(r for r in op.results if not r.name.startswith("<"))
+    seen: set[str] = set()
+    return [v for v in out if not (v.name in seen or seen.add(v.name))]  # type: ignore[func-returns-value]
+
+
+def _item(
+    label: str,
+    kind: types.CompletionItemKind,
+    rng: types.Range,
+    detail: str | None = None,
+    doc: str | None = None,
+    snippet: str | None = None,
+    snippets_ok: bool = False,
+    sort: str = "5",
+    markdown: bool = False,
+) -> types.CompletionItem:
+    text = snippet if snippet is not None and snippets_ok else label
+    documentation: str | types.MarkupContent | None = None
+    if doc:
+        documentation = types.MarkupContent(kind=types.MarkupKind.Markdown, value=doc) if markdown else doc.replace("`", "")
+    return types.CompletionItem(
+        label=label,
+        kind=kind,
+        detail=detail,
+        documentation=documentation,
+        text_edit=types.TextEdit(range=rng, new_text=text),
+        insert_text_format=types.InsertTextFormat.Snippet if snippet is not None and snippets_ok else types.InsertTextFormat.PlainText,
+        sort_text=sort + label,
+    )
+
+
+def _section_functions(section: Section) -> list[Operation]:
+    out = []
+    for c in section.chunks:
+        op = c.ir_op
+        if op is not None:
+            out.extend(o for o in op.walk() if o.name in ("func.func", "gpu.func"))
+    return out
+
+
+def complete(ls: AffineLanguageServer, st: DocumentState, pos: types.Position) -> types.CompletionList:
+    with st.locked() as doc:
+        return _complete(ls, st, doc, pos)
+
+
+def _complete(ls: AffineLanguageServer, st: DocumentState, doc: Document, pos: types.Position) -> types.CompletionList:
+    lines = doc.lines
+    text = doc.text
+    offset = offset_of(lines, pos)
+    line_start = text.rfind("\n", 0, offset) + 1
+    before = text[line_start:offset]
+    if "//" in before:
+        return types.CompletionList(is_incomplete=False, items=[])
+    m = _PREFIX_RE.search(before)
+    prefix = m.group(0) if m else ""
+    rng = range_of(lines, offset - len(prefix), offset)
+    section, chunk = st.chunk_at(doc, offset)
+    snip = ls.client_snippets
+    md = ls.client_completion_markdown
+    items: list[types.CompletionItem] = []
+    sigil = prefix[:1]
+    if sigil == "%":
+        for v in _values_at(st, doc, chunk, offset):
+            items.append(
+                _item(
+                    v.name,
+                    types.CompletionItemKind.Variable,
+                    rng,
+                    str(v.type) if v.type is not None else None,
+                    D.value_origin(v, lines.line_of),
+                    sort="1",
+                    markdown=md,
+                )
+            )
+    elif sigil in ("#", "!"):
+        table = section.aliases.attrs if sigil == "#" else section.aliases.types
+        for name, d in table.items():
+            kind = types.CompletionItemKind.Constant if sigil == "#" else types.CompletionItemKind.TypeParameter
+            items.append(_item(name, kind, rng, str(d.value), f"{name} = {d.value}", sort="1"))
+    elif sigil == "^":
+        top = chunk.ir_op if chunk is not None else None
+        inner = innermost_op(chunk, offset) if chunk is not None and top is not None else None
+        labels: list[str] = []
+        cur = inner
+        while cur is not None and not labels:
+            for region in cur.regions:
+                if region.span.start <= offset <= region.span.end:
+                    labels = [b.label for b in region.blocks if b.label]
+            cur = cur.parent_op
+        for lab in labels:
+            items.append(_item(lab, types.CompletionItemKind.Reference, rng, "block", sort="1"))
+    elif sigil == "@":
+        for f in _section_functions(section):
+            ft = f.attributes.get("function_type")
+            items.append(_item(func_name(f), types.CompletionItemKind.Function, rng, str(getattr(ft, "type", "")), sort="1"))
+    else:
+        head = before[: len(before) - len(prefix)].rstrip()
+        if _type_context(head):
+            for name, snippet in BUILTIN_TYPES:
+                items.append(_item(name, types.CompletionItemKind.TypeParameter, rng, "builtin type", snippet=snippet, snippets_ok=snip, sort="2"))
+            for name, d in section.aliases.types.items():
+                items.append(_item(name, types.CompletionItemKind.TypeParameter, rng, str(d.value), sort="1"))
+        else:
+            for name in known_op_names():
+                snippet = SNIPPETS.get(name)
+                dialect = name.split(".", 1)[0]
+                items.append(
+                    _item(
+                        name,
+                        types.CompletionItemKind.Function,
+                        rng,
+                        f"{dialect} op",
+                        snippet=snippet,
+                        snippets_ok=snip,
+                        sort="1" if dialect == "affine" else "3",
+                    )
+                )
+            for kw in KEYWORDS:
+                items.append(_item(kw, types.CompletionItemKind.Keyword, rng, "keyword", sort="4"))
+    return types.CompletionList(is_incomplete=False, items=items)
+
+
+def _type_context(head: str) -> bool:
+    """The cursor follows ``:``, ``->``, ``<`` or is in a type list after ``:``."""
+    if head.endswith((":", "->", "<")):
+        return True
+    return head.endswith((",", "(")) and ":" in head.rsplit("=", 1)[-1]
+
+
+def _values_at(st: DocumentState, doc: Document, chunk: Chunk | None, offset: int) -> list[Value]:
+    if chunk is None:
+        return []
+    top = chunk.ir_op
+    if top is not None:
+        return _visible_values(top, offset)
+    # The function does not parse right now: offer the values of its last good version.
+    m = _FUNC_RE.search(chunk.text)
+    if m is not None:
+        good = st.last_good.get(m.group(1)[1:].strip('"'))
+        if good is not None:
+            return _all_values(good)
+    return []
+
+
+def register(server: AffineLanguageServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=TRIGGERS, resolve_provider=False))
+    async def completion(ls: AffineLanguageServer, params: types.CompletionParams) -> types.CompletionList:
+        st = ls.doc(params.text_document.uri)
+        if st is None:
+            return types.CompletionList(is_incomplete=False, items=[])
+        return await ls.in_thread(complete, ls, st, params.position)

@@ -1,0 +1,421 @@
+"""Diagnostics: scheduling, computation in two phases, push and pull.
+
+After a change the document's diagnostics are recomputed once the edits pause
+(``diagnostics.debounceMs``, default 150 ms); a newer version cancels the
+pending run and makes a running one give up between steps.
+
+1. *Fast phase* (parse worker, document lock held): apply the queued edits,
+   re-parse the changed chunks, rebuild the IR, run the verifier; analysis
+   notes of functions whose IR did not change come from the per-function
+   cache. Published at once.
+2. *Analysis phase* (analysis worker, no document lock), once the edits
+   have paused for ``ANALYSIS_IDLE_S``: the dependence analysis of the
+   functions without results, the edited one first, each query under the isl
+   operation budget (``analysis.islMaxOperations``), in slices of at most
+   ``analysis.timeBudgetMs`` separated by idle pauses, with ``$/progress``
+   when it is long. Each slice is published (or, for pull clients, announced
+   with ``workspace/diagnostic/refresh``) if the document did not change
+   meanwhile; a change stops the phase between two functions.
+
+A client that supports pull diagnostics (``textDocument/diagnostic``) gets
+them by pull only, others by ``textDocument/publishDiagnostics``: never both,
+so no editor shows them twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from affine_lsp.ir.core import Operation
+from affine_lsp.server.convert import to_diagnostic
+from affine_lsp.server.engine import FunctionAnalysis, function_sources, functions_of
+from affine_lsp.server.state import DiagnosticsResult, DocumentState
+from affine_lsp.syntax.nodes import Note
+
+if TYPE_CHECKING:
+    from affine_lsp.server.server import AffineLanguageServer
+
+log = logging.getLogger("affine_lsp.server.diagnostics")
+
+PROGRESS_MIN_FUNCTIONS = 8
+PROGRESS_AFTER_S = 0.5
+ANALYSIS_IDLE_S = 0.5
+"""The analysis phase starts once the document has not changed for this long
+(and pauses this long between two slices of ``analysis.timeBudgetMs``)."""
+REFREEZE_EVERY = 2000
+"""Fast phases between two full garbage collections (see ``_housekeeping``)."""
+
+
+def _sort_key(n: Note) -> tuple[int, int]:
+    order = {"error": 0, "warning": 1, "remark": 2, "info": 3, "note": 4}
+    return (n.span.start, order.get(n.severity, 9))
+
+
+@dataclass(eq=False)
+class FastResult:
+    version: int
+    result: DiagnosticsResult
+    base_notes: list[Note]  # parse + IR + verifier
+    missing: list[Operation] = field(default_factory=list)  # functions without analysis results
+    sources: dict[int, tuple[str, str]] = field(default_factory=dict)  # their text (see engine.function_source)
+
+
+class DiagnosticsManager:
+    def __init__(self, server: AffineLanguageServer) -> None:
+        self.server = server
+        self.runs = 0  # completed fast phases (tests, benchmarks)
+        self._frozen_runs = 0
+
+    # ------------------------------------------------------------ lifecycle hooks (event loop)
+    def document_opened(self, st: DocumentState) -> None:
+        self._schedule(st, 0.0)
+
+    def document_changed(self, st: DocumentState) -> None:
+        self._schedule(st, self.server.settings.debounce_ms / 1000.0)
+
+    def document_saved(self, st: DocumentState) -> None:
+        last = st.last
+        if last is not None and last.version == st.version:
+            # Up to date: publish again (an analysis still running will follow).
+            self._publish(st, last, force=True)
+        else:
+            self._schedule(st, 0.0)
+
+    def document_closed(self, uri: str, st: DocumentState | None) -> None:
+        if st is not None and st.diag_task is not None:
+            st.diag_task.cancel()
+        if self.server.protocol.writer is not None:
+            self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    def refresh_all(self) -> None:
+        """Recompute every open document (settings changed)."""
+        for st in list(self.server.documents.docs.values()):
+            st.last = None
+            self._schedule(st, 0.0)
+
+    # ------------------------------------------------------------ scheduling
+    def _schedule(self, st: DocumentState, delay: float) -> None:
+        if st.diag_task is not None and not st.diag_task.done():
+            st.diag_task.cancel()
+        st.diag_task = asyncio.ensure_future(self._run(st, st.version, delay))
+
+    async def _run(self, st: DocumentState, version: int, delay: float) -> None:
+        try:
+            if delay > 0:
+                await asyncio.sleep(delay)
+            if not st.is_current(version):
+                return
+            t0 = time.perf_counter()
+            fast = await self.fast(st, version)
+            if fast is None or not st.is_current(version):
+                return
+            self._publish(st, fast.result)
+            log.debug("%s v%d: diagnostics in %.1f ms (%d functions to analyse)", st.uri, version, 1000 * (time.perf_counter() - t0), len(fast.missing))
+            if fast.missing:
+                # The heavy phase waits for a pause in the typing: it competes
+                # with the fast phase for the interpreter.
+                pause = ANALYSIS_IDLE_S - delay
+                if pause > 0:
+                    await asyncio.sleep(pause)
+                if st.is_current(version):
+                    await self._analyse(st, fast)
+            await self._housekeeping()
+        except asyncio.CancelledError:
+            log.debug("%s v%d: diagnostics run cancelled", st.uri, version)
+            raise
+        except Exception:
+            log.exception("diagnostics failed for %s", st.uri)
+
+    async def _housekeeping(self) -> None:
+        """Keep garbage collections short. The IR of a big document is
+        millions of long-lived objects that every full collection would walk
+        (a 300 ms stall at 50k lines): once a document is built they are
+        frozen (``gc.freeze``, no collection needed), so collections only look
+        at newer objects. Every REFREEZE_EVERY runs, when idle, the collector
+        runs once over everything (reclaiming the cyclic IR of edited-away
+        functions) and re-freezes."""
+        if self.runs - self._frozen_runs >= REFREEZE_EVERY:
+            self._frozen_runs = self.runs
+            loop = asyncio.get_running_loop()
+            await loop.run_in_executor(self.server.parse_pool, _refreeze, True)
+
+    # ------------------------------------------------------------ phase 1
+    async def fast(self, st: DocumentState, version: int) -> FastResult | None:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.server.parse_pool, self._fast, st, version)
+
+    def _fast(self, st: DocumentState, version: int) -> FastResult | None:
+        if not st.is_current(version):
+            return None
+        t0 = time.perf_counter()
+        first = st.last is None
+        # Building a document allocates millions of objects that all survive:
+        # collecting meanwhile is wasted work (they are frozen afterwards).
+        if first:
+            gc.disable()
+        try:
+            with self.server.busy():
+                res = self._fast_locked(st, version)
+        finally:
+            if first:
+                gc.enable()
+                gc.freeze()
+        log.debug("fast phase v%d: %.1f ms", version, 1000 * (time.perf_counter() - t0))
+        return res
+
+    def _fast_locked(self, st: DocumentState, version: int) -> FastResult | None:
+        engine = self.server.engine
+        settings = self.server.settings
+        with st.locked() as doc:
+            if not st.is_current(version):
+                return None
+            notes = list(doc.notes())
+            try:
+                notes.extend(engine.verify(doc, st))
+            except Exception:
+                log.exception("verifier failed")
+            funcs = functions_of(doc)
+            st.remember_good_ops(doc)
+            base = list(notes)
+            missing: list[Operation] = []
+            complete = True
+            if settings.analysis_enabled and engine.has_analysis:
+                cache = engine.cached(st, funcs, settings)
+                for f in funcs:
+                    fa = cache.get(id(f))
+                    if fa is None:
+                        missing.append(f)
+                        complete = False
+                    else:
+                        notes.extend(fa.notes)
+                        if not fa.ready:  # analysed for a hover: warm it in the background
+                            missing.append(f)
+                # The function being edited first, then the nearest ones.
+                at = st.last_edit_offset
+                if at is not None:
+                    missing.sort(key=lambda f: 0 if f.span.start <= at <= f.span.end else min(abs(f.span.start - at), abs(f.span.end - at)))
+            notes.sort(key=_sort_key)
+            diags = [to_diagnostic(n, doc.lines, st.uri) for n in notes]
+            result = DiagnosticsResult(version, doc.version, notes, diags, complete=complete)
+            sources = function_sources(doc, missing)
+            st.last = result
+            self.runs += 1
+            return FastResult(version, result, base, missing, sources)
+
+    # ------------------------------------------------------------ phase 2
+    async def _analyse(self, st: DocumentState, fast: FastResult) -> None:
+        """Analyse ``fast.missing`` in slices of at most the time budget,
+        pausing ANALYSIS_IDLE_S between slices, publishing after each slice,
+        until done or the document changes."""
+        loop = asyncio.get_running_loop()
+        progress = _Progress(self.server, len(fast.missing))
+        token: str | None = None
+        started = time.monotonic()
+        todo = list(fast.missing)
+        try:
+            if len(todo) >= PROGRESS_MIN_FUNCTIONS:
+                token = await progress.begin()
+            while todo and st.is_current(fast.version):
+                log.debug("%s v%d: analysing %d functions", st.uri, fast.version, len(todo))
+                fut = loop.run_in_executor(self.server.analysis_pool, self._analyse_sync, st, fast, todo, progress)
+                while True:
+                    done, _ = await asyncio.wait({fut}, timeout=0.1)
+                    if done:
+                        break
+                    if token is None and time.monotonic() - started > PROGRESS_AFTER_S:
+                        token = await progress.begin()
+                    elif token is not None:
+                        progress.report()
+                todo = fut.result()
+                if not st.is_current(fast.version):
+                    return
+                final = await loop.run_in_executor(self.server.parse_pool, self._merge, st, fast)
+                if final is None or not st.is_current(fast.version):
+                    return
+                self._publish(st, final, final=not todo)
+                if todo:
+                    await asyncio.sleep(ANALYSIS_IDLE_S)
+        finally:
+            if token is not None:
+                progress.end()
+        if self.server.client_inlay_refresh and st.is_current(fast.version):
+            self.server.workspace_inlay_hint_refresh(None)
+
+    def _analyse_sync(self, st: DocumentState, fast: FastResult, todo: list[Operation], progress: _Progress) -> list[Operation]:
+        """Analyse (and warm) the functions of ``todo`` in order until done,
+        the document changes, or the time budget of this slice is spent;
+        returns the functions left (hovers and inlay hints analyse what they
+        need on demand meanwhile)."""
+        engine = self.server.engine
+        settings = self.server.settings
+        budget = settings.time_budget_s
+        deadline = time.monotonic() + budget if budget else None
+        cancelled = lambda: not st.is_current(fast.version)  # noqa: E731
+        for i, f in enumerate(todo):
+            # Yield to fast phases and to the analyses hovers wait for.
+            while self.server.interactive > 0 and not cancelled():
+                time.sleep(0.002)
+            if cancelled():
+                return todo[i:]
+            if deadline is not None and time.monotonic() > deadline:
+                log.debug("%s v%d: time budget spent, %d functions left", st.uri, fast.version, len(todo) - i)
+                return todo[i:]
+            progress.done += 1
+            progress.current = _func_label(f)
+            fa = engine.analyse_function(st, f, settings, cancelled=cancelled)
+            if fa is not None and not cancelled():
+                engine.warm(fa, fast.sources.get(id(f)), settings, cancelled)
+        return []
+
+    def _merge(self, st: DocumentState, fast: FastResult) -> DiagnosticsResult | None:
+        engine = self.server.engine
+        settings = self.server.settings
+        with st.locked() as doc:
+            if not st.is_current(fast.version):
+                return None
+            notes = list(fast.base_notes)
+            funcs = functions_of(doc)
+            cache = engine.cached(st, funcs, settings)
+            complete = True
+            for f in funcs:
+                fa: FunctionAnalysis | None = cache.get(id(f))
+                if fa is None:
+                    complete = False
+                else:
+                    notes.extend(fa.notes)
+            notes.sort(key=_sort_key)
+            diags = [to_diagnostic(n, doc.lines, st.uri) for n in notes]
+            result = DiagnosticsResult(fast.version, doc.version, notes, diags, complete=complete)
+            st.last = result
+            return result
+
+    # ------------------------------------------------------------ output
+    def _publish(self, st: DocumentState, result: DiagnosticsResult, force: bool = False, final: bool = False) -> None:
+        if st.closed:
+            return
+        st.result_counter += 1
+        if self.server.client_pull_diagnostics:
+            # The client pulls on every change; tell it when the analysis adds more.
+            if final and self.server.client_diagnostic_refresh:
+                self.server.workspace_diagnostic_refresh(None)
+            return
+        if not force and st.published_version == result.version and st.last_published == result.diagnostics:
+            return
+        st.published_version = result.version
+        st.last_published = result.diagnostics
+        self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=st.uri, version=result.version, diagnostics=list(result.diagnostics)))
+
+    async def pull(self, st: DocumentState, previous_result_id: str | None) -> types.DocumentDiagnosticReport:
+        last = st.last
+        if last is None or last.version != st.version:
+            # Run the fast phase now (no debounce) and let the analysis follow.
+            if st.diag_task is not None and not st.diag_task.done():
+                st.diag_task.cancel()
+            fast = await self.fast(st, st.version)
+            if fast is None:
+                return types.RelatedFullDocumentDiagnosticReport(items=[])
+            if fast.missing:
+                st.diag_task = asyncio.ensure_future(self._continue(st, fast))
+            last = fast.result
+        result_id = f"{last.version}.{len(last.diagnostics)}.{int(last.complete)}.{id(last)}"
+        if previous_result_id is not None and previous_result_id == result_id:
+            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+        return types.RelatedFullDocumentDiagnosticReport(items=list(last.diagnostics), result_id=result_id)
+
+    async def _continue(self, st: DocumentState, fast: FastResult) -> None:
+        try:
+            await self._analyse(st, fast)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("analysis failed for %s", st.uri)
+
+
+def _refreeze(full: bool) -> None:
+    t0 = time.perf_counter()
+    if full:
+        gc.unfreeze()
+        gc.collect()
+    gc.freeze()
+    log.debug("gc: froze %d objects (full=%s) in %.1f ms", gc.get_freeze_count(), full, 1000 * (time.perf_counter() - t0))
+
+
+def _func_label(f: Operation) -> str:
+    a = f.attributes.get("sym_name")
+    return "@" + str(getattr(a, "value", "?"))
+
+
+class _Progress:
+    """``$/progress`` for one long analysis (server-initiated token)."""
+
+    def __init__(self, server: AffineLanguageServer, total: int) -> None:
+        self.server = server
+        self.total = max(1, total)
+        self.done = 0
+        self.current = ""
+        self.token: str | None = None
+        self._last: tuple[int, str] | None = None
+
+    async def begin(self) -> str | None:
+        if not self.server.client_work_done_progress:
+            return None
+        token = f"affine-lsp/analysis/{uuid.uuid4().hex[:12]}"
+        try:
+            await self.server.work_done_progress.create_async(token)
+        except Exception as e:
+            log.info("window/workDoneProgress/create failed: %s", e)
+            return None
+        self.token = token
+        self.server.work_done_progress.begin(
+            token,
+            types.WorkDoneProgressBegin(title="affine-lsp: dependence analysis", message=self._message(), percentage=self._pct(), cancellable=False),
+        )
+        return token
+
+    def _pct(self) -> int:
+        return min(100, int(100 * self.done / self.total))
+
+    def _message(self) -> str:
+        return f"{self.done}/{self.total} functions" + (f" ({self.current})" if self.current else "")
+
+    def report(self) -> None:
+        if self.token is None:
+            return
+        state = (self.done, self.current)
+        if state == self._last:
+            return
+        self._last = state
+        self.server.work_done_progress.report(self.token, types.WorkDoneProgressReport(message=self._message(), percentage=self._pct()))
+
+    def end(self) -> None:
+        if self.token is None:
+            return
+        self.server.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=f"analysed {self.done} functions"))
+        self.token = None
+
+
+def register(server: AffineLanguageServer) -> None:
+    @server.feature(
+        types.TEXT_DOCUMENT_DIAGNOSTIC,
+        types.DiagnosticOptions(identifier="affine-lsp", inter_file_dependencies=False, workspace_diagnostics=False),
+    )
+    async def document_diagnostic(ls: AffineLanguageServer, params: types.DocumentDiagnosticParams) -> Any:
+        st = ls.doc(params.text_document.uri)
+        if st is None:
+            return types.RelatedFullDocumentDiagnosticReport(items=[])
+        return await ls.diagnostics.pull(st, params.previous_result_id)
+
+    def on_settings(old: Any, new: Any) -> None:
+        if old.analysis_key() != new.analysis_key():
+            server.engine.clear()
+            server.diagnostics.refresh_all()
+
+    server.on_settings_changed.append(on_settings)

@@ -1,0 +1,432 @@
+"""The server's access to the verifier and the analyses, with caching.
+
+The server never decides anything itself: dimension/symbol validity comes
+from :mod:`affine_lsp.verify.dimsym`, verifier diagnostics from
+:func:`affine_lsp.verify.verify_document`, dependences, loop summaries and
+access relations from :mod:`affine_lsp.analysis`. This module only
+
+* imports them lazily (a missing package disables its features instead of
+  breaking the server);
+* caches the analysis of each function per document, keyed by the function's
+  ``Operation`` object: the document model builds a new op when the text of
+  a function (or its section's alias environment) changes, so an unchanged
+  function keeps its results across edits and a changed one is re-analysed;
+* runs each function's analysis at most once at a time (a hover waiting for
+  a function the background analysis is working on waits for that result);
+* verifies incrementally (:meth:`Engine.verify`): only the top-level items
+  whose IR changed are verified again;
+* sends the value-based dataflow, one long isl computation that would hold
+  the interpreter lock, to a worker process (:mod:`.flowproc`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from types import ModuleType, SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+from affine_lsp.ir.core import ROOT_ANCHOR, Anchor, Block, Operation, Region, Span, Value
+from affine_lsp.syntax.document import Document
+from affine_lsp.syntax.nodes import Note
+
+if TYPE_CHECKING:
+    from affine_lsp.server.settings import Settings
+    from affine_lsp.server.state import DocumentState
+
+log = logging.getLogger("affine_lsp.server.engine")
+
+SCOPE_OPS = frozenset({"func.func", "gpu.func"})
+
+
+def _import(name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name and name.startswith(e.name):
+            return None
+        raise
+
+
+def functions_of(doc: Document) -> list[Operation]:
+    """The analysis scopes (functions) of every section, in text order."""
+    out: list[Operation] = []
+    for s in doc.sections:
+        for c in s.chunks:
+            op = c.ir_op
+            if op is None:
+                continue
+            if op.name in SCOPE_OPS:
+                out.append(op)
+            elif op.regions:
+                out.extend(o for o in op.walk() if o.name in SCOPE_OPS)
+    return out
+
+
+@dataclass(eq=False)
+class FunctionAnalysis:
+    """The analysis of one function op under one settings key."""
+
+    func: Operation
+    key: tuple
+    notes: list[Note] = field(default_factory=list)
+    deps: Any = None  # affine_lsp.analysis.FunctionDeps
+    skipped: str | None = None  # why the analysis did not run
+    warmed: bool = False  # loop summaries computed (see Engine.warm)
+    flows: frozenset[tuple[int, int, int]] | None = None  # value-carrying RAWs (see flowproc)
+    flows_future: Any = None  # the request to the dataflow worker
+    flows_failed: bool = False
+
+    @property
+    def ready(self) -> bool:
+        """Everything hovers ask for is computed."""
+        return self.warmed and (self.flows is not None or self.flows_failed)
+
+
+class Engine:
+    def __init__(self) -> None:
+        self.generation = 0
+        self._lock = threading.Lock()
+        self._inflight: dict[int, threading.Event] = {}
+        self._verify: ModuleType | bool | None = False
+        self._analysis: ModuleType | bool | None = False
+        self._dimsym: ModuleType | bool | None = False
+        from affine_lsp.server.flowproc import FlowWorker
+
+        self.flow_worker = FlowWorker()
+
+    # ------------------------------------------------------------ modules
+    @property
+    def verify_mod(self) -> ModuleType | None:
+        if self._verify is False:
+            self._verify = _import("affine_lsp.verify")
+        return self._verify or None  # type: ignore[return-value]
+
+    @property
+    def analysis_mod(self) -> ModuleType | None:
+        if self._analysis is False:
+            self._analysis = _import("affine_lsp.analysis")
+        return self._analysis or None  # type: ignore[return-value]
+
+    @property
+    def dimsym_mod(self) -> ModuleType | None:
+        if self._dimsym is False:
+            self._dimsym = _import("affine_lsp.verify.dimsym")
+        return self._dimsym or None  # type: ignore[return-value]
+
+    @property
+    def has_analysis(self) -> bool:
+        m = self.analysis_mod
+        return m is not None and hasattr(m, "dependences_of_function")
+
+    # ------------------------------------------------------------ verifier
+    def verify(self, doc: Document, st: DocumentState | None = None) -> list[Note]:
+        """Verifier diagnostics (non-strict: a top-level item that does not
+        parse is skipped, the others are verified).
+
+        With ``st``, incremental: the verifier checks every op isolated from
+        above on its own, so the notes of a top-level item whose IR did not
+        change (same op object) are reused and only the changed items are
+        verified, through a view of the section holding just them (their ops
+        keep their real parents). The cache is dropped for a section whose
+        symbols or aliases change."""
+        m = self.verify_mod
+        if m is None:
+            return []
+        if st is None or not hasattr(m, "verify_section"):
+            fn = getattr(m, "verify_document", None)
+            if fn is None:
+                return []
+            try:
+                return list(fn(doc, strict=False))
+            except TypeError:
+                return list(fn(doc))
+        text, line_of = doc.text, doc.lines.line_of
+        out: list[Note] = []
+        cache: dict[int, tuple[Operation, list[Note]]] = st.verify_cache
+        sigs: dict[int, tuple[Operation, tuple[str, str] | None]] = st.symbol_sigs
+        live: set[int] = set()
+        for section in doc.sections:
+            items = [c.ir_op for c in section.chunks if c.kind == "item" and c.ir_op is not None]
+            key = (section.aliases.key(), tuple(_symbol_sig(sigs, op) for op in items))
+            skey = ("section", section.index)
+            prev = st.verify_extra.get(skey)
+            same_env = prev is not None and prev[0] == key
+            changed: list[Operation] = []
+            for op in items:
+                hit = cache.get(id(op)) if same_env else None
+                if hit is not None and hit[0] is op:
+                    out.extend(hit[1])
+                    live.add(id(op))
+                else:
+                    changed.append(op)
+            if not changed and same_env and prev is not None:
+                out.extend(prev[1])
+                continue
+            ids = {id(op) for op in changed}
+            view = SimpleNamespace(
+                index=section.index,
+                start=section.start,
+                end=section.end,
+                aliases=section.aliases,
+                notes=section.notes,
+                chunks=[c for c in section.chunks if c.ir_op is None or id(c.ir_op) in ids],
+                module=_module_view(section.module, changed),
+            )
+            notes = list(m.verify_section(view, text, line_of, strict=False))
+            per_op: dict[int, list[Note]] = {id(op): [] for op in changed}
+            extra: list[Note] = []
+            for n in notes:
+                owner = next((op for op in changed if op.span.start <= n.span.start < max(op.span.end, op.span.start + 1)), None)
+                (per_op[id(owner)] if owner is not None else extra).append(n)
+            for op in changed:
+                cache[id(op)] = (op, [anchored(n, op.span.anchor) for n in per_op[id(op)]])
+                live.add(id(op))
+            st.verify_extra[skey] = (key, extra)
+            out.extend(notes)
+        for k in [k for k in cache if k not in live]:
+            del cache[k]
+        for k in [k for k in sigs if k not in live]:
+            del sigs[k]
+        return out
+
+    def classify(self, value: Value, user: Operation, line_of: Callable[[int], int] | None = None) -> Any:
+        """``dimsym.classify`` (None when the verifier package is missing)."""
+        m = self.dimsym_mod
+        fn = getattr(m, "classify", None) if m is not None else None
+        if fn is None:
+            return None
+        try:
+            return fn(value, user, line_of)
+        except Exception:
+            log.exception("dimsym.classify failed")
+            return None
+
+    # ------------------------------------------------------------ analysis cache
+    def key(self, settings: Settings) -> tuple:
+        return (self.generation, settings.isl_max_operations)
+
+    def clear(self) -> None:
+        """Forget every cached analysis (the budget settings changed)."""
+        self.generation += 1
+
+    def cached(self, st: DocumentState, funcs: list[Operation], settings: Settings) -> dict[int, FunctionAnalysis]:
+        """The cached analyses of ``funcs``; forgets those of other functions."""
+        key = self.key(settings)
+        cache: dict[int, FunctionAnalysis] = st.fn_cache
+        live = {id(f): f for f in funcs}
+        with self._lock:
+            for k in [k for k, fa in cache.items() if live.get(k) is not fa.func or fa.key != key]:
+                del cache[k]
+            return dict(cache)
+
+    def analyse_function(
+        self,
+        st: DocumentState,
+        func: Operation,
+        settings: Settings,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> FunctionAnalysis | None:
+        """The analysis of ``func`` (cached; computed at most once at a time)."""
+        key = self.key(settings)
+        fid = id(func)
+        while True:
+            with self._lock:
+                fa = st.fn_cache.get(fid)
+                if fa is not None and fa.key == key and fa.func is func and fa.skipped is None:
+                    return fa
+                ev = self._inflight.get(fid)
+                if ev is None:
+                    ev = threading.Event()
+                    self._inflight[fid] = ev
+                    break
+            ev.wait(timeout=1.0)
+            if cancelled is not None and cancelled():
+                return None
+        try:
+            fa = self._compute(func, key, settings)
+            with self._lock:
+                st.fn_cache[fid] = fa
+            return fa
+        finally:
+            with self._lock:
+                self._inflight.pop(fid, None)
+            ev.set()
+
+    def _compute(self, func: Operation, key: tuple, settings: Settings) -> FunctionAnalysis:
+        m = self.analysis_mod
+        fa = FunctionAnalysis(func, key)
+        if m is None:
+            fa.skipped = "the analysis package is not installed"
+            return fa
+        budget = settings.isl_max_operations
+        try:
+            fa.deps = m.dependences_of_function(func, budget)
+        except Exception as e:
+            log.exception("dependence analysis failed")
+            fa.notes.append(Note("info", f"dependence analysis failed: {type(e).__name__}: {e}", func.name_span, "deps-internal"))
+            return fa
+        analyze = getattr(m, "analyze_function", None)
+        try:
+            if analyze is not None:
+                fa.notes.extend(anchored(n, func.span.anchor) for n in analyze(func, budget))
+            else:
+                # analyze_document on a view holding just this function: the
+                # package's own per-function diagnostics, nothing re-derived here.
+                view = SimpleNamespace(sections=[SimpleNamespace(module=func)])
+                fa.notes.extend(anchored(n, func.span.anchor) for n in m.analyze_document(view))
+        except Exception as e:
+            log.exception("analysis diagnostics failed")
+            fa.notes.append(Note("info", f"dependence analysis failed: {type(e).__name__}: {e}", func.name_span, "deps-internal"))
+        return fa
+
+    def warm(self, fa: FunctionAnalysis, source: tuple[str, str] | None, settings: Settings, cancelled: Callable[[], bool] | None = None) -> None:
+        """Compute in advance what hovers and inlay hints ask for: the loop
+        summaries (here) and the value-based dataflow (in the worker process
+        of :mod:`.flowproc`, from ``source`` = (alias definitions, function
+        text); the dataflow is one long isl call that would freeze this
+        process)."""
+        if fa.deps is None:
+            return
+        if not fa.warmed:
+            try:
+                for op in fa.func.walk():
+                    if cancelled is not None and cancelled():
+                        return
+                    if op.name in ("affine.for", "affine.parallel"):
+                        fa.deps.loop_summary(op)
+                fa.warmed = True
+            except Exception:
+                log.exception("analysis warm-up failed")
+        self.request_flows(fa, source, settings)
+
+    def request_flows(self, fa: FunctionAnalysis, source: tuple[str, str] | None, settings: Settings, urgent: bool = False) -> Future | None:
+        """Ask the dataflow worker for ``fa``'s value-carrying dependences
+        (once); the future of the request, or None."""
+        with self._lock:
+            if fa.flows_future is not None:
+                return fa.flows_future
+            if source is None or fa.flows is not None or self.flow_worker.broken:
+                return None
+
+            def done(result: list[tuple[int, int, int]] | None) -> None:
+                fa.flows = frozenset(result) if result is not None else None
+                fa.flows_failed = result is None
+
+            fa.flows_future = self.flow_worker.submit(source[0], source[1], settings.isl_max_operations, done, urgent)
+            return fa.flows_future
+
+    def function_analysis(self, st: DocumentState, op: Operation, settings: Settings) -> FunctionAnalysis | None:
+        """The analysis of the function around ``op`` (computed now if needed)."""
+        if not settings.analysis_enabled or not self.has_analysis:
+            return None
+        func = scope_of(op)
+        if func is None:
+            return None
+        return self.analyse_function(st, func, settings)
+
+
+def function_sources(doc: Document, funcs: list[Operation]) -> dict[int, tuple[str, str]]:
+    """For each function of ``funcs`` (by id): (the alias definitions of its
+    section, the text of the top-level item holding it), what :mod:`.flowproc`
+    re-parses. One pass over the document."""
+    from affine_lsp.syntax.nodes import AliasDefSyn
+
+    wanted = {id(f) for f in funcs}
+    out: dict[int, tuple[str, str]] = {}
+    if not wanted:
+        return out
+    for section in doc.sections:
+        prefix: str | None = None
+        for c in section.chunks:
+            op = c.ir_op
+            if op is None or id(op) not in wanted:
+                continue
+            if prefix is None:
+                prefix = "\n".join(x.text for x in section.chunks if x.parse is not None and isinstance(x.parse.item, AliasDefSyn)) + "\n"
+            out[id(op)] = (prefix, c.text)
+    return out
+
+
+def function_source(doc: Document, func: Operation) -> tuple[str, str] | None:
+    return function_sources(doc, [func]).get(id(func))
+
+
+def _anchor_span(span: Any, anchor: Anchor) -> Any:
+    if isinstance(span, Span) and span.anchor is ROOT_ANCHOR and anchor is not ROOT_ANCHOR:
+        return Span(span.start - anchor.offset, span.end - anchor.offset, anchor)
+    return span
+
+
+def anchored(note: Note, anchor: Anchor) -> Note:
+    """``note`` with its absolute spans re-expressed relative to ``anchor``
+    (the chunk the note belongs to), so that a cached note follows its chunk
+    when edits elsewhere move it. Spans already anchored are kept."""
+    data = note.data
+    if data:
+        data = dict(data)
+        rel = data.get("related")
+        if isinstance(rel, list):
+            data["related"] = [(_anchor_span(r[0], anchor), *r[1:]) if isinstance(r, tuple | list) and r else r for r in rel]
+        fix = data.get("fix")
+        fixes = fix if isinstance(fix, list) else [fix] if isinstance(fix, dict) else []
+        new_fixes = []
+        for f in fixes:
+            if isinstance(f, dict) and isinstance(f.get("edits"), list):
+                edits = []
+                for e in f["edits"]:
+                    if isinstance(e, dict):
+                        e = dict(e)
+                        for k in ("start", "end"):
+                            if isinstance(e.get(k), int):
+                                e[k] = Span(e[k] - anchor.offset, e[k] - anchor.offset, anchor) if anchor is not ROOT_ANCHOR else e[k]
+                            else:
+                                e[k] = _anchor_span(e.get(k), anchor)
+                        if "span" in e:
+                            e["span"] = _anchor_span(e["span"], anchor)
+                    edits.append(e)
+                f = {**f, "edits": edits}
+            new_fixes.append(f)
+        if isinstance(fix, list):
+            data["fix"] = new_fixes
+        elif isinstance(fix, dict):
+            data["fix"] = new_fixes[0]
+    span = _anchor_span(note.span, anchor)
+    if span is note.span and data == note.data:
+        return note
+    return Note(note.severity, note.message, span, note.code, data)
+
+
+def _symbol_sig(sigs: dict[int, tuple[Operation, tuple[str, str] | None]], op: Operation) -> tuple[str, str] | None:
+    """The name and type of a top-level symbol op (memoised per op object):
+    what the verification of the other items may depend on."""
+    hit = sigs.get(id(op))
+    if hit is not None and hit[0] is op:
+        return hit[1]
+    name = op.attributes.get("sym_name")
+    sig = (str(name), str(op.attributes.get("function_type"))) if name is not None else None
+    sigs[id(op)] = (op, sig)
+    return sig
+
+
+def _module_view(module: Operation, ops: list[Operation]) -> Operation:
+    """A module op whose body lists ``ops`` (their parents are unchanged)."""
+    block = Block(None, module.span, operations=list(ops))
+    region = Region(module.span, [block])
+    view = Operation(module.name, module.span, module.name_span, regions=[region], attributes=dict(module.attributes))
+    block.parent = region
+    region.parent = view
+    return view
+
+
+def scope_of(op: Operation) -> Operation | None:
+    cur: Operation | None = op
+    while cur is not None:
+        if cur.name in SCOPE_OPS:
+            return cur
+        cur = cur.parent_op
+    return None

@@ -1,0 +1,75 @@
+"""``textDocument/inlayHint``: after each ``affine.for``/``affine.parallel``
+header, what the dependence analysis says about the loop: ``parallel``, or
+the dependence it carries and its distance (``carries RAW %A d=2``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from affine_lsp.server import describe as D
+from affine_lsp.server.convert import position
+from affine_lsp.server.engine import scope_of
+from affine_lsp.server.state import DocumentState
+
+if TYPE_CHECKING:
+    from affine_lsp.server.server import AffineLanguageServer
+
+LOOP_OPS = frozenset({"affine.for", "affine.parallel"})
+
+
+def inlay_hints(ls: AffineLanguageServer, st: DocumentState, rng: types.Range) -> list[types.InlayHint]:
+    settings = ls.settings
+    if not settings.analysis_enabled or not ls.engine.has_analysis:
+        return []
+    with st.locked() as doc:
+        lines = doc.lines
+        text = doc.text
+        lo = lines.offset(rng.start.line, rng.start.character)
+        hi = lines.offset(rng.end.line, rng.end.character)
+        out: list[types.InlayHint] = []
+        for s in doc.sections:
+            for c in s.chunks:
+                op = c.ir_op
+                if op is None or c.end < lo or c.start > hi:
+                    continue
+                for loop in op.walk():
+                    if loop.name not in LOOP_OPS or not loop.regions:
+                        continue
+                    brace = loop.regions[0].span.start
+                    if not (lo <= brace <= hi):
+                        continue
+                    func = scope_of(loop)
+                    if func is None:
+                        continue
+                    fa = ls.engine.analyse_function(st, func, settings)
+                    if fa is None or fa.deps is None:
+                        continue
+                    try:
+                        summary = fa.deps.loop_summary(loop)
+                    except Exception:
+                        continue
+                    label = D.loop_hint(summary)
+                    if not label:
+                        continue
+                    eol = text.find("\n", brace)
+                    eol = len(text) if eol < 0 else eol
+                    out.append(
+                        types.InlayHint(
+                            position=position(lines, eol),
+                            label=label,
+                            padding_left=True,
+                            tooltip=types.MarkupContent(kind=types.MarkupKind.PlainText, value=summary.describe()),
+                        )
+                    )
+        return out
+
+
+def register(server: AffineLanguageServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
+    async def inlay_hint(ls: AffineLanguageServer, params: types.InlayHintParams) -> list[types.InlayHint]:
+        st = ls.doc(params.text_document.uri)
+        if st is None:
+            return []
+        return await ls.in_thread(inlay_hints, ls, st, params.range)

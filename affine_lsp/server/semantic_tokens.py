@@ -1,0 +1,222 @@
+"""``textDocument/semanticTokens/full`` and ``/range``.
+
+Token kinds come from the IR occurrences (:mod:`.index`): op names, SSA
+values (block arguments and loop IVs as parameters), values bound to affine
+maps colored by what :func:`affine_lsp.verify.dimsym.classify` says they are
+(dimension vs symbol, with the custom modifiers ``dimension``/``symbol``),
+``dN``/``sN`` identifiers of maps, ``#``/``!`` aliases, types, block labels,
+function symbols; plus the affine keywords (``to``, ``step``, ``iter_args``,
+``floordiv``, ...). Tokens are computed per top-level chunk and cached while
+the chunk's IR is unchanged, relative to the chunk's first line.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from affine_lsp.ir.core import BlockArgument
+from affine_lsp.server.index import Occ, chunk_occurrences, map_use_of_operand
+from affine_lsp.server.state import DocumentState
+from affine_lsp.syntax.document import Chunk, Document
+
+if TYPE_CHECKING:
+    from affine_lsp.server.engine import Engine
+    from affine_lsp.server.server import AffineLanguageServer
+
+TOKEN_TYPES = ["function", "variable", "parameter", "macro", "type", "keyword", "label", "namespace"]
+TOKEN_MODIFIERS = ["declaration", "definition", "readonly", "defaultLibrary", "dimension", "symbol"]
+LEGEND = types.SemanticTokensLegend(token_types=TOKEN_TYPES, token_modifiers=TOKEN_MODIFIERS)
+
+T = {name: i for i, name in enumerate(TOKEN_TYPES)}
+M = {name: 1 << i for i, name in enumerate(TOKEN_MODIFIERS)}
+
+KEYWORDS = ("to", "step", "iter_args", "max", "min", "symbol", "floordiv", "ceildiv", "mod", "reduce", "else", "affine_map", "affine_set")
+_KW_RE = re.compile(r"(?<![\w%#@^!.$\-])(" + "|".join(KEYWORDS) + r")(?![\w$.\-])")
+_COMMENT_RE = re.compile(r"//[^\n]*|\"(?:[^\"\\\n]|\\.)*\"")
+
+# Priority of token sources when they overlap (lower wins).
+_PRIO = {"value": 0, "alias": 1, "symbol": 1, "label": 1, "ident": 2, "op": 3, "keyword": 4, "type": 5}
+
+RawToken = tuple[int, int, int, int, int]  # start offset, end offset, type, modifiers, priority
+
+
+def _value_token(engine: Engine, o: Occ) -> tuple[int, int]:
+    v = o.value
+    decl = M["declaration"] if o.kind == "value-def" else 0
+    base = T["parameter"] if isinstance(v, BlockArgument) else T["variable"]
+    if o.kind == "value-use" and o.op is not None and v is not None and o.op.name.startswith("affine."):
+        found = map_use_of_operand(o.op, o.index)
+        if found is not None:
+            info = engine.classify(v, o.op)
+            mu, pos = found
+            as_dim = pos < mu.num_dims
+            if info is not None:
+                if info.is_symbol:
+                    return T["variable"], M["readonly"] | M["symbol"]
+                if info.is_dim:
+                    return T["parameter"], M["dimension"]
+            return (T["parameter"], M["dimension"]) if as_dim else (T["variable"], M["readonly"] | M["symbol"])
+    return base, decl
+
+
+def raw_chunk_tokens(engine: Engine, doc: Document, chunk: Chunk) -> list[RawToken]:
+    out: list[RawToken] = []
+    for o in chunk_occurrences(chunk):
+        s, e = o.span.start, o.span.end
+        if e <= s:
+            continue
+        k = o.kind
+        if k in ("value-def", "value-use"):
+            t, m = _value_token(engine, o)
+            out.append((s, e, t, m, _PRIO["value"]))
+        elif k == "undefined-use":
+            out.append((s, e, T["variable"], 0, _PRIO["value"]))
+        elif k in ("alias-def", "alias-use"):
+            out.append((s, e, T["macro"], M["declaration"] if k == "alias-def" else 0, _PRIO["alias"]))
+        elif k in ("symbol-def", "symbol-ref"):
+            out.append((s, e, T["function"], M["declaration"] if k == "symbol-def" else 0, _PRIO["symbol"]))
+        elif k in ("block-def", "block-ref"):
+            out.append((s, e, T["label"], M["declaration"] if k == "block-def" else 0, _PRIO["label"]))
+        elif k == "map-dim":
+            out.append((s, e, T["parameter"], M["dimension"], _PRIO["ident"]))
+        elif k == "map-sym":
+            out.append((s, e, T["variable"], M["readonly"] | M["symbol"], _PRIO["ident"]))
+        elif k == "op":
+            mods = M["defaultLibrary"] if o.op is not None and o.op.known else 0
+            out.append((s, e, T["function"], mods, _PRIO["op"]))
+        elif k == "type":
+            out.append((s, e, T["type"], 0, _PRIO["type"]))
+    # Keywords: only where no other token is, outside comments and strings.
+    text = chunk.text
+    base = chunk.start
+    masked = _COMMENT_RE.sub(lambda m: " " * len(m.group(0)), text)
+    for m in _KW_RE.finditer(masked):
+        out.append((base + m.start(), base + m.end(), T["keyword"], 0, _PRIO["keyword"]))
+    return out
+
+
+def _paint(raw: list[RawToken], text: str) -> list[tuple[int, int, int, int]]:
+    """Non-overlapping single-line tokens; higher-priority tokens win, lower
+    ones keep their uncovered parts."""
+    taken_starts: list[int] = []
+    taken_ends: list[int] = []
+    out: list[tuple[int, int, int, int]] = []
+    for s, e, t, m, _p in sorted(raw, key=lambda r: (r[4], r[0])):
+        pieces = [(s, e)]
+        i = bisect.bisect_left(taken_ends, s + 1)
+        while i < len(taken_starts) and taken_starts[i] < e:
+            a, b = taken_starts[i], taken_ends[i]
+            nxt = []
+            for ps, pe in pieces:
+                if b <= ps or pe <= a:
+                    nxt.append((ps, pe))
+                    continue
+                if ps < a:
+                    nxt.append((ps, a))
+                if b < pe:
+                    nxt.append((b, pe))
+            pieces = nxt
+            i += 1
+        for ps, pe in pieces:
+            # split at newlines
+            cur = ps
+            while cur < pe:
+                nl = text.find("\n", cur, pe)
+                seg_end = pe if nl < 0 else nl
+                if seg_end > cur and text[cur:seg_end].strip():
+                    out.append((cur, seg_end, t, m))
+                    j = bisect.bisect_left(taken_starts, cur)
+                    taken_starts.insert(j, cur)
+                    taken_ends.insert(j, seg_end)
+                cur = seg_end + 1 if nl >= 0 else pe
+    out.sort()
+    return out
+
+
+def chunk_tokens(engine: Engine, st: DocumentState, doc: Document, chunk: Chunk) -> list[tuple[int, int, int, int, int]]:
+    """(line, col, length, type, modifiers) of one chunk, absolute lines."""
+    lines = doc.lines
+    first_line, first_col = lines.position(chunk.start)
+    key = (id(chunk.ir_op), id(chunk.parse), first_col, chunk.length)
+    cache: dict[int, tuple[Any, ...]] = st.token_cache
+    hit = cache.get(id(chunk))
+    if hit is not None and hit[0] is chunk and hit[1] == key:
+        return [(first_line + dl, c, n, t, m) for dl, c, n, t, m in hit[2]]
+    painted = _paint(raw_chunk_tokens(engine, doc, chunk), doc.text)
+    # Positions relative to the chunk: its own line starts (tokens never span lines).
+    text, base = chunk.text, chunk.start
+    local = [0]
+    i = text.find("\n")
+    while i >= 0:
+        local.append(i + 1)
+        i = text.find("\n", i + 1)
+    rel = []
+    for s, e, t, m in painted:
+        k = bisect.bisect_right(local, s - base) - 1
+        ls = local[k]
+        seg = text[ls : s - base]
+        tok = text[s - base : e - base]
+        col = len(seg) if seg.isascii() else len(seg.encode("utf-16-le")) // 2
+        n = len(tok) if tok.isascii() else len(tok.encode("utf-16-le")) // 2
+        if k == 0:
+            col += first_col
+        rel.append((k, col, n, t, m))
+    cache[id(chunk)] = (chunk, key, rel, chunk.ir_op, chunk.parse)
+    return [(first_line + dl, c, n, t, m) for dl, c, n, t, m in rel]
+
+
+def encode(tokens: list[tuple[int, int, int, int, int]]) -> list[int]:
+    data: list[int] = []
+    pl, pc = 0, 0
+    for ln, col, n, t, m in tokens:
+        if ln == pl:
+            data += [0, col - pc, n, t, m]
+        else:
+            data += [ln - pl, col, n, t, m]
+        pl, pc = ln, col
+    return data
+
+
+def tokens_for(ls: AffineLanguageServer, st: DocumentState, rng: types.Range | None) -> types.SemanticTokens:
+    with st.locked() as doc:
+        lines = doc.lines
+        lo = lines.offset(rng.start.line, rng.start.character) if rng is not None else 0
+        hi = lines.offset(rng.end.line, rng.end.character) if rng is not None else len(doc.text)
+        toks: list[tuple[int, int, int, int, int]] = []
+        live: set[int] = set()
+        for s in doc.sections:
+            for c in s.chunks:
+                live.add(id(c))
+                if c.end < lo or c.start > hi or c.kind not in ("item",):
+                    continue
+                try:
+                    toks.extend(chunk_tokens(ls.engine, st, doc, c))
+                except Exception:  # one bad chunk must not cost the others their colors
+                    import logging
+
+                    logging.getLogger(__name__).exception("semantic tokens failed for a chunk")
+        if rng is None:
+            for k in [k for k in st.token_cache if k not in live]:
+                del st.token_cache[k]
+        toks.sort()
+        return types.SemanticTokens(data=encode(toks))
+
+
+def register(server: AffineLanguageServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
+    async def semantic_tokens_full(ls: AffineLanguageServer, params: types.SemanticTokensParams) -> types.SemanticTokens:
+        st = ls.doc(params.text_document.uri)
+        if st is None:
+            return types.SemanticTokens(data=[])
+        return await ls.in_thread(tokens_for, ls, st, None)
+
+    @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, LEGEND)
+    async def semantic_tokens_range(ls: AffineLanguageServer, params: types.SemanticTokensRangeParams) -> types.SemanticTokens:
+        st = ls.doc(params.text_document.uri)
+        if st is None:
+            return types.SemanticTokens(data=[])
+        return await ls.in_thread(tokens_for, ls, st, params.range)

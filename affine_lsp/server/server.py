@@ -1,0 +1,329 @@
+"""The affine-lsp language server: registration of the features.
+
+Each feature lives in its own module with a ``register(server)`` function
+(hover, navigation, symbols, semantic tokens, completion, inlay hints, code
+actions, commands, diagnostics); this module builds the server, wires the
+document lifecycle and settings, and hardens the protocol against malformed
+traffic. Answers are computed in worker threads from the one Document/IR
+(:mod:`.state`), never on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+from collections.abc import Callable, Generator, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+
+from affine_lsp import __version__
+from affine_lsp.server.engine import Engine
+from affine_lsp.server.settings import SECTION, Settings
+from affine_lsp.server.state import DocumentState, Workspace
+
+log = logging.getLogger("affine_lsp.server")
+
+T = TypeVar("T")
+
+
+class _BadRequest:
+    """A request whose params could not be read (answered with InvalidParams)."""
+
+    jsonrpc = "2.0"
+
+    def __init__(self, msg_id: Any, method: str, error: JsonRpcException) -> None:
+        self.id = msg_id
+        self.method = method
+        self.error = error
+
+
+class AffineProtocol(LanguageServerProtocol):
+    """pygls' protocol with three changes:
+
+    * a request with unreadable params gets an ``InvalidParams`` error
+      response (pygls would drop it and leave the client waiting);
+    * the Document of :mod:`.state` is the single copy of the text: pygls'
+      workspace copy is only kept (and cross-checked) in debug mode;
+    * positions are always UTF-16 (the engine's LineIndex).
+    """
+
+    _server: AffineLanguageServer
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            if isinstance(data, dict) and "id" in data and isinstance(data.get("method"), str):
+                return _BadRequest(data["id"], data["method"], exc)
+            raise
+
+    def handle_message(self, message: Any) -> None:
+        if isinstance(message, _BadRequest):
+            err = JsonRpcInvalidParams(message=f"invalid params for {message.method}")
+            self._send_response(message.id, None, err.to_response_error())
+            return
+        super().handle_message(message)
+
+    @lsp_method(types.INITIALIZE)
+    def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, types.InitializeResult]:
+        # The engine counts columns in UTF-16 code units, the LSP default.
+        if params.capabilities.general is not None:
+            params.capabilities.general.position_encodings = None
+        result = yield from super().lsp_initialize(params)
+        return result
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> Generator[Any, Any, None]:
+        if self._server.debug_mirror:
+            self.workspace.put_text_document(params.text_document)
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_OPEN)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Generator[Any, Any, None]:
+        if self._server.debug_mirror:
+            try:
+                for change in params.content_changes:
+                    self.workspace.update_text_document(params.text_document, change)
+            except Exception:  # the mirror is a debugging aid only
+                log.exception("debug mirror: update failed")
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams) -> Generator[Any, Any, None]:
+        if self._server.debug_mirror:
+            self.workspace.remove_text_document(params.text_document.uri)
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
+            yield handler, (params,), None
+
+
+class AffineLanguageServer(LanguageServer):
+    def __init__(self, debug_mirror: bool = False) -> None:
+        super().__init__(
+            "affine-lsp",
+            __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            protocol_cls=AffineProtocol,
+            max_workers=4,
+        )
+        self.debug_mirror = debug_mirror or os.environ.get("AFFINE_LSP_DEBUG_MIRROR") == "1"
+        self.documents = Workspace()
+        self.settings = Settings()
+        self.engine = Engine()
+        # Workers: parsing + verification (ordered), heavy analyses, requests.
+        self.parse_pool = ThreadPoolExecutor(1, thread_name_prefix="affine-parse")
+        self.analysis_pool = ThreadPoolExecutor(1, thread_name_prefix="affine-analysis")
+        self.request_pool = ThreadPoolExecutor(2, thread_name_prefix="affine-request")
+        # Analyses a request needs now (not queued behind the background analysis).
+        self.ondemand_pool = ThreadPoolExecutor(1, thread_name_prefix="affine-ondemand")
+        self.interactive = 0  # requests / fast phases running (see busy())
+        self._busy_lock = threading.Lock()
+        self.client_pull_diagnostics = False
+        self.client_diagnostic_refresh = False
+        self.client_inlay_refresh = False
+        self.client_semantic_refresh = False
+        self.client_work_done_progress = False
+        self.client_configuration = False
+        self.client_snippets = False
+        self.client_markdown = True
+        self.client_completion_markdown = False
+        self.on_settings_changed: list[Callable[[Settings, Settings], None]] = []
+        from affine_lsp.server import diagnostics as _diag
+
+        self.diagnostics = _diag.DiagnosticsManager(self)
+
+    # ------------------------------------------------------------ helpers
+    def doc(self, uri: str) -> DocumentState | None:
+        return self.documents.get(uri)
+
+    async def in_thread(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` in the request pool; cancelling the awaiting
+        request (``$/cancelRequest``) abandons the result."""
+        loop = asyncio.get_running_loop()
+
+        def run() -> T:
+            with self.busy():
+                return fn(*args)
+
+        return await loop.run_in_executor(self.request_pool, run)
+
+    def bounded(self, fn: Callable[..., T], *args: Any, timeout: float) -> tuple[bool, T | None]:
+        """Run ``fn`` on the on-demand analysis worker and wait at most
+        ``timeout`` seconds: ``(True, result)``, or ``(False, None)`` while it
+        keeps running (its results are cached by the analysis for next time)."""
+        with self._busy_lock:
+            self.interactive += 1
+
+        def finished(_f: object) -> None:
+            with self._busy_lock:
+                self.interactive -= 1
+
+        fut = self.ondemand_pool.submit(fn, *args)
+        fut.add_done_callback(finished)
+        try:
+            return True, fut.result(timeout=max(0.0, timeout))
+        except FutureTimeout:
+            return False, None
+
+    @contextmanager
+    def busy(self) -> Iterator[None]:
+        """Mark interactive work (the background analysis yields to it
+        between two functions)."""
+        with self._busy_lock:
+            self.interactive += 1
+        try:
+            yield
+        finally:
+            with self._busy_lock:
+                self.interactive -= 1
+
+    def apply_settings(self, raw: Any) -> None:
+        old = self.settings
+        new = old.merged(raw)
+        if new == old:
+            return
+        self.settings = new
+        log.info("settings: %s", new)
+        for cb in list(self.on_settings_changed):
+            try:
+                cb(old, new)
+            except Exception:
+                log.exception("settings callback failed")
+
+    async def pull_configuration(self) -> None:
+        if not self.client_configuration:
+            return
+        try:
+            result = await self.workspace_configuration_async(types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)]))
+        except Exception as e:  # the client may not answer; keep what we have
+            log.info("workspace/configuration failed: %s", e)
+            return
+        if result:
+            self.apply_settings(result[0])
+
+    def check_mirror(self, st: DocumentState) -> None:
+        """Debug mode: the Document must hold exactly pygls' copy of the text."""
+        try:
+            mirror = self.workspace.get_text_document(st.uri).source
+        except Exception:
+            return
+        with st.locked() as doc:
+            if doc.text != mirror:
+                st.mirror_text = mirror
+                log.error("document text diverged from the client's text for %s", st.uri)
+                raise AssertionError(f"text mirror mismatch for {st.uri}")
+
+    def shutdown(self) -> None:
+        for pool in (self.parse_pool, self.analysis_pool, self.request_pool, self.ondemand_pool):
+            pool.shutdown(wait=False, cancel_futures=True)
+        self.engine.flow_worker.shutdown()
+        super().shutdown()
+
+
+def _warm_up() -> None:
+    try:
+        from affine_lsp.syntax.document import Document
+
+        Document("func.func @warm_up() {\n  return\n}\n").sections  # noqa: B018
+    except Exception:
+        log.exception("parser warm-up failed")
+
+
+def _capability(obj: Any, *path: str) -> Any:
+    for p in path:
+        if obj is None:
+            return None
+        obj = getattr(obj, p, None)
+    return obj
+
+
+def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
+    """A new server with every feature registered."""
+    server = AffineLanguageServer(debug_mirror=debug_mirror)
+
+    @server.feature(types.INITIALIZE)
+    def on_initialize(ls: AffineLanguageServer, params: types.InitializeParams) -> None:
+        caps = params.capabilities
+        ls.client_pull_diagnostics = _capability(caps, "text_document", "diagnostic") is not None
+        ls.client_diagnostic_refresh = bool(_capability(caps, "workspace", "diagnostics", "refresh_support"))
+        ls.client_inlay_refresh = bool(_capability(caps, "workspace", "inlay_hint", "refresh_support"))
+        ls.client_semantic_refresh = bool(_capability(caps, "workspace", "semantic_tokens", "refresh_support"))
+        ls.client_work_done_progress = bool(_capability(caps, "window", "work_done_progress"))
+        ls.client_configuration = bool(_capability(caps, "workspace", "configuration"))
+        ls.client_snippets = bool(_capability(caps, "text_document", "completion", "completion_item", "snippet_support"))
+        doc_fmt = _capability(caps, "text_document", "completion", "completion_item", "documentation_format")
+        ls.client_completion_markdown = bool(doc_fmt) and types.MarkupKind.Markdown in doc_fmt
+        fmt = _capability(caps, "text_document", "hover", "content_format")
+        ls.client_markdown = fmt is None or types.MarkupKind.Markdown in fmt
+        if params.initialization_options is not None:
+            ls.apply_settings(params.initialization_options)
+
+    @server.feature(types.INITIALIZED)
+    async def on_initialized(ls: AffineLanguageServer, params: types.InitializedParams) -> None:
+        # Build the parser tables now, on the parse worker (the first document waits for it anyway).
+        ls.parse_pool.submit(_warm_up)
+        await ls.pull_configuration()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def on_config(ls: AffineLanguageServer, params: types.DidChangeConfigurationParams) -> None:
+        settings = params.settings
+        if isinstance(settings, dict) and SECTION in settings:
+            ls.apply_settings(settings[SECTION])
+        else:
+            await ls.pull_configuration()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: AffineLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
+        td = params.text_document
+        st = ls.documents.open(td.uri, td.text, td.version, td.language_id)
+        ls.diagnostics.document_opened(st)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: AffineLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
+        st = ls.doc(params.text_document.uri)
+        if st is None:
+            log.warning("didChange for a document that is not open: %s", params.text_document.uri)
+            return
+        st.queue_changes(params.text_document.version, params.content_changes)
+        if ls.debug_mirror:
+            ls.check_mirror(st)
+        ls.diagnostics.document_changed(st)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: AffineLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
+        st = ls.doc(params.text_document.uri)
+        if st is not None:
+            ls.diagnostics.document_saved(st)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: AffineLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
+        st = ls.documents.close(params.text_document.uri)
+        ls.diagnostics.document_closed(params.text_document.uri, st)
+
+    from affine_lsp.server import (
+        code_actions,
+        commands,
+        completion,
+        diagnostics,
+        folding,
+        hover,
+        inlay_hints,
+        navigation,
+        semantic_tokens,
+        symbols,
+    )
+
+    for mod in (diagnostics, hover, navigation, symbols, folding, semantic_tokens, completion, inlay_hints, code_actions, commands):
+        mod.register(server)
+    return server

@@ -1,0 +1,84 @@
+"""Server settings: the ``affineLsp`` configuration section.
+
+The same shape arrives as ``initializationOptions`` and as the answer to
+``workspace/configuration`` (section ``affineLsp``)::
+
+    {"analysis": {"enabled": true, "islMaxOperations": 200000, "timeBudgetMs": 2000},
+     "vectorize": {"defaultWidth": 8},
+     "diagnostics": {"debounceMs": 150}}
+
+Dotted keys (``{"analysis.enabled": false}``) are accepted too. Values of the
+wrong type are ignored (the previous value is kept), so a bad setting never
+stops the server.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+SECTION = "affineLsp"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    analysis_enabled: bool = True
+    isl_max_operations: int = 200_000  # 0 = unlimited
+    time_budget_ms: int = 2_000  # per document analysis; 0 = unlimited
+    vectorize_default_width: int = 8
+    debounce_ms: int = 150
+
+    # (json path, field, type, minimum)
+    _KEYS = (
+        (("analysis", "enabled"), "analysis_enabled", bool, None),
+        (("analysis", "islMaxOperations"), "isl_max_operations", int, 0),
+        (("analysis", "timeBudgetMs"), "time_budget_ms", int, 0),
+        (("vectorize", "defaultWidth"), "vectorize_default_width", int, 1),
+        (("diagnostics", "debounceMs"), "debounce_ms", int, 0),
+    )
+
+    def merged(self, raw: Any) -> Settings:
+        """A copy with the values found in ``raw`` (a settings object)."""
+        if not isinstance(raw, Mapping):
+            return self
+        if SECTION in raw and isinstance(raw[SECTION], Mapping):
+            raw = raw[SECTION]
+        changes: dict[str, Any] = {}
+        for path, field, typ, minimum in self._KEYS:  # type: ignore[attr-defined]
+            found, value = _lookup(raw, path)
+            if not found:
+                continue
+            if typ is bool:
+                if isinstance(value, bool):
+                    changes[field] = value
+            elif isinstance(value, int | float) and not isinstance(value, bool):
+                iv = int(value)
+                if minimum is None or iv >= minimum:
+                    changes[field] = iv
+        return dataclasses.replace(self, **changes) if changes else self
+
+    @property
+    def time_budget_s(self) -> float | None:
+        return self.time_budget_ms / 1000.0 if self.time_budget_ms > 0 else None
+
+    @property
+    def isl_ops(self) -> int | None:
+        return self.isl_max_operations if self.isl_max_operations > 0 else None
+
+    def analysis_key(self) -> tuple[bool, int, int]:
+        """What cached analysis results depend on."""
+        return (self.analysis_enabled, self.isl_max_operations, self.time_budget_ms)
+
+
+def _lookup(raw: Mapping, path: tuple[str, ...]) -> tuple[bool, Any]:
+    dotted = ".".join(path)
+    if dotted in raw:
+        return True, raw[dotted]
+    cur: Any = raw
+    for key in path:
+        if not isinstance(cur, Mapping) or key not in cur:
+            return False, None
+        cur = cur[key]
+    return True, cur

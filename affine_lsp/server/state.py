@@ -1,0 +1,197 @@
+"""Per-document state of the language server.
+
+One :class:`DocumentState` per open document wraps the incremental
+:class:`~affine_lsp.syntax.document.Document`, which is the single source of
+truth for the text: every LSP content change becomes one
+``Document.apply_edit`` (so an edit re-parses only the chunks it touches).
+
+Threading model
+---------------
+Handlers run on the asyncio event loop; parsing, IR building, the verifier
+and the analyses run in worker threads (the value-based dataflow in a worker
+process, see :mod:`.flowproc`). The Document is only touched while holding
+:attr:`DocumentState.lock`:
+
+* ``didChange`` (event loop) queues the changes and applies them right away
+  if the lock is free; otherwise the next holder of the lock applies them
+  first thing (:meth:`DocumentState.locked`). The event loop therefore never
+  waits for a worker, and changes are applied in order.
+* Workers take the lock to read the Document (positions, sections, IR) and
+  release it before running a heavy analysis: the IR of a function is never
+  mutated once built (an edit builds new ops for the chunks it changes), so
+  an analysis may keep reading it while the document moves on; its results
+  are only published if the version did not change meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import threading
+from collections import deque
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from lsprotocol import types
+
+from affine_lsp.ir.core import Operation
+from affine_lsp.syntax.document import Chunk, Document, Section
+from affine_lsp.syntax.nodes import Note
+
+Change = types.TextDocumentContentChangeEvent
+
+
+@dataclass(slots=True)
+class DiagnosticsResult:
+    """The diagnostics of one document version."""
+
+    version: int
+    doc_version: int  # Document.version (internal edit counter) they were computed for
+    notes: list[Note]
+    diagnostics: list[types.Diagnostic]
+    complete: bool  # False while analysis results are still missing
+
+
+class DocumentState:
+    def __init__(self, uri: str, text: str, version: int, language_id: str = "mlir") -> None:
+        self.uri = uri
+        self.language_id = language_id
+        self.version = version
+        self.lock = threading.RLock()
+        self._doc = Document(text, uri=uri)
+        self._pending: deque[tuple[int, Sequence[Change]]] = deque()
+        self._pending_lock = threading.Lock()
+        self.closed = False
+        self.last_edit_offset: int | None = None  # where the latest change started
+        # Diagnostics scheduling (event loop only).
+        self.diag_task: asyncio.Task[Any] | None = None
+        self.last: DiagnosticsResult | None = None
+        self.published_version: int | None = None
+        self.last_published: list[types.Diagnostic] | None = None
+        # Per-function analysis results (see engine.Engine), keyed by id(func op).
+        self.fn_cache: dict[int, Any] = {}
+        # Verifier notes per top-level op and per section (see engine.Engine.verify).
+        self.verify_cache: dict[int, Any] = {}
+        self.verify_extra: dict[Any, Any] = {}
+        self.symbol_sigs: dict[int, Any] = {}
+        # Semantic tokens per chunk (see semantic_tokens.chunk_tokens).
+        self.token_cache: dict[int, tuple[Any, ...]] = {}
+        self.result_counter = 0
+        # Last successfully built top-level ops by symbol name (completion in
+        # a function that currently does not parse).
+        self.last_good: dict[str, Operation] = {}
+        self._good_seen: set[int] = set()
+        # Set by the debug text mirror (tests): the text pygls' workspace holds.
+        self.mirror_text: str | None = None
+
+    # ------------------------------------------------------------ edits
+    def queue_changes(self, version: int, changes: Sequence[Change]) -> None:
+        """Record changes (event loop); apply them now if nobody reads the document."""
+        with self._pending_lock:
+            self._pending.append((version, list(changes)))
+            self.version = version
+        if self.lock.acquire(blocking=False):
+            try:
+                self._flush()
+            finally:
+                self.lock.release()
+
+    def _flush(self) -> None:
+        doc = self._doc
+        while True:
+            with self._pending_lock:
+                if not self._pending:
+                    return
+                _version, changes = self._pending.popleft()
+            for ch in changes:
+                self.last_edit_offset = apply_change(doc, ch)
+
+    @contextmanager
+    def locked(self) -> Iterator[Document]:
+        """The Document with every queued change applied, under the lock."""
+        with self.lock:
+            self._flush()
+            yield self._doc
+
+    @property
+    def document_unsafe(self) -> Document:
+        """The Document without taking the lock (tests, debugging)."""
+        return self._doc
+
+    def is_current(self, version: int) -> bool:
+        return not self.closed and self.version == version
+
+    # ------------------------------------------------------------ lookups (call with the lock held)
+    @staticmethod
+    def chunk_at(doc: Document, offset: int) -> tuple[Section, Chunk | None]:
+        section = doc.section_at(offset)
+        chunks = section.chunks
+        if not chunks:
+            return section, None
+        starts = [c.start for c in chunks]
+        i = bisect.bisect_right(starts, offset) - 1
+        if i < 0:
+            return section, chunks[0] if chunks[0].start <= offset < chunks[0].end else None
+        c = chunks[i]
+        if c.start <= offset <= c.end:
+            return section, c
+        return section, None
+
+    def remember_good_ops(self, doc: Document) -> None:
+        """Record the functions whose IR is new since the last call."""
+        seen = self._good_seen
+        now: set[int] = set()
+        for s in doc.sections:
+            for c in s.chunks:
+                op = c.ir_op
+                if op is None:
+                    continue
+                now.add(id(op))
+                if id(op) in seen or op.name != "func.func":
+                    continue
+                name = op.attributes.get("sym_name")
+                if name is not None:
+                    self.last_good[getattr(name, "value", str(name))] = op
+        self._good_seen = now
+
+
+def apply_change(doc: Document, change: Change) -> int:
+    """Apply one LSP content change; returns the offset where it starts."""
+    rng = getattr(change, "range", None)
+    if rng is None:
+        doc.set_text(change.text)
+        return 0
+    lines = doc.lines
+    start = lines.offset(rng.start.line, rng.start.character)
+    end = lines.offset(rng.end.line, rng.end.character)
+    if end < start:
+        start, end = end, start
+    doc.apply_edit(start, end, change.text)
+    return start
+
+
+@dataclass
+class Workspace:
+    """The open documents."""
+
+    docs: dict[str, DocumentState] = field(default_factory=dict)
+
+    def get(self, uri: str) -> DocumentState | None:
+        st = self.docs.get(uri)
+        return st if st is not None and not st.closed else None
+
+    def open(self, uri: str, text: str, version: int, language_id: str) -> DocumentState:
+        old = self.docs.get(uri)
+        if old is not None:
+            old.closed = True
+        st = DocumentState(uri, text, version, language_id)
+        self.docs[uri] = st
+        return st
+
+    def close(self, uri: str) -> DocumentState | None:
+        st = self.docs.pop(uri, None)
+        if st is not None:
+            st.closed = True
+        return st

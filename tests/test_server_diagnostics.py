@@ -1,0 +1,252 @@
+"""Diagnostics end to end: debounce and stale versions, save, close, related
+information, ``// -----`` sections, per-function analysis caching,
+``$/progress``, pull diagnostics and settings."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from tests.test_server_support import (
+    DATA,
+    change,
+    config,
+    diagnostics_for,
+    hover_text,
+    no_server_errors,
+    open_doc,
+    open_file,
+    pos,
+    start,
+    wait_for,
+)
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+HAS_ANALYSIS = importlib.util.find_spec("affine_lsp.analysis") is not None
+needs_analysis = pytest.mark.skipif(not HAS_ANALYSIS, reason="affine_lsp.analysis not available")
+
+DEBOUNCE_MS = 200
+
+
+@pytest_lsp.fixture(scope="module", config=config())
+async def client(lsp_client: LanguageClient):
+    await start(lsp_client, init_options={"diagnostics": {"debounceMs": DEBOUNCE_MS}})
+    yield
+    no_server_errors(lsp_client)
+    await lsp_client.shutdown_session()
+
+
+def publishes(client: LanguageClient, uri: str) -> list[types.PublishDiagnosticsParams]:
+    return [p for p in client.diag_log if p.uri == uri]  # type: ignore[attr-defined]
+
+
+async def test_debounce_publishes_only_the_latest_version(client: LanguageClient):
+    uri = "file:///tmp/affine-lsp-test/debounce.mlir"
+    text = (DATA / "kernels.mlir").read_text()
+    open_doc(client, uri, text)
+    await diagnostics_for(client, uri, 1)
+    n = len(publishes(client, uri))
+    for v in range(2, 8):  # six keystrokes in a comment, faster than the debounce
+        change(client, uri, v, types.Position(line=0, character=3 + v), types.Position(line=0, character=3 + v), "x")
+    await diagnostics_for(client, uri, 7)
+    await asyncio.sleep(DEBOUNCE_MS / 1000 + 0.3)
+    later = publishes(client, uri)[n:]
+    assert {p.version for p in later} == {7}, [p.version for p in later]
+
+
+async def test_save_and_close(client: LanguageClient):
+    uri, _text = open_file(client, "broken.mlir")
+    await diagnostics_for(client, uri, 1)
+    n = len(publishes(client, uri))
+    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    await wait_for(lambda: len(publishes(client, uri)) > n, 10, "diagnostics after save")
+    assert len(publishes(client, uri)[-1].diagnostics) == 1
+    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    await wait_for(lambda: len(publishes(client, uri)[-1].diagnostics) == 0, 10, "cleared diagnostics")
+    # requests on the closed document get empty answers
+    h = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=4, character=6))
+    )
+    assert h is None
+
+
+async def test_related_information_code_and_source(client: LanguageClient):
+    uri = "file:///tmp/affine-lsp-test/redefinition.mlir"
+    text = "func.func @f() {\n  %x = arith.constant 0 : index\n  %x = arith.constant 1 : index\n  return\n}\n"
+    open_doc(client, uri, text)
+    diags = await diagnostics_for(client, uri, 1)
+    (d,) = [d for d in diags if d.severity == types.DiagnosticSeverity.Error]
+    assert d.code == "redefinition" and d.source == "affine-lsp"
+    assert d.message == "redefinition of SSA value '%x'"
+    assert d.range.start == types.Position(line=2, character=2)
+    (rel,) = d.related_information
+    assert rel.message == "previously defined here" and rel.location.uri == uri
+    assert rel.location.range.start == types.Position(line=1, character=2)
+
+
+async def test_sections_are_independent(client: LanguageClient):
+    uri, text = open_file(client, "split.mlir")
+    diags = await diagnostics_for(client, uri, 1)
+    errors = [d for d in diags if d.severity == types.DiagnosticSeverity.Error]
+    assert [(d.range.start.line, d.message) for d in errors] == [(pos(text, "%undefined").line, "use of undeclared SSA value name")]
+
+    async def hover(needle: str, nth: int) -> str:
+        h = await client.text_document_hover_async(
+            types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=pos(text, needle, nth=nth, delta=1))
+        )
+        return hover_text(h)
+
+    assert "d0 * 2" in await hover("#map(%i)", 0)
+    assert "d0 + 3" in await hover("#map(%i)", 1)
+    loc = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=types.TextDocumentIdentifier(uri=uri), position=pos(text, "#map(%i)", nth=1, delta=1))
+    )
+    assert loc[0].range.start == pos(text, "#map =", nth=1)
+    syms = await client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert [s.name for s in syms] == ["section 1", "section 2", "section 3"]
+    assert [c.name for c in syms[1].children] == ["#map", "@second"]
+
+
+@needs_analysis
+async def test_unchanged_functions_keep_their_analysis(client: LanguageClient):
+    uri = "file:///tmp/affine-lsp-test/incremental.mlir"
+    text = (DATA / "analysis.mlir").read_text()
+    open_doc(client, uri, text)
+    await diagnostics_for(client, uri, 1, pred=lambda d: any("race" in x.message for x in d))
+    n = len(publishes(client, uri))
+    # edit @fine: its IR is rebuilt; @racy's analysis must come from the cache,
+    # i.e. already be in the first publish of the new version
+    p = pos(text, "%v = affine.load %A[%i] : memref<10xf32>")
+    change(client, uri, 2, p, p, "%w = affine.load %A[%i] : memref<10xf32>\n    ")
+    await diagnostics_for(client, uri, 2)
+    first = next(x for x in publishes(client, uri)[n:] if x.version == 2)
+    assert any("race" in d.message for d in first.diagnostics)
+    assert any("out of upper bound" in d.message for d in first.diagnostics)
+
+
+@needs_analysis
+async def test_progress_for_long_analyses(client: LanguageClient):
+    body = (DATA / "kernels.mlir").read_text()
+    funcs = body[body.index("// A recurrence") : body.index("func.func @caller")]
+    text = "\n".join(funcs.replace("@", f"@v{k}_") for k in range(4))
+    uri = "file:///tmp/affine-lsp-test/progress.mlir"
+    before = set(client.progress_reports)
+    open_doc(client, uri, text)
+    await diagnostics_for(client, uri, 1)
+
+    def ended() -> bool:
+        for token in set(client.progress_reports) - before:
+            kinds = [type(v).__name__ for v in client.progress_reports[token]]
+            if kinds and kinds[0] == "WorkDoneProgressBegin" and kinds[-1] == "WorkDoneProgressEnd":
+                return True
+        return False
+
+    await wait_for(ended, 60, "a begin ... end progress")
+    token = next(iter(set(client.progress_reports) - before))
+    begin = client.progress_reports[token][0]
+    assert "dependence analysis" in begin.title
+
+
+# ---------------------------------------------------------------- pull diagnostics
+@pytest_lsp.fixture(scope="module", config=config())
+async def pull_client(lsp_client: LanguageClient):
+    await start(lsp_client, pull=True)
+    yield
+    no_server_errors(lsp_client)
+    await lsp_client.shutdown_session()
+
+
+async def test_pull_diagnostics(pull_client: LanguageClient):
+    client = pull_client
+    uri, text = open_file(client, "broken.mlir")
+    ident = types.TextDocumentIdentifier(uri=uri)
+    rep = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
+    assert rep.kind == "full"
+    assert [d.range.start.line for d in rep.items if d.severity == types.DiagnosticSeverity.Error] == [12]
+    assert all(d.source == "affine-lsp" for d in rep.items)
+    await asyncio.sleep(0.5)
+    rep = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
+    again = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident, previous_result_id=rep.result_id))
+    assert again.kind == "unchanged" and again.result_id == rep.result_id
+    # fix the error: the next pull has no error
+    p = pos(text, "%A[%i :", delta=5)
+    change(client, uri, 2, p, p, "]")
+    rep2 = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident, previous_result_id=rep.result_id))
+    assert rep2.kind == "full" and not [d for d in rep2.items if d.severity == types.DiagnosticSeverity.Error]
+    # a pull client never gets pushed diagnostics (no duplicates in the editor)
+    assert [p for p in client.diag_log if p.uri == uri] == []  # type: ignore[attr-defined]
+    # unknown documents: an empty report
+    rep3 = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri="file:///not/open.mlir")))
+    assert rep3.kind == "full" and len(rep3.items) == 0
+
+
+@needs_analysis
+async def test_pull_refresh_after_analysis(pull_client: LanguageClient):
+    client = pull_client
+    uri, _ = open_file(client, "analysis.mlir")
+    ident = types.TextDocumentIdentifier(uri=uri)
+    # The first pull has the syntax and verifier diagnostics; the analysis
+    # follows and the server asks the client to pull again.
+    for _ in range(100):
+        n = client.diagnostic_refresh_count
+        rep = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
+        if any("race" in d.message for d in rep.items):
+            break
+        await wait_for(lambda n=n: client.diagnostic_refresh_count > n, 30, "workspace/diagnostic/refresh")
+    assert any("race" in d.message for d in rep.items)
+    assert client.diagnostic_refresh_count > 0
+
+
+# ---------------------------------------------------------------- settings
+@pytest_lsp.fixture(scope="module", config=config())
+async def settings_client(lsp_client: LanguageClient):
+    # initializationOptions enable the analysis, workspace/configuration disables it
+    lsp_client.set_configuration({"analysis": {"enabled": False, "timeBudgetMs": 5000}}, section="affineLsp")
+    await start(lsp_client, init_options={"analysis": {"enabled": True}})
+    yield
+    no_server_errors(lsp_client)
+    await lsp_client.shutdown_session()
+
+
+@needs_analysis
+async def test_settings_from_configuration_and_changes(settings_client: LanguageClient):
+    client = settings_client
+    uri, text = open_file(client, "kernels.mlir")
+    await diagnostics_for(client, uri, 1)
+    p = pos(text, "affine.load %A[%i, %j - 1]")
+    ident = types.TextDocumentIdentifier(uri=uri)
+
+    async def hover() -> str:
+        return hover_text(await client.text_document_hover_async(types.HoverParams(text_document=ident, position=p)))
+
+    async def hints() -> list[types.InlayHint]:
+        rng = types.Range(start=types.Position(line=0, character=0), end=types.Position(line=200, character=0))
+        return await client.text_document_inlay_hint_async(types.InlayHintParams(text_document=ident, range=rng))
+
+    await wait_for(lambda: True, 1)
+    assert "dependence analysis is disabled" in await hover()
+    assert len(await hints()) == 0
+    # the user enables it: didChangeConfiguration (pull model) -> workspace/configuration
+    client.set_configuration({"analysis": {"enabled": True}}, section="affineLsp")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+
+    async def enabled() -> bool:
+        return "RAW on `%A`" in await hover()
+
+    for _ in range(100):
+        if await enabled():
+            break
+        await asyncio.sleep(0.05)
+    assert await enabled()
+    assert any(h.label == "carries RAW %A d=1" for h in await hints())
+    # settings pushed in the notification (push model), bad values ignored
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"affineLsp": {"analysis": {"enabled": "yes please"}, "diagnostics": {"debounceMs": -5}}})
+    )
+    await asyncio.sleep(0.2)
+    assert "RAW on `%A`" in await hover()
