@@ -31,6 +31,8 @@ class Type:
         return f"<{type(self).__name__} {self.text()}>"
 
     def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
         return isinstance(other, Type) and other.text() == self.text()
 
     def __hash__(self) -> int:

@@ -1637,15 +1637,13 @@ class ChunkTransformer(Transformer):
             shape, scal = self._shape(m.group(2) or None)
             elem = _scalar_from_text(m.group(5))
             ms = m.group(6)
-            parts = _SHAPED_CACHE[text] = (m.group(1), shape, scal, elem, ms[1:].strip() if ms else None)
-        kind, shape, scal, elem, ms = parts
-        t: Type
-        if kind == "memref":
-            t = MemRefType(shape, elem, None, None, ms)
-        elif kind == "vector":
-            t = VectorType([d or 0 for d in shape], elem, scal)
-        else:
-            t = TensorType(shape, elem, ms)
+            kind = m.group(1)
+            memspace = ms[1:].strip() if ms else None
+            proto = _make_shaped(kind, shape, scal, elem, memspace)
+            parts = _SHAPED_CACHE[text] = (kind, shape, scal, elem, memspace, proto.text())
+        kind, shape, scal, elem, ms, printed = parts
+        t = _make_shaped(kind, shape, scal, elem, ms)
+        t._text = printed  # printed once per distinct spelling
         t.span = self.sp(tok)
         return t
 
@@ -1926,6 +1924,14 @@ def _unquote(s: str) -> str:
     if len(s) >= 2 and s[0] == '"' and s[-1] == '"':
         return s[1:-1].encode("utf-8").decode("unicode_escape") if "\\" in s else s[1:-1]
     return s
+
+
+def _make_shaped(kind: str, shape: list, scal: list, elem: Type, memspace: str | None) -> Type:
+    if kind == "memref":
+        return MemRefType(shape, elem, None, None, memspace)
+    if kind == "vector":
+        return VectorType([d or 0 for d in shape], elem, scal)
+    return TensorType(shape, elem, memspace)
 
 
 def _scalar_from_text(s: str) -> Type:
