@@ -322,8 +322,10 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
         navigation,
         semantic_tokens,
         symbols,
+        transform_actions,
     )
 
+    transform_actions.install()
     for mod in (diagnostics, hover, navigation, symbols, folding, semantic_tokens, completion, inlay_hints, code_actions, commands):
         mod.register(server)
     return server

@@ -79,6 +79,8 @@ class DocumentState:
         # Semantic tokens per chunk (see semantic_tokens.chunk_tokens).
         self.token_cache: dict[int, tuple[Any, ...]] = {}
         self.result_counter = 0
+        # Loop-transformation code actions per (version, loops, width) (see transform_actions).
+        self._transform_action_cache: dict[Any, Any] = {}
         # Last successfully built top-level ops by symbol name (completion in
         # a function that currently does not parse).
         self.last_good: dict[str, Operation] = {}

@@ -1,0 +1,92 @@
+"""``affine-lsp vectorize``: super-vectorize affine loops (1-D, with reductions).
+
+Like ``mlir-opt -affine-super-vectorize="virtual-vector-size=N
+vectorize-reductions"``, without its miscompiles: a trip count that is not a
+multiple of ``N`` is masked and strided accesses are refused. With
+``--loop LINE`` only the ``affine.for`` starting on that line is vectorized
+(an error says why when it cannot be); otherwise (``--all``, the default)
+every section gets the loops :func:`~affine_lsp.transforms.vectorize.select_loops`
+picks. The rewritten text goes to standard output (or ``-o``); one remark
+per vectorized loop goes to standard error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from affine_lsp.commands.check import read_source
+from affine_lsp.syntax.document import Document
+from affine_lsp.transforms.rewrite import LoopOutcome
+
+
+def add_common_arguments(p: argparse.ArgumentParser, verb: str) -> None:
+    p.add_argument("file", metavar="FILE", help="MLIR file ('-' for standard input)")
+    p.add_argument("--loop", type=int, action="append", metavar="LINE", help=f"{verb} the affine.for starting on LINE (1-based; repeatable)")
+    p.add_argument("--all", action="store_true", help=f"{verb} every loop the strategy picks (the default without --loop)")
+    p.add_argument("--split-input-file", action="store_true", help="accepted for mlir-opt compatibility; '// -----' sections are always independent")
+    p.add_argument("--allow-unregistered-dialect", action="store_true", help="accepted for mlir-opt compatibility")
+    p.add_argument("-v", "--verbose", action="store_true", help=f"also report the loops that were not {verb}d, and why")
+    p.add_argument("-o", dest="output", metavar="OUT", default="-", help="output file (default: standard output)")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_common_arguments(p, "vectorize")
+    p.add_argument("--vf", type=int, default=8, metavar="N", help="vector width (default 8)")
+    p.add_argument("--no-reductions", action="store_true", help="do not vectorize loops carrying reductions (iter_args)")
+    p.add_argument(
+        "--fastest-only", action="store_true", help="with --all, only loops running along the fastest-varying memref dimension (test-fastest-varying=0)"
+    )
+
+
+def run_transform(args: argparse.Namespace, verb: str, transform: Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]) -> int:
+    """Read ``args.file``, run ``transform(text, lines)`` (lines: None for
+    ``--all``), report the outcomes on standard error, write the text."""
+    try:
+        text = read_source(args.file)
+    except OSError as e:
+        print(f"{args.file}: error: {e.strerror}", file=sys.stderr)
+        return 1
+    doc = Document(text, uri=args.file)
+    errors = []
+    for n in doc.notes():
+        if n.severity == "error":
+            line, col = doc.lines.position(n.span.start)
+            errors.append(f"{args.file}:{line + 1}:{col + 1}: error: {n.message}")
+    if errors:
+        print("\n".join(errors), file=sys.stderr)
+        return 1
+    status = 0
+    lines = None if args.all or not args.loop else sorted(set(args.loop))
+    if lines is not None:
+        starts = {doc.lines.line_of(op.span.start) + 1 for s in doc.sections for op in s.module.walk() if op.name == "affine.for"}
+        for ln in lines:
+            if ln not in starts:
+                print(f"{args.file}:{ln}:1: error: no affine.for starts on this line", file=sys.stderr)
+                status = 1
+    new, outcomes = transform(text, lines)
+    for o in outcomes:
+        col = doc.lines.position(o.offset)[1] + 1
+        if o.done:
+            print(f"{args.file}:{o.line}:{col}: remark: {o.message}", file=sys.stderr)
+        elif lines is not None:
+            print(f"{args.file}:{o.line}:{col}: error: cannot {verb} this loop: {o.message}", file=sys.stderr)
+            status = 1
+        elif args.verbose:
+            print(f"{args.file}:{o.line}:{col}: remark: not {verb}d: {o.message}", file=sys.stderr)
+    if args.output == "-":
+        sys.stdout.write(new)
+    else:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(new)
+    return status
+
+
+def run(args: argparse.Namespace) -> int:
+    from affine_lsp.transforms.vectorize import vectorize_document
+
+    if args.vf < 2:
+        print(f"{args.file}: error: --vf must be at least 2", file=sys.stderr)
+        return 1
+    return run_transform(args, "vectorize", lambda text, lines: vectorize_document(text, args.vf, lines, not args.no_reductions, 0 if args.fastest_only else 1))

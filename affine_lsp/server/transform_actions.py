@@ -1,0 +1,115 @@
+"""Code actions for the loop transformations: "Fuse loops here",
+"Vectorize loop (VF=N)" and "Parallelize loop".
+
+Offered on an ``affine.for`` whose header holds the cursor, or on the loops
+a selection covers (two selected nests: the fusion of that pair). The
+transforms themselves (:mod:`affine_lsp.transforms`) decide legality from
+the dependence engine and re-parse and re-verify their output before
+anything is offered; an action that cannot apply is shown disabled, with
+the reason. Results are cached per document version and loop, because
+editors ask for code actions on every cursor move.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from affine_lsp.ir.core import Operation
+from affine_lsp.server.state import DocumentState
+from affine_lsp.syntax.document import Document
+from affine_lsp.transforms.edits import Transform
+
+if TYPE_CHECKING:
+    from affine_lsp.server.server import AffineLanguageServer
+
+log = logging.getLogger(__name__)
+
+KIND = types.CodeActionKind.RefactorRewrite
+_CACHE_ATTR = "_transform_action_cache"
+
+
+def _header_end(doc: Document, loop: Operation) -> int:
+    """Offset of the ``{`` that opens the loop body (end of its header)."""
+    if loop.regions and loop.regions[0].span is not None:
+        return loop.regions[0].span.start + 1
+    return loop.span.end
+
+
+def loops_at(doc: Document, lo: int, hi: int) -> list[Operation]:
+    """The affine.for ops the range designates: for a cursor, the innermost
+    loop whose header contains it; for a selection, the outermost loops it
+    covers entirely (in text order)."""
+    section = doc.section_at(lo)
+    loops = [op for op in section.module.walk() if op.name == "affine.for"]
+    if hi - lo > 0:
+        covered = [op for op in loops if lo <= op.span.start and op.span.end <= hi]
+        return [op for op in covered if not any(o is not op and o.is_ancestor_of(op) for o in covered)]
+    on_header = [op for op in loops if op.span.start <= lo <= _header_end(doc, op)]
+    return on_header[-1:] if on_header else []
+
+
+def _lsp_action(doc: Document, uri: str, t: Transform) -> types.CodeAction:
+    reason = t.data.get("disabled")
+    if reason:
+        return types.CodeAction(title=t.title, kind=KIND, disabled=types.CodeActionDisabled(reason=str(reason)))
+    lines = doc.lines
+    edits = []
+    for e in t.edits:
+        sl, sc = lines.position(e.start)
+        el, ec = lines.position(e.end)
+        edits.append(
+            types.TextEdit(
+                range=types.Range(start=types.Position(line=sl, character=sc), end=types.Position(line=el, character=ec)),
+                new_text=e.new_text,
+            )
+        )
+    return types.CodeAction(title=t.title, kind=KIND, edit=types.WorkspaceEdit(changes={uri: edits}))
+
+
+def transforms_for(doc: Document, loops: list[Operation], vf: int) -> list[Transform]:
+    from affine_lsp.transforms.fusion import fusion_candidates
+    from affine_lsp.transforms.parallelize import parallelize_candidates
+    from affine_lsp.transforms.vectorize import vectorize_candidates
+
+    out: list[Transform] = []
+    if len(loops) == 2:
+        out.extend(fusion_candidates(doc, loops[0], loops[1]))
+    elif len(loops) == 1:
+        loop = loops[0]
+        for name, fn in (
+            ("fusion", lambda: fusion_candidates(doc, loop)),
+            ("vectorization", lambda: vectorize_candidates(doc, loop, vf)),
+            ("parallelization", lambda: parallelize_candidates(doc, loop)),
+        ):
+            try:
+                out.extend(fn())
+            except Exception:  # a transform bug must not take the menu down
+                log.exception("%s of the loop at offset %d failed", name, loop.span.start)
+    return out
+
+
+def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int, hi: int) -> list[types.CodeAction]:
+    loops = loops_at(doc, lo, hi)
+    if not loops:
+        return []
+    vf = int(getattr(ls.settings, "vectorize_default_width", 8) or 8)
+    key = (doc.version, tuple(op.span.start for op in loops), vf)
+    cache: dict = getattr(st, _CACHE_ATTR, None) or {}
+    if key not in cache:
+        if len(cache) > 64:
+            cache.clear()
+        cache[key] = transforms_for(doc, loops, vf)
+        setattr(st, _CACHE_ATTR, cache)
+    return [_lsp_action(doc, st.uri, t) for t in cache[key]]
+
+
+def install() -> None:
+    from affine_lsp.server import code_actions
+
+    if provider not in code_actions.PROVIDERS:
+        code_actions.PROVIDERS.append(provider)
+    if KIND not in code_actions.CODE_ACTION_KINDS:
+        code_actions.CODE_ACTION_KINDS.append(KIND)

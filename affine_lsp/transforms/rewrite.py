@@ -1,0 +1,255 @@
+"""Helpers shared by the transforms for writing new op text.
+
+Transforms never print a whole buffer: they write the text of a few new or
+changed ops and splice it into the original with :mod:`.edits`. What they
+need for that lives here:
+
+* :class:`NameGen` -- fresh SSA names that clash with nothing in a function;
+* :func:`clone_op` / :func:`print_clone` -- an op printed in its custom
+  syntax with other operands, result names and result types (a detached
+  shallow copy given to the IR printer: "this op, but on these values");
+* :func:`op_source` / :func:`line_indent` -- an op's own text and the
+  indentation of the line it starts on, to keep untouched ops verbatim;
+* :func:`gap_comments` -- the comment lines written between two ops, so a
+  rewritten block keeps its comments.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from affine_lsp.ir.attributes import Attribute
+from affine_lsp.ir.core import NO_SPAN, Operation, OpResult, Value
+from affine_lsp.ir.printer import Printer
+from affine_lsp.ir.types import Type
+from affine_lsp.transforms.edits import TextEdit, UnsafeTransform, apply_edits, checked
+
+_SSA_NAME = re.compile(r"%[A-Za-z0-9_$.\-]+")
+
+
+class NameGen:
+    """Fresh SSA names (``%base``, ``%base_1``, ...) unused in a given text."""
+
+    def __init__(self, taken: Iterable[str] = ()) -> None:
+        self.taken: set[str] = set(taken)
+
+    @staticmethod
+    def from_text(text: str) -> NameGen:
+        """Every ``%name`` written in ``text`` is taken (``%x#1`` takes ``%x``)."""
+        return NameGen(_SSA_NAME.findall(text))
+
+    def fresh(self, base: str) -> str:
+        """A new name derived from ``base`` (with or without ``%``, ``#k``)."""
+        b = base.lstrip("%").split("#", 1)[0].split(":", 1)[0]
+        b = re.sub(r"[^A-Za-z0-9_$.]", "_", b) or "v"
+        if b[0].isdigit():
+            b = "v" + b
+        cand = "%" + b
+        n = 0
+        while cand in self.taken:
+            n += 1
+            cand = f"%{b}_{n}"
+        self.taken.add(cand)
+        return cand
+
+
+def is_unnamed(v: Value) -> bool:
+    """A result written without a name (``affine.load ...`` alone on its
+    line): nothing can use it, but a rewrite printing it needs one."""
+    return v.name.startswith("<")
+
+
+def result_base(op: Operation, default: str) -> str:
+    """The name of ``op``'s results without ``%`` and ``#k`` (``default``
+    when they are unnamed): the base of the names derived from them."""
+    if not op.results or is_unnamed(op.results[0]):
+        return default
+    return op.results[0].name.split("#", 1)[0].lstrip("%")
+
+
+def detached_value(name: str, type: Type | None) -> Value:
+    """A value that exists only to be printed (not part of any IR)."""
+    return Value(name, type, NO_SPAN)
+
+
+def clone_op(
+    op: Operation,
+    operands: Sequence[Value] | None = None,
+    result_types: Sequence[Type | None] | None = None,
+    result_names: Sequence[str] | None = None,
+    attributes: Mapping[str, Attribute] | None = None,
+) -> Operation:
+    """A detached shallow copy of ``op`` (no regions) with other operands,
+    result types and result names; everything not given is ``op``'s own."""
+    ops = list(op.operands if operands is None else operands)
+    types = [r.type for r in op.results] if result_types is None else list(result_types)
+    names = [r.name for r in op.results] if result_names is None else list(result_names)
+    clone = Operation(
+        op.name,
+        NO_SPAN,
+        NO_SPAN,
+        operands=ops,
+        operand_spans=[NO_SPAN] * len(ops),
+        attributes=dict(op.attributes if attributes is None else attributes),
+        operand_segments=op.operand_segments,
+        custom=op.custom,
+        known=op.known,
+    )
+    clone.results = [OpResult(n, t, NO_SPAN, owner=clone, index=i) for i, (n, t) in enumerate(zip(names, types))]
+    return clone
+
+
+def print_clone(
+    op: Operation,
+    operands: Sequence[Value] | None = None,
+    result_types: Sequence[Type | None] | None = None,
+    result_names: Sequence[str] | None = None,
+    attributes: Mapping[str, Attribute] | None = None,
+) -> str:
+    """One line: ``op`` printed in its custom syntax on other values."""
+    return Printer().print_op(clone_op(op, operands, result_types, result_names, attributes))
+
+
+def result_prefix(op: Operation, names: Sequence[str] | None = None) -> str:
+    """``%a = ``, ``%a, %b = ``, ``%r:2 = `` ... for ``op``'s results named
+    ``names`` (default: their own names); empty when they have no names."""
+    return Printer()._results(clone_op(op, result_names=names))
+
+
+def line_start(text: str, offset: int) -> int:
+    return text.rfind("\n", 0, offset) + 1
+
+
+def line_indent(text: str, offset: int) -> str:
+    """The indentation of the line containing ``offset`` (empty when
+    something other than blanks precedes ``offset`` on that line)."""
+    s = line_start(text, offset)
+    prefix = text[s:offset]
+    return prefix if not prefix.strip() else re.match(r"[ \t]*", prefix).group(0)  # type: ignore[union-attr]
+
+
+def op_source(text: str, op: Operation) -> str:
+    """The op's own text (all its lines, as written)."""
+    return text[op.span.start : op.span.end]
+
+
+def gap_comments(text: str, start: int, end: int) -> list[str]:
+    """The ``//`` comment lines (stripped of their indentation) written in
+    ``text[start:end]`` -- the gap between two ops."""
+    out = []
+    for line in text[start:end].split("\n"):
+        s = line.strip()
+        if s.startswith("//"):
+            out.append(s)
+    return out
+
+
+def function_text(text: str, op: Operation) -> str:
+    """The text of the function (analysis scope) containing ``op``: the
+    names a rewrite of ``op`` must not clash with."""
+    from affine_lsp.analysis.polyhedral import scope_of
+
+    scope = scope_of(op)
+    return text[scope.span.start : scope.span.end] if scope is not None else text
+
+
+@dataclass
+class LoopOutcome:
+    """What a whole-document run did with one loop."""
+
+    offset: int  # start of the loop in the original text
+    line: int  # 1-based
+    done: bool
+    message: str
+
+
+def op_at(doc: object, offset: int, names: Iterable[str]) -> Operation | None:
+    """The op of one of ``names`` that starts at ``offset`` in ``doc``."""
+    from affine_lsp.syntax.document import Document
+
+    assert isinstance(doc, Document)
+    wanted = set(names)
+    for op in doc.section_at(offset).module.walk():
+        if op.span.start == offset and op.name in wanted:
+            return op
+    return None
+
+
+def apply_sequentially(
+    text: str,
+    offsets: Iterable[int],
+    names: Iterable[str],
+    rewrite: Callable[[str, Operation], list[TextEdit] | str],
+) -> tuple[str, dict[int, str | None]]:
+    """Rewrite several ops of ``text``, one after the other.
+
+    ``offsets`` are the start offsets (in ``text``) of the ops to rewrite;
+    ``rewrite(current_text, op)`` returns the edits for one op (or the reason
+    it cannot be rewritten). The ops are processed from the last offset to
+    the first, so every edit of one op (all at or after its start) leaves the
+    offsets still to come valid; the text is re-parsed between ops. The
+    result goes through :func:`~affine_lsp.transforms.edits.checked` once;
+    if that fails, the ops are redone one by one, each checked, and the one
+    that breaks is skipped. Returns the new text and, per offset, None (done)
+    or the reason it was not.
+    """
+    from affine_lsp.syntax.document import Document
+
+    order = sorted(set(offsets), reverse=True)
+    names = list(names)
+
+    def run(check: bool) -> tuple[str, dict[int, str | None]]:
+        doc = Document(text)
+        out: dict[int, str | None] = {}
+        for off in order:
+            op = op_at(doc, off, names)
+            if op is None:
+                out[off] = "the op could not be found again after the other rewrites"
+                continue
+            cur = doc.text
+            got = rewrite(cur, op)
+            if isinstance(got, str):
+                out[off] = got
+                continue
+            try:
+                if check:
+                    checked(cur, got)
+                else:
+                    apply_edits(cur, got)  # validates the edits
+            except (UnsafeTransform, ValueError) as err:
+                out[off] = f"the rewritten code does not verify: {err}"
+                continue
+            for e in sorted(got, key=lambda e: (e.start, e.end), reverse=True):
+                doc.apply_edit(e.start, e.end, e.new_text)
+            out[off] = None
+        return doc.text, out
+
+    new, outcome = run(False)
+    if new == text:
+        return new, outcome
+    try:
+        return checked(text, [TextEdit(0, len(text), new)]), outcome
+    except UnsafeTransform:
+        return run(True)
+
+
+def checked_in_section(doc: object, edits: Sequence[TextEdit]) -> None:
+    """:func:`~affine_lsp.transforms.edits.checked` on the ``// -----``
+    section the edits fall in (sections are independent modules, so the
+    other sections cannot gain errors): the same answer, for a fraction of
+    the work on a large file. Raises ``UnsafeTransform``."""
+    from affine_lsp.syntax.document import Document
+
+    assert isinstance(doc, Document)
+    if not edits:
+        return
+    lo = min(e.start for e in edits)
+    hi = max(e.end for e in edits)
+    sec = doc.section_at(lo)
+    if len(doc.sections) == 1 or hi > sec.end or lo < sec.start:
+        checked(doc.text, edits)
+        return
+    base = sec.start
+    checked(doc.text[base : sec.end], [TextEdit(e.start - base, e.end - base, e.new_text) for e in edits])
