@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -56,6 +57,9 @@ HOVER_ANALYSIS_WAIT_S = 0.035
 that it answers without it (the analysis goes on, the next hover has it)."""
 
 PENDING = "the dependence analysis of this function is still running; hover again in a moment"
+
+
+log = logging.getLogger(__name__)
 
 
 class HoverBuilder:
@@ -377,7 +381,21 @@ class HoverBuilder:
         for mu in bounds:
             if mu.operands:  # constant bounds are already in the range line
                 out += self.inlined(mu) + [""]
+        out += self.fusion(op)
         return out
+
+    def fusion(self, op: Operation) -> list[str]:
+        """The fusion cost model at every depth, for a top-level nest."""
+        if op.name != "affine.for" or any(a.name in ("affine.for", "affine.parallel") for a in op.ancestors()):
+            return []
+        try:
+            from affine_lsp.transforms.fusion import fusion_report
+
+            report = fusion_report(op, self.doc)
+        except Exception:  # the hover never fails because of a transform
+            log.exception("fusion report failed")
+            return []
+        return [report, ""] if report else []
 
     # ------------------------------------------------------------ symbols, blocks, types
     def symbol(self, name: str) -> str:
