@@ -128,16 +128,20 @@ def iter_chunks(text: str, start: int = 0, end: int | None = None, level: int = 
                 pos = line_end
                 continue
             if _MODULE_RE.match(line):
-                hlen = _module_header_len(text, pos, end)
+                # The header may span lines, never a split marker.
+                marker = text.find("\n// -----", pos, end)
+                hlen = _module_header_len(text, pos, end if marker < 0 else marker + 1)
                 if hlen is not None:
                     yield _trimmed(text, ChunkSpan(pos, pos + hlen, "module_open", level, section))
                     level += 1
                     cur_level = level
                     rest_start = pos + hlen
                     pos = rest_start
-                    # The rest of the header line may hold more text.
-                    if text[rest_start:line_end].strip() == "":
-                        pos = line_end
+                    # The rest of the header's last line may hold more text.
+                    nl = text.find("\n", rest_start, end)
+                    header_end = end if nl < 0 else nl + 1
+                    if text[rest_start:header_end].strip() == "":
+                        pos = header_end
                     continue
             cur_start = pos
             cur_level = level

@@ -11,7 +11,9 @@ the chunks whose text changed and moves the others by updating their
 from __future__ import annotations
 
 import bisect
+import gc
 import re
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -26,6 +28,33 @@ MAX_CHUNK_CHARS = 2_000_000
 # walk regions recursively); real code nests a few dozen levels at most.
 MAX_NESTING = 200
 
+
+class _GcPause:
+    """Pause the cyclic garbage collector during bulk parsing and IR
+    building: they allocate millions of small objects (with parent links,
+    so cycles), and the collector's repeated full scans cost 35-50% of a
+    cold parse of a large file. Re-entrant and thread-safe (a counter)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._depth = 0
+        self._was_enabled = False
+
+    def __enter__(self) -> None:
+        with self._lock:
+            if self._depth == 0:
+                self._was_enabled = gc.isenabled()
+                gc.disable()
+            self._depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._depth -= 1
+            if self._depth == 0 and self._was_enabled:
+                gc.enable()
+
+
+gc_paused = _GcPause()
 
 _NON_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 
@@ -249,6 +278,9 @@ class Document:
                     break
             new_spans.append(cs)
         new_chunks = [Chunk(cs, text[cs.start : cs.end]) for cs in new_spans]
+        # The section of the last chunk before the resynchronisation point, read
+        # before the reuse below re-labels old chunks with their new section.
+        prev_section = chunks[resync_j - 1].section if resync_j is not None and resync_j > 0 else 0
         # Reuse parses of chunks whose text did not change.
         old_by_text: dict[str, Chunk] = {}
         for c in chunks[i : resync_j if resync_j is not None else len(chunks)]:
@@ -267,7 +299,7 @@ class Document:
                 for c in tail:
                     c.anchor.offset += delta
             # Sections renumber after an added or removed split marker.
-            sec_shift = (new_spans[-1].section if new_spans else first_section) - (chunks[resync_j - 1].section if resync_j > 0 else 0)
+            sec_shift = (new_spans[-1].section if new_spans else first_section) - prev_section
             if sec_shift:
                 for c in tail:
                     c.section += sec_shift
@@ -276,13 +308,15 @@ class Document:
 
     # ------------------------------------------------------------ analysis
     def parse_all(self) -> None:
-        for c in self.chunks:
-            c.ensure_parsed()
+        with gc_paused:
+            for c in self.chunks:
+                c.ensure_parsed()
 
     @property
     def sections(self) -> list[Section]:
         if self._sections is None:
-            self._sections = self._build_sections()
+            with gc_paused:
+                self._sections = self._build_sections()
         return self._sections
 
     def _build_sections(self) -> list[Section]:

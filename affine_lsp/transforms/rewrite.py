@@ -11,7 +11,11 @@ need for that lives here:
 * :func:`op_source` / :func:`line_indent` -- an op's own text and the
   indentation of the line it starts on, to keep untouched ops verbatim;
 * :func:`gap_comments` -- the comment lines written between two ops, so a
-  rewritten block keeps its comments.
+  rewritten block keeps its comments;
+* :func:`apply_sequentially` -- several ops of a document rewritten one
+  after the other (re-parsing incrementally in between), checked once;
+* :func:`checked_in_section` -- ``edits.checked`` on the ``// -----``
+  section the edits touch only.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from affine_lsp.ir.attributes import Attribute
 from affine_lsp.ir.core import NO_SPAN, Operation, OpResult, Value
 from affine_lsp.ir.printer import Printer
 from affine_lsp.ir.types import Type
-from affine_lsp.transforms.edits import TextEdit, UnsafeTransform, apply_edits, checked
+from affine_lsp.transforms.edits import TextEdit, UnsafeTransform, apply_edits, checked, line_start
 
 _SSA_NAME = re.compile(r"%[A-Za-z0-9_$.\-]+")
 
@@ -116,10 +120,6 @@ def result_prefix(op: Operation, names: Sequence[str] | None = None) -> str:
     """``%a = ``, ``%a, %b = ``, ``%r:2 = `` ... for ``op``'s results named
     ``names`` (default: their own names); empty when they have no names."""
     return Printer()._results(clone_op(op, result_names=names))
-
-
-def line_start(text: str, offset: int) -> int:
-    return text.rfind("\n", 0, offset) + 1
 
 
 def line_indent(text: str, offset: int) -> str:

@@ -188,7 +188,7 @@ class _Emitter:
                 post.append(
                     f"{ind}{out_name} = vector.reduction <{r.kind.vector}>, {new_names[r.position]}, {r.init.name}{fm} : {self.vt(r.type)} into {r.type}"
                 )
-        head = f"{result_prefix(loop, new_names) if new_names else ''}affine.for {f.iv.name} = {_bound_text(loop, 'lower_bound', f.lower.operands, 'max')}"
+        head = f"{result_prefix(loop, new_names)}affine.for {f.iv.name} = {_bound_text(loop, 'lower_bound', f.lower.operands, 'max')}"
         head += f" to {_bound_text(loop, 'upper_bound', f.upper.operands, 'min')} step {p.new_step}"
         if p.reductions:
             pairs = ", ".join(f"{r.iter_arg.name} = {self.neutral[r.position]}" for r in p.reductions)
