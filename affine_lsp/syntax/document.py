@@ -97,12 +97,26 @@ class Chunk:
             elif self.max_depth > MAX_NESTING:
                 self.parse = ParseResult(
                     None,
-                    [Note("error", f"nesting too deep to analyse: {self.max_depth} levels of brackets (the limit is {MAX_NESTING})", Span(0, 1, self.anchor), "too-deep")],
+                    [
+                        Note(
+                            "error",
+                            f"nesting too deep to analyse: {self.max_depth} levels of brackets (the limit is {MAX_NESTING})",
+                            Span(0, 1, self.anchor),
+                            "too-deep",
+                        )
+                    ],
                 )
             elif len(self.text) > MAX_CHUNK_CHARS:
                 self.parse = ParseResult(
                     None,
-                    [Note("error", f"top-level item of {len(self.text)} characters is too large to analyse (limit {MAX_CHUNK_CHARS})", Span(0, 1, self.anchor), "too-large")],
+                    [
+                        Note(
+                            "error",
+                            f"top-level item of {len(self.text)} characters is too large to analyse (limit {MAX_CHUNK_CHARS})",
+                            Span(0, 1, self.anchor),
+                            "too-large",
+                        )
+                    ],
                 )
             else:
                 self.parse = parse_chunk(self.text, self.anchor)

@@ -65,21 +65,21 @@ def _tok(type_: str, value: str, start: int) -> Tok:
 
 
 _STR = r'"(?:[^"\\\n]|\\.)*"'
-_BAL0 = r'(?:->|' + _STR + r'|[^<>"])*'
+_BAL0 = r"(?:->|" + _STR + r'|[^<>"])*'
 
 
 def _balanced(depth: int) -> str:
     inner = _BAL0
     for _ in range(depth):
-        inner = r'(?:->|' + _STR + r'|[^<>"]|<' + inner + r'>)*'
+        inner = r"(?:->|" + _STR + r'|[^<>"]|<' + inner + r">)*"
     return inner
 
 
 _BAL = _balanced(4)
-_PAREN0 = r'(?:' + _STR + r'|[^()"])*'
+_PAREN0 = r"(?:" + _STR + r'|[^()"])*'
 _PAREN = _PAREN0
 for _ in range(3):
-    _PAREN = r'(?:' + _STR + r'|[^()"]|\(' + _PAREN + r'\))*'
+    _PAREN = r"(?:" + _STR + r'|[^()"]|\(' + _PAREN + r"\))*"
 
 _MASTER = re.compile(
     "|".join(

@@ -461,7 +461,11 @@ class ChunkTransformer(Transformer):
         op.segments = (len(lb_ops), len(ub_ops), len(inits))
         op.result_types = list(res_types)
         if region is not None:
-            _set_entry_args(region, [(str(iv), self.sp(iv), INDEX)] + [(n, s, t) for (n, s), t in zip(iter_names, res_types + [None] * len(iter_names), strict=False)], self.anchor)
+            _set_entry_args(
+                region,
+                [(str(iv), self.sp(iv), INDEX)] + [(n, s, t) for (n, s), t in zip(iter_names, res_types + [None] * len(iter_names), strict=False)],
+                self.anchor,
+            )
             op.regions = [region]
         return op
 
@@ -1176,8 +1180,10 @@ class ChunkTransformer(Transformer):
     def static_list(self, c: list) -> _Mixed:
         return next((x for x in c if isinstance(x, _Mixed)), _Mixed())
 
-    def memref_subview(self, c: list) -> OpSyn:
-        op = self._op(c[0], c, "memref.subview")
+    def _offsets_sizes_strides(self, c: list, name: str) -> OpSyn:
+        """memref.subview / memref.reinterpret_cast: a source and three
+        mixed static/dynamic lists, then ``: type to type``."""
+        op = self._op(c[0], c, name)
         lists = [x for x in c if isinstance(x, _Mixed)]
         dyn_all = []
         segs = [1]
@@ -1192,6 +1198,9 @@ class ChunkTransformer(Transformer):
         op.operand_types = types[:1]
         op.result_types = types[1:2]
         return op
+
+    def memref_subview(self, c: list) -> OpSyn:
+        return self._offsets_sizes_strides(c, "memref.subview")
 
     def memref_view(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "memref.view")
@@ -1206,21 +1215,7 @@ class ChunkTransformer(Transformer):
         return op
 
     def memref_reinterpret(self, c: list) -> OpSyn:
-        op = self._op(c[0], c, "memref.reinterpret_cast")
-        lists = [x for x in c if isinstance(x, _Mixed)]
-        dyn_all = []
-        segs = [1]
-        for key, lst in zip(("static_offsets", "static_sizes", "static_strides"), lists, strict=False):
-            dyn = self._mixed(op, lst, key)
-            dyn_all.extend(dyn)
-            segs.append(len(dyn))
-        op.operands = [(str(c[1]), self.sp(c[1]))] + dyn_all
-        op.segments = tuple(segs)
-        self._trailing(op, c[2:])
-        types = op.operand_types or []
-        op.operand_types = types[:1]
-        op.result_types = types[1:2]
-        return op
+        return self._offsets_sizes_strides(c, "memref.reinterpret_cast")
 
     def memref_global(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "memref.global")
@@ -1775,7 +1770,10 @@ class ChunkTransformer(Transformer):
         return UnitAttr(self.sp(c[0]))
 
     def array_attr(self, c: list) -> Attribute:
-        return ArrayAttr([x for x in c if isinstance(x, Attribute)], self.span_of(c[0], c[-1]) if c and isinstance(c[0], _TOKENS) else Span(_start(c[-1]) - 1, _end(c[-1]), self.anchor))
+        return ArrayAttr(
+            [x for x in c if isinstance(x, Attribute)],
+            self.span_of(c[0], c[-1]) if c and isinstance(c[0], _TOKENS) else Span(_start(c[-1]) - 1, _end(c[-1]), self.anchor),
+        )
 
     def type_attr(self, c: list) -> Attribute:
         return TypeAttr(c[0])
@@ -1996,6 +1994,7 @@ def _set_entry_args(region: RegionSyn, args: list, anchor: Anchor) -> None:
 
 
 # ---------------------------------------------------------------- driver
+
 
 @lru_cache(maxsize=1)
 def _grammar_text() -> str:
@@ -2226,8 +2225,10 @@ def _message_for(expected: set[str], found: str) -> str:
     """Phrase lark's expected-terminal set the way MLIR's parser does."""
     if "CMP_OP" in expected and found in ("')'", "','"):
         return "expected '== affine-expr' or '>= affine-expr' at end of affine constraint"
-    if expected and (expected <= _AFFINE_ATOMS | {"LEGACY", "CEILDIV_KW", "FLOORDIV_KW", "MOD_KW"} or expected == _SSA_AFFINE_ATOMS or expected <= _SSA_AFFINE_ATOMS) and (
-        "INT" in expected and "LP" in expected
+    if (
+        expected
+        and (expected <= _AFFINE_ATOMS | {"LEGACY", "CEILDIV_KW", "FLOORDIV_KW", "MOD_KW"} or expected == _SSA_AFFINE_ATOMS or expected <= _SSA_AFFINE_ATOMS)
+        and ("INT" in expected and "LP" in expected)
     ):
         return f"expected affine expression, found {found}"
     if expected == {"INT", "MINUS"} and found.startswith("'%"):
