@@ -56,6 +56,12 @@ Public API
 ``analyze_function(func_op, budget=...) -> list[Note]``
     The same diagnostics for one function under a given budget.
 
+``time_limit(seconds)``
+    A context manager bounding everything above in time (per thread): past
+    the deadline the next isl query raises ``TimeBudgetExceeded``;
+    ``analyze_function`` turns it into an info note ("dependence analysis
+    skipped: ... time budget ...").
+
 ``analyze_document(doc) -> list[Note]``
     Diagnostics for :mod:`affine_lsp.diagnostics`: out-of-bounds warnings,
     racy ``affine.parallel`` errors, budget / limit info notes. Total: never
@@ -85,7 +91,7 @@ from affine_lsp.analysis.dependences import (
     dependence_kind,
     num_common_loops,
 )
-from affine_lsp.analysis.isl_support import DEFAULT_BUDGET
+from affine_lsp.analysis.isl_support import DEFAULT_BUDGET, TimeBudgetExceeded, time_limit
 from affine_lsp.analysis.polyhedral import AccessModel, scope_of
 from affine_lsp.ir.core import Operation
 from affine_lsp.syntax.nodes import Note
@@ -104,6 +110,7 @@ __all__ = [
     "DepResult",
     "FunctionDeps",
     "PairDeps",
+    "TimeBudgetExceeded",
     "access_relation_str",
     "analyze_document",
     "analyze_function",
@@ -112,6 +119,8 @@ __all__ = [
     "dependences_of_function",
     "loop_summary",
     "num_common_loops",
+    "time_budget_note",
+    "time_limit",
 ]
 
 _CACHE_ATTR = "_affine_lsp_function_deps"
@@ -235,9 +244,22 @@ def analyze_function(scope: Operation, budget: int = DEFAULT_BUDGET) -> list[Not
     try:
         fd = dependences_of_function(scope, budget)
         notes = [*bounds_notes(fd), *race_notes(fd), *fd.notes]
+    except TimeBudgetExceeded as e:  # under isl_support.time_limit
+        return [time_budget_note(scope, e.seconds)]
     except Exception as e:  # keep the language server alive on any IR
         return [Note("info", f"dependence analysis failed: {type(e).__name__}: {e}", scope.name_span, "deps-internal")]
     return _dedupe(notes)
+
+
+def time_budget_note(scope: Operation, seconds: float) -> Note:
+    """The info note of a function whose analysis ran out of time."""
+    ms = round(seconds * 1000)
+    return Note(
+        "info",
+        f"dependence analysis skipped: it needs more than the time budget of {ms} ms (affineLsp.analysis.timeBudgetMs)",
+        scope.name_span,
+        "deps-time",
+    )
 
 
 def _is_function_scope(op: Operation) -> bool:

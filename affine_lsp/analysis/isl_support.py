@@ -8,11 +8,18 @@ turns isl errors into Python exceptions of our own:
 * :class:`BudgetExceeded` when the operation limit tripped (the caller answers
   "unknown" and emits an info note; the computation never hangs);
 * :class:`IslFailure` for any other isl error.
+
+:func:`time_limit` bounds a whole analysis in time as well: once its
+deadline has passed, the next query (the next :func:`limited`) raises
+:class:`TimeBudgetExceeded` instead of starting, so the analysis of one
+function never runs much longer than its budget (one query at most, and each
+query is bounded by the operation limit).
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -35,7 +42,41 @@ class IslFailure(Exception):
     """isl reported an error (other than the operation limit)."""
 
 
+class TimeBudgetExceeded(Exception):
+    """The deadline of :func:`time_limit` passed: the analysis gives up."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"time budget of {round(seconds * 1000)} ms exceeded")
+        self.seconds = seconds
+
+
 _DEPTH = [0]  # nesting of limited() (under LOCK): inner scopes share the outer budget
+_DEADLINE = threading.local()  # .at: (monotonic deadline, budget in s) of this thread, or None
+
+
+@contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Within the body, a query started after ``seconds`` raises
+    :class:`TimeBudgetExceeded` (``None`` or ``<= 0``: no limit). Per thread;
+    nested limits keep the earliest deadline."""
+    prev = getattr(_DEADLINE, "at", None)
+    cur = prev
+    if seconds is not None and seconds > 0:
+        at = time.monotonic() + seconds
+        if prev is None or at < prev[0]:
+            cur = (at, seconds)
+    _DEADLINE.at = cur
+    try:
+        yield
+    finally:
+        _DEADLINE.at = prev
+
+
+def check_time() -> None:
+    """Raise :class:`TimeBudgetExceeded` when this thread's deadline has passed."""
+    at = getattr(_DEADLINE, "at", None)
+    if at is not None and time.monotonic() > at[0]:
+        raise TimeBudgetExceeded(at[1])
 
 
 @contextmanager
@@ -45,6 +86,7 @@ def limited(max_operations: int) -> Iterator[None]:
     The counter is reset on entry, so each query gets the whole budget. A
     nested ``limited`` runs under the enclosing one's limit.
     """
+    check_time()
     with LOCK:
         outer = _DEPTH[0] > 0
         if not outer:

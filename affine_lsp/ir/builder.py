@@ -258,6 +258,7 @@ class IRBuilder:
         elif v.type is None and declared is not None and not isinstance(v, UndefinedValue):
             # An untyped value (result of an op we do not know) learns its type from the use.
             v.type = declared
+            v.type_from = span
         use = Use(v, op, len(op.operands), span)
         v.uses.append(use)
         op.operands.append(v)

@@ -107,6 +107,7 @@ class Value:
     type: Type | None
     span: Span  # where the value is defined (the name at its definition)
     uses: list[Use] = field(default_factory=list)
+    type_from: Span | None = field(default=None, repr=False)  # the use the type was learned from (untyped results of unknown ops)
 
     @property
     def defining_op(self) -> Operation | None:

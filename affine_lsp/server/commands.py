@@ -16,7 +16,7 @@ from affine_lsp.ir.affine_ops import ACCESS_OPS, LOOP_OPS
 from affine_lsp.ir.core import Operation
 from affine_lsp.server import describe as D
 from affine_lsp.server.engine import scope_of
-from affine_lsp.server.hover import HoverBuilder
+from affine_lsp.server.hover import COMMAND_ANALYSIS_WAIT_S, HoverBuilder
 from affine_lsp.server.index import func_name, innermost_op
 from affine_lsp.server.navigation import RequestFailed
 from affine_lsp.server.server import AffineLanguageServer
@@ -53,7 +53,7 @@ def show_dependences(ls: AffineLanguageServer, st: DocumentState, pos: types.Pos
             if chunk is not None and chunk.kind == "item" and chunk.ir_op is None and chunk.text.strip():
                 return f"_The top-level item at {where} does not parse; fix the syntax errors first._"
             return f"_No affine loop or memory access at {where}._"
-        b = HoverBuilder(ls, st, doc, section, wait=None)
+        b = HoverBuilder(ls, st, doc, section, wait=COMMAND_ANALYSIS_WAIT_S, wait_flows=True)
         if op.name in ACCESS_OPS:
             return "\n".join([f"### Dependences of {D.code(D.op_title(op))} (line {lines.line_of(op.name_span.start) + 1})", "", *b.access(op)])
         loop: Operation | None = op if op.name in LOOP_OPS else next((a for a in op.ancestors() if a.name in LOOP_OPS), None)

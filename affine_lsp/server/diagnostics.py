@@ -11,9 +11,10 @@ pending run and makes a running one give up between steps.
 2. *Analysis phase* (analysis worker, no document lock), once the edits
    have paused for ``ANALYSIS_IDLE_S``: the dependence analysis of the
    functions without results, the edited one first, each query under the isl
-   operation budget (``analysis.islMaxOperations``), in slices of at most
-   ``analysis.timeBudgetMs`` separated by idle pauses, with ``$/progress``
-   when it is long. Each slice is published (or, for pull clients, announced
+   operation budget (``analysis.islMaxOperations``), each function under the
+   time budget ``analysis.timeBudgetMs`` (past it the function gets an info
+   note, "dependence analysis skipped"), in slices of at most that budget
+   separated by idle pauses, with ``$/progress`` when it is long. Each slice is published (or, for pull clients, announced
    with ``workspace/diagnostic/refresh``) if the document did not change
    meanwhile; a change stops the phase between two functions.
 

@@ -21,6 +21,7 @@ access relations from :mod:`affine_lsp.analysis`. This module only
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 import threading
@@ -80,6 +81,7 @@ class FunctionAnalysis:
     flows: frozenset[tuple[int, int, int]] | None = None  # value-carrying RAWs (see flowproc)
     flows_future: Any = None  # the request to the dataflow worker
     flows_failed: bool = False
+    timed_out: bool = False  # a computation ran past analysis.timeBudgetMs (not retried)
 
     @property
     def ready(self) -> bool:
@@ -147,7 +149,7 @@ class Engine:
                 return list(fn(doc))
         text, line_of = doc.text, doc.lines.line_of
         out: list[Note] = []
-        cache: dict[int, tuple[Operation, list[Note]]] = st.verify_cache
+        cache: dict[int, tuple[Operation, list[Note], int]] = st.verify_cache
         sigs: dict[int, tuple[Operation, tuple[str, str] | None]] = st.symbol_sigs
         live: set[int] = set()
         for section in doc.sections:
@@ -159,7 +161,9 @@ class Engine:
             changed: list[Operation] = []
             for op in items:
                 hit = cache.get(id(op)) if same_env else None
-                if hit is not None and hit[0] is op:
+                # Messages that name a line ("defined by ... at line 12") are
+                # stale once the item moved to another line.
+                if hit is not None and hit[0] is op and (hit[2] == line_of(op.span.start) or not _names_lines(hit[1])):
                     out.extend(hit[1])
                     live.add(id(op))
                 else:
@@ -184,7 +188,7 @@ class Engine:
                 owner = next((op for op in changed if op.span.start <= n.span.start < max(op.span.end, op.span.start + 1)), None)
                 (per_op[id(owner)] if owner is not None else extra).append(n)
             for op in changed:
-                cache[id(op)] = (op, [anchored(n, op.span.anchor) for n in per_op[id(op)]])
+                cache[id(op)] = (op, [anchored(n, op.span.anchor) for n in per_op[id(op)]], line_of(op.span.start))
                 live.add(id(op))
             st.verify_extra[skey] = (key, extra)
             out.extend(notes)
@@ -237,7 +241,7 @@ class Engine:
         while True:
             with self._lock:
                 fa = st.fn_cache.get(fid)
-                if fa is not None and fa.key == key and fa.func is func and fa.skipped is None:
+                if fa is not None and fa.key == key and fa.func is func and (fa.skipped is None or fa.timed_out):
                     return fa
                 ev = self._inflight.get(fid)
                 if ev is None:
@@ -264,24 +268,46 @@ class Engine:
             fa.skipped = "the analysis package is not installed"
             return fa
         budget = settings.isl_max_operations
-        try:
-            fa.deps = m.dependences_of_function(func, budget)
-        except Exception as e:
-            log.exception("dependence analysis failed")
-            fa.notes.append(Note("info", f"dependence analysis failed: {type(e).__name__}: {e}", func.name_span, "deps-internal"))
-            return fa
-        analyze = getattr(m, "analyze_function", None)
-        try:
-            if analyze is not None:
-                fa.notes.extend(anchored(n, func.span.anchor) for n in analyze(func, budget))
-            else:
-                # analyze_document on a view holding just this function: the
-                # package's own per-function diagnostics, nothing re-derived here.
-                view = SimpleNamespace(sections=[SimpleNamespace(module=func)])
-                fa.notes.extend(anchored(n, func.span.anchor) for n in m.analyze_document(view))
-        except Exception as e:
-            log.exception("analysis diagnostics failed")
-            fa.notes.append(Note("info", f"dependence analysis failed: {type(e).__name__}: {e}", func.name_span, "deps-internal"))
+        # The whole analysis of the function (model and diagnostics) under
+        # analysis.timeBudgetMs: past it, the function gets an info note and
+        # no dependences (hovers say why).
+        with _time_limit(m, settings.time_budget_s):
+            try:
+                fa.deps = m.dependences_of_function(func, budget)
+            except Exception as e:
+                if _timed_out(m, e):
+                    return self._over_budget(fa, m, func, e)
+                log.exception("dependence analysis failed")
+                fa.notes.append(Note("info", f"dependence analysis failed: {type(e).__name__}: {e}", func.name_span, "deps-internal"))
+                return fa
+            analyze = getattr(m, "analyze_function", None)
+            try:
+                if analyze is not None:
+                    fa.notes.extend(anchored(n, func.span.anchor) for n in analyze(func, budget))
+                else:
+                    # analyze_document on a view holding just this function: the
+                    # package's own per-function diagnostics, nothing re-derived here.
+                    view = SimpleNamespace(sections=[SimpleNamespace(module=func)])
+                    fa.notes.extend(anchored(n, func.span.anchor) for n in m.analyze_document(view))
+            except Exception as e:
+                if _timed_out(m, e):
+                    return self._over_budget(fa, m, func, e)
+                log.exception("analysis diagnostics failed")
+                fa.notes.append(Note("info", f"dependence analysis failed: {type(e).__name__}: {e}", func.name_span, "deps-internal"))
+        over = next((n for n in fa.notes if n.code == "deps-time"), None)
+        if over is not None:
+            fa.deps = None
+            fa.skipped = over.message
+            fa.timed_out = True
+        return fa
+
+    @staticmethod
+    def _over_budget(fa: FunctionAnalysis, m: ModuleType, func: Operation, e: BaseException) -> FunctionAnalysis:
+        note = m.time_budget_note(func, getattr(e, "seconds", 0.0))
+        fa.notes = [anchored(note, func.span.anchor)]
+        fa.deps = None
+        fa.skipped = note.message
+        fa.timed_out = True
         return fa
 
     def warm(self, fa: FunctionAnalysis, source: tuple[str, str] | None, settings: Settings, cancelled: Callable[[], bool] | None = None) -> None:
@@ -290,18 +316,23 @@ class Engine:
         of :mod:`.flowproc`, from ``source`` = (alias definitions, function
         text); the dataflow is one long isl call that would freeze this
         process)."""
-        if fa.deps is None:
+        if fa.deps is None:  # nothing to warm (skipped, failed): never ask again
+            fa.warmed = fa.flows_failed = True
             return
         if not fa.warmed:
             try:
-                for op in fa.func.walk():
-                    if cancelled is not None and cancelled():
-                        return
-                    if op.name in ("affine.for", "affine.parallel"):
-                        fa.deps.loop_summary(op)
+                with _time_limit(self.analysis_mod, settings.time_budget_s):
+                    for op in fa.func.walk():
+                        if cancelled is not None and cancelled():
+                            return
+                        if op.name in ("affine.for", "affine.parallel"):
+                            fa.deps.loop_summary(op)
                 fa.warmed = True
-            except Exception:
-                log.exception("analysis warm-up failed")
+            except Exception as e:
+                if not _timed_out(self.analysis_mod, e):
+                    log.exception("analysis warm-up failed")
+                # Loop summaries past the time budget: hovers say so instead of retrying.
+                fa.warmed = fa.timed_out = True
         self.request_flows(fa, source, settings)
 
     def request_flows(self, fa: FunctionAnalysis, source: tuple[str, str] | None, settings: Settings, urgent: bool = False) -> Future | None:
@@ -317,7 +348,7 @@ class Engine:
                 fa.flows = frozenset(result) if result is not None else None
                 fa.flows_failed = result is None
 
-            fa.flows_future = self.flow_worker.submit(source[0], source[1], settings.isl_max_operations, done, urgent)
+            fa.flows_future = self.flow_worker.submit(source[0], source[1], settings.isl_max_operations, done, urgent, settings.time_budget_s)
             return fa.flows_future
 
     def function_analysis(self, st: DocumentState, op: Operation, settings: Settings) -> FunctionAnalysis | None:
@@ -328,6 +359,30 @@ class Engine:
         if func is None:
             return None
         return self.analyse_function(st, func, settings)
+
+
+def _time_limit(m: ModuleType | None, seconds: float | None) -> Any:
+    """The analysis package's ``time_limit(seconds)`` (a no-op without it)."""
+    fn = getattr(m, "time_limit", None) if m is not None else None
+    return fn(seconds) if fn is not None else contextlib.nullcontext()
+
+
+def _timed_out(m: ModuleType | None, e: BaseException) -> bool:
+    exc = getattr(m, "TimeBudgetExceeded", None) if m is not None else None
+    return exc is not None and isinstance(e, exc)
+
+
+def run_within_budget(engine: Engine, seconds: float | None, fn: Callable[..., Any], *args: Any) -> tuple[bool, Any]:
+    """``(True, fn(*args))`` under the analysis time limit of ``seconds``, or
+    ``(False, None)`` when it ran out of time."""
+    m = engine.analysis_mod
+    try:
+        with _time_limit(m, seconds):
+            return True, fn(*args)
+    except Exception as e:
+        if _timed_out(m, e):
+            return False, None
+        raise
 
 
 def function_sources(doc: Document, funcs: list[Operation]) -> dict[int, tuple[str, str]]:
@@ -399,6 +454,17 @@ def anchored(note: Note, anchor: Anchor) -> Note:
     if span is note.span and data == note.data:
         return note
     return Note(note.severity, note.message, span, note.code, data)
+
+
+def _names_lines(notes: list[Note]) -> bool:
+    """Whether a note's text (or its related information) names a line number."""
+    for n in notes:
+        if "line " in n.message:
+            return True
+        rel = (n.data or {}).get("related")
+        if isinstance(rel, list) and any(isinstance(r, tuple | list) and len(r) > 1 and "line " in str(r[1]) for r in rel):
+            return True
+    return False
 
 
 def _symbol_sig(sigs: dict[int, tuple[Operation, tuple[str, str] | None]], op: Operation) -> tuple[str, str] | None:

@@ -36,9 +36,20 @@ def _init() -> None:  # pragma: no cover - runs in the worker process
         pass
 
 
-def value_flows(prefix: str, func_text: str, budget: int) -> list[Triple] | None:  # pragma: no cover - worker process
+def value_flows(prefix: str, func_text: str, budget: int, seconds: float | None = None) -> list[Triple] | None:  # pragma: no cover - worker process
     """The value-carrying RAW dependences of the (last) function of
-    ``prefix + func_text``; None when it cannot be analysed."""
+    ``prefix + func_text``; None when it cannot be analysed (within
+    ``seconds``, the time budget)."""
+    from affine_lsp.analysis import TimeBudgetExceeded, time_limit
+
+    try:
+        with time_limit(seconds):
+            return _value_flows(prefix, func_text, budget)
+    except TimeBudgetExceeded:
+        return None
+
+
+def _value_flows(prefix: str, func_text: str, budget: int) -> list[Triple] | None:  # pragma: no cover - worker process
     from affine_lsp.analysis import dependences_of_function
     from affine_lsp.server.describe import value_based
     from affine_lsp.server.engine import functions_of
@@ -66,20 +77,28 @@ class FlowWorker:
 
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None
-        self._heap: list[tuple[int, int, str, str, int, Future, Callable[[list[Triple] | None], None]]] = []
+        self._heap: list[tuple[int, int, str, str, int, float | None, Future, Callable[[list[Triple] | None], None]]] = []
         self._cv = threading.Condition()
         self._seq = itertools.count()
         self._thread: threading.Thread | None = None
         self._stopped = False
         self.broken = False
 
-    def submit(self, prefix: str, func_text: str, budget: int, done: Callable[[list[Triple] | None], None], urgent: bool = False) -> Future | None:
+    def submit(
+        self,
+        prefix: str,
+        func_text: str,
+        budget: int,
+        done: Callable[[list[Triple] | None], None],
+        urgent: bool = False,
+        seconds: float | None = None,
+    ) -> Future | None:
         if self.broken or self._stopped:
             return None
         fut: Future = Future()
         n = next(self._seq)
         with self._cv:
-            heapq.heappush(self._heap, (0 if urgent else 1, -n if urgent else n, prefix, func_text, budget, fut, done))
+            heapq.heappush(self._heap, (0 if urgent else 1, -n if urgent else n, prefix, func_text, budget, seconds, fut, done))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._dispatch, name="affine-flow-dispatch", daemon=True)
                 self._thread.start()
@@ -93,14 +112,14 @@ class FlowWorker:
                     self._cv.wait()
                 if self._stopped:
                     return
-                _p, _n, prefix, text, budget, fut, done = heapq.heappop(self._heap)
+                _p, _n, prefix, text, budget, seconds, fut, done = heapq.heappop(self._heap)
             if fut.cancelled():
                 continue
             result: list[Triple] | None = None
             try:
                 if self._pool is None:
                     self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_init)
-                result = self._pool.submit(value_flows, prefix, text, budget).result()
+                result = self._pool.submit(value_flows, prefix, text, budget, seconds).result()
             except BrokenProcessPool as e:
                 log.warning("dataflow worker process died (%s); value-based dependences disabled", e)
                 self.broken = True
@@ -118,7 +137,7 @@ class FlowWorker:
         with self._cv:
             self._stopped = True
             for item in self._heap:
-                item[5].cancel()
+                item[6].cancel()
             self._heap.clear()
             self._cv.notify_all()
         if self._pool is not None:

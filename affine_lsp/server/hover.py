@@ -28,7 +28,7 @@ from affine_lsp.ir.core import BlockArgument, Operation, Span, Value
 from affine_lsp.ir.types import MemRefType
 from affine_lsp.server import describe as D
 from affine_lsp.server.convert import offset_of, span_range
-from affine_lsp.server.engine import scope_of
+from affine_lsp.server.engine import run_within_budget, scope_of
 from affine_lsp.server.index import (
     MapUse,
     Occ,
@@ -57,13 +57,26 @@ HOVER_ANALYSIS_WAIT_S = 0.035
 that it answers without it (the analysis goes on, the next hover has it)."""
 
 PENDING = "the dependence analysis of this function is still running; hover again in a moment"
+COMMAND_ANALYSIS_WAIT_S = 1.5
+"""How long a command (``affine-lsp.showDependences``) waits for the analysis
+and the dataflow worker: every request is answered within 2 s."""
+FLOWS_MARGIN_S = 0.3
+OVER_BUDGET = "dependence analysis skipped: this function needs more than the time budget of {ms} ms (`affineLsp.analysis.timeBudgetMs`)"
 
 
 log = logging.getLogger(__name__)
 
 
 class HoverBuilder:
-    def __init__(self, ls: AffineLanguageServer, st: DocumentState, doc: Document, section: Section, wait: float | None = HOVER_ANALYSIS_WAIT_S) -> None:
+    def __init__(
+        self,
+        ls: AffineLanguageServer,
+        st: DocumentState,
+        doc: Document,
+        section: Section,
+        wait: float | None = HOVER_ANALYSIS_WAIT_S,
+        wait_flows: bool = False,
+    ) -> None:
         self.ls = ls
         self.st = st
         self.doc = doc
@@ -71,6 +84,7 @@ class HoverBuilder:
         self.line_of = doc.lines.line_of
         self.engine = ls.engine
         self.deadline = time.monotonic() + wait if wait is not None else None
+        self.wait_flows = wait_flows or wait is None  # commands wait for the dataflow worker (until the deadline)
         self.flows: Any = None  # value-carrying RAWs of the function, when known (see flowproc)
 
     # ------------------------------------------------------------ helpers
@@ -93,12 +107,19 @@ class HoverBuilder:
             fa = self.engine.analyse_function(self.st, func, settings)
             if fa is None or fa.deps is None:
                 return None, (fa.skipped if fa is not None and fa.skipped else "the analysis failed")
+            if fa.timed_out:
+                return None, OVER_BUDGET.format(ms=settings.time_budget_ms)
             self.flows = fa.flows
             if fa.flows is None:
                 fut = self.engine.request_flows(fa, self.source(func), settings, urgent=True)
-                if self.deadline is None:  # a command: wait for the dataflow worker
-                    self.flows = _wait_flows(fut, fa)
-            return compute(fa.deps), None
+                if self.wait_flows:  # a command: wait for the dataflow worker
+                    left = 60.0 if self.deadline is None else self.deadline - time.monotonic() - FLOWS_MARGIN_S
+                    self.flows = _wait_flows(fut, fa, timeout=max(0.0, left))
+            ok, res = run_within_budget(self.engine, settings.time_budget_s, compute, fa.deps)
+            if not ok:
+                fa.timed_out = True
+                return None, OVER_BUDGET.format(ms=settings.time_budget_ms)
+            return res, None
 
         if self.deadline is None:
             return job()

@@ -10,6 +10,7 @@ they can not go stale.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -162,20 +163,53 @@ def _overlaps(sp: Span, skip: list[tuple[int, int]]) -> bool:
     return any(s < b and a < e for a, b in skip)
 
 
-def _expr_occs(exprs: Iterable[AffineExpr], skip: list[tuple[int, int]], owner: Operation | None, attr: Attribute | None, key: str) -> Iterator[Occ]:
-    """``dN``/``sN`` identifiers written in a map (not operands written in place)."""
+_SSA_NAME = re.compile(r"%[A-Za-z0-9_$.\-]+(?:#[0-9]+)?")
+
+
+def _expr_occs(
+    exprs: Iterable[AffineExpr], skip: list[tuple[int, int]], owner: Operation | None, attr: Attribute | None, key: str, text: str | None = None
+) -> Iterator[Occ]:
+    """``dN``/``sN`` identifiers written in a map (not operands written in
+    place); with the chunk's ``text``, an operand written in place again
+    (``%A[%i, %i]``, ``symbol(%N)`` twice: one map input, several spans) is
+    a use of that operand."""
     for e in exprs:
         for x in e.walk():
             sp = getattr(x, "span", None)
             if not isinstance(sp, Span) or not len(sp) or _overlaps(sp, skip):
                 continue
+            if text is not None and owner is not None and isinstance(x, AffineDimExpr | AffineSymbolExpr):
+                written = text[sp.rel_start : sp.rel_end]
+                if written.lstrip("symbol( \t\n").startswith("%"):
+                    occ = _repeated_operand(owner, attr, x, sp, written)
+                    if occ is not None:
+                        yield occ
+                    continue
             if isinstance(x, AffineDimExpr):
                 yield Occ("map-dim", sp, f"d{x.position}", op=owner, attr=attr, index=x.position, key=key)
             elif isinstance(x, AffineSymbolExpr):
                 yield Occ("map-sym", sp, f"s{x.position}", op=owner, attr=attr, index=x.position, key=key)
 
 
-def _attr_occs(a: Attribute, op: Operation | None, key: str, skip: list[tuple[int, int]]) -> Iterator[Occ]:
+def _repeated_operand(owner: Operation, attr: Attribute | None, x: AffineExpr, sp: Span, written: str) -> Occ | None:
+    """The use of the map operand that ``x`` (written in place as ``written``) refers to."""
+    m = _SSA_NAME.search(written)
+    mu = map_use_of_attr(owner, attr) if attr is not None else None
+    if m is None or mu is None:
+        return None
+    k = x.position if isinstance(x, AffineDimExpr) else mu.num_dims + x.position  # type: ignore[attr-defined]
+    if not 0 <= k < len(mu.operands):
+        return None
+    v = mu.operands[k]
+    first = mu.operand_spans[k] if k < len(mu.operand_spans) else None
+    if first is None or first.anchor is not sp.anchor or len(first) != len(m.group(0)):
+        return None
+    index = next((i for i, s in enumerate(owner.operand_spans) if s is first), -1)
+    kind = "undefined-use" if isinstance(v, UndefinedValue) else "value-use"
+    return Occ(kind, Span(sp.rel_start + m.start(), sp.rel_start + m.end(), sp.anchor), v.name, value=v, op=owner, index=index)
+
+
+def _attr_occs(a: Attribute, op: Operation | None, key: str, skip: list[tuple[int, int]], text: str | None = None) -> Iterator[Occ]:
     if isinstance(a, AffineMapAttr | IntegerSetAttr):
         sp = a.span
         if a.alias:
@@ -185,7 +219,7 @@ def _attr_occs(a: Attribute, op: Operation | None, key: str, skip: list[tuple[in
         if isinstance(sp, Span) and len(sp):
             yield Occ("map", sp, "", op=op, attr=a, key=key)
         exprs = a.map.results if isinstance(a, AffineMapAttr) else a.set.constraints
-        yield from _expr_occs(exprs, skip, op, a, key)
+        yield from _expr_occs(exprs, skip, op, a, key, text)
     elif isinstance(a, AliasRef):
         if isinstance(a.span, Span) and len(a.span):
             yield Occ("alias-use", a.span, a.name, op=op, attr=a, key=key)
@@ -194,10 +228,10 @@ def _attr_occs(a: Attribute, op: Operation | None, key: str, skip: list[tuple[in
             yield Occ("symbol-ref", a.span, "@" + a.root, op=op, attr=a, key=key)
     elif isinstance(a, ArrayAttr):
         for e in a.elements:
-            yield from _attr_occs(e, op, key, skip)
+            yield from _attr_occs(e, op, key, skip, text)
     elif isinstance(a, DictAttr):
         for k, e in a.entries.items():
-            yield from _attr_occs(e, op, k, skip)
+            yield from _attr_occs(e, op, k, skip, text)
 
 
 def _type_occs(t: object, seen: set[tuple[int, int]], nested: bool = False) -> Iterator[Occ]:
@@ -237,7 +271,7 @@ def block_label_span(block: Block) -> Span | None:
     return Span(sp.rel_start, sp.rel_start + len(block.label), sp.anchor)
 
 
-def _op_occs(op: Operation, syn: OpSyn | None, seen_types: set[tuple[int, int]]) -> Iterator[Occ]:
+def _op_occs(op: Operation, syn: OpSyn | None, seen_types: set[tuple[int, int]], text: str | None = None) -> Iterator[Occ]:
     if len(op.name_span):
         yield Occ("op", op.name_span, op.name, op=op)
     done: set[tuple[int, int]] = set()
@@ -258,7 +292,7 @@ def _op_occs(op: Operation, syn: OpSyn | None, seen_types: set[tuple[int, int]])
             continue
         if key.startswith("__"):
             continue
-        yield from _attr_occs(a, op, key, operand_keys)
+        yield from _attr_occs(a, op, key, operand_keys, text)
     if syn is not None:
         for s in syn.successors:
             target = None
@@ -289,7 +323,7 @@ def _op_occs(op: Operation, syn: OpSyn | None, seen_types: set[tuple[int, int]])
                     yield from _type_occs(t, seen_types)
             paired = bsyn is not None and len(bsyn.ops) == len(block.operations)
             for oi, child in enumerate(block.operations):
-                yield from _op_occs(child, bsyn.ops[oi] if paired and bsyn is not None else None, seen_types)
+                yield from _op_occs(child, bsyn.ops[oi] if paired and bsyn is not None else None, seen_types, text)
 
 
 def chunk_occurrences(chunk: Chunk) -> list[Occ]:
@@ -313,7 +347,7 @@ def chunk_occurrences(chunk: Chunk) -> list[Occ]:
         return out
     op = chunk.ir_op
     if isinstance(item, OpSyn) and op is not None:
-        out.extend(_op_occs(op, item, set()))
+        out.extend(_op_occs(op, item, set(), chunk.text))
     return out
 
 

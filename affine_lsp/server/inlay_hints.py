@@ -1,28 +1,38 @@
 """``textDocument/inlayHint``: after each ``affine.for``/``affine.parallel``
 header, what the dependence analysis says about the loop: ``parallel``, or
-the dependence it carries and its distance (``carries RAW %A d=2``)."""
+the dependence it carries and its distance (``carries RAW %A d=2``).
+
+A request waits at most :data:`INLAY_WAIT_S` for analyses: a loop whose
+summary is not ready by then gets no hint this time (the background analysis
+goes on, and the server asks the client to refresh its hints when it is
+done)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import time
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
 from affine_lsp.server import describe as D
 from affine_lsp.server.convert import position
-from affine_lsp.server.engine import scope_of
+from affine_lsp.server.engine import run_within_budget, scope_of
 from affine_lsp.server.state import DocumentState
 
 if TYPE_CHECKING:
     from affine_lsp.server.server import AffineLanguageServer
 
 LOOP_OPS = frozenset({"affine.for", "affine.parallel"})
+INLAY_WAIT_S = 0.5
+"""How long one inlay-hint request may spend on (or wait for) analyses."""
 
 
 def inlay_hints(ls: AffineLanguageServer, st: DocumentState, rng: types.Range) -> list[types.InlayHint]:
     settings = ls.settings
     if not settings.analysis_enabled or not ls.engine.has_analysis:
         return []
+    deadline = time.monotonic() + INLAY_WAIT_S
+    analyses: dict[int, Any] = {}
     with st.locked() as doc:
         lines = doc.lines
         text = doc.text
@@ -43,12 +53,17 @@ def inlay_hints(ls: AffineLanguageServer, st: DocumentState, rng: types.Range) -
                     func = scope_of(loop)
                     if func is None:
                         continue
-                    fa = ls.engine.analyse_function(st, func, settings)
-                    if fa is None or fa.deps is None:
+                    if id(func) not in analyses:
+                        done, fa = ls.bounded(ls.engine.analyse_function, st, func, settings, timeout=deadline - time.monotonic())
+                        analyses[id(func)] = fa if done else None
+                    fa = analyses[id(func)]
+                    if fa is None or fa.deps is None or fa.timed_out:
                         continue
                     try:
-                        summary = fa.deps.loop_summary(loop)
+                        ok, summary = run_within_budget(ls.engine, max(0.001, deadline - time.monotonic()), fa.deps.loop_summary, loop)
                     except Exception:
+                        continue
+                    if not ok:
                         continue
                     label = D.loop_hint(summary)
                     if not label:

@@ -73,7 +73,7 @@ def resolve(section: Section, chunk: Chunk, occ: Occ) -> Target | None:
     k = occ.kind
     if k in ("value-def", "value-use") and occ.value is not None and not isinstance(occ.value, UndefinedValue):
         v = occ.value
-        return Target("value", v.name, v.span, [u.span for u in v.uses], value=v)
+        return Target("value", v.name, v.span, value_references(section, v), value=v)
     if k in ("block-def", "block-ref"):
         blk = occ.block
         if blk is None:
@@ -90,6 +90,17 @@ def resolve(section: Section, chunk: Chunk, occ: Occ) -> Target | None:
         refs = [o.span for o in section_occurrences(section, frozenset({"symbol-ref"}), occ.name)]
         return Target("symbol", occ.name, getattr(d, "span", None), refs)
     return None
+
+
+def value_references(section: Section, v: Value) -> list[Span]:
+    """Where ``v`` is used: its uses, and the places an operand written in
+    place is repeated (``%A[%i, %i]`` is one use of ``%i`` written twice)."""
+    refs = [u.span for u in v.uses]
+    anchors = {id(u.span.anchor) for u in v.uses}
+    for c in section.chunks:
+        if id(c.anchor) in anchors:
+            refs += [o.span for o in chunk_occurrences(c) if o.kind == "value-use" and o.value is v]
+    return refs
 
 
 def _loc(uri: str, doc: Document, span: Span) -> types.Location:
@@ -146,7 +157,7 @@ def _unique(spans: list[Span]) -> list[Span]:
 
 
 # ---------------------------------------------------------------- rename
-def _rename_spans(doc: Document, t: Target) -> tuple[str, list[Span]]:
+def _rename_spans(doc: Document, section: Section, t: Target) -> tuple[str, list[Span]]:
     """The name to replace and every span (definition first) where it is written."""
     if t.kind == "value" and t.value is not None:
         v = t.value
@@ -157,7 +168,7 @@ def _rename_spans(doc: Document, t: Target) -> tuple[str, list[Span]]:
         spans = []
         for x in values:
             spans.append(x.span)
-            spans += [u.span for u in x.uses]
+            spans += value_references(section, x)
         return base, _unique(spans)
     return t.name, _unique(([t.definition] if t.definition is not None else []) + t.references)
 
@@ -177,11 +188,11 @@ def prepare_rename(ls: AffineLanguageServer, st: DocumentState, pos: types.Posit
         found = _find(doc, st, pos)
         if found is None:
             return None
-        _section, _chunk, occ = found
+        section, _chunk, occ = found
         t = resolve(*found)
         if t is None:
             return None
-        name, _spans = _rename_spans(doc, t)
+        name, _spans = _rename_spans(doc, section, t)
         sp = _base_span(doc, occ.span, name)
         if sp is None:
             return None
@@ -197,7 +208,7 @@ def rename(ls: AffineLanguageServer, st: DocumentState, pos: types.Position, new
         t = resolve(section, chunk, _occ)
         if t is None:
             raise RequestFailed("nothing to rename here (SSA values, block labels, aliases and symbols can be renamed)")
-        old, spans = _rename_spans(doc, t)
+        old, spans = _rename_spans(doc, section, t)
         sigil = old[0]
         new = new_name.strip()
         if new and new[0] != sigil:

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -48,10 +48,12 @@ class _BadRequest:
 
 
 class AffineProtocol(LanguageServerProtocol):
-    """pygls' protocol with three changes:
+    """pygls' protocol with four changes:
 
     * a request with unreadable params gets an ``InvalidParams`` error
       response (pygls would drop it and leave the client waiting);
+    * so does a request after ``shutdown`` (``InvalidRequest``, as the LSP
+      says; pygls drops it too);
     * the Document of :mod:`.state` is the single copy of the text: pygls'
       workspace copy is only kept (and cross-checked) in debug mode;
     * positions are always UTF-16 (the engine's LineIndex).
@@ -71,6 +73,10 @@ class AffineProtocol(LanguageServerProtocol):
         if isinstance(message, _BadRequest):
             err = JsonRpcInvalidParams(message=f"invalid params for {message.method}")
             self._send_response(message.id, None, err.to_response_error())
+            return
+        if self._shutdown and getattr(message, "id", None) is not None and getattr(message, "method", types.EXIT) != types.EXIT:
+            # The LSP: requests after shutdown fail with InvalidRequest (pygls drops them: the client would wait forever).
+            self._send_response(message.id, None, JsonRpcInvalidRequest(message="the server is shutting down").to_response_error())
             return
         super().handle_message(message)
 

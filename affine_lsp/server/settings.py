@@ -26,7 +26,7 @@ SECTION = "affineLsp"
 class Settings:
     analysis_enabled: bool = True
     isl_max_operations: int = 200_000  # 0 = unlimited
-    time_budget_ms: int = 2_000  # per document analysis; 0 = unlimited
+    time_budget_ms: int = 2_000  # per function analysis, and per slice of the background analysis; 0 = unlimited
     vectorize_default_width: int = 8
     debounce_ms: int = 150
 

@@ -16,6 +16,9 @@ process, see :mod:`.flowproc`). The Document is only touched while holding
   if the lock is free; otherwise the next holder of the lock applies them
   first thing (:meth:`DocumentState.locked`). The event loop therefore never
   waits for a worker, and changes are applied in order.
+* ``didOpen`` only stores the text: the Document is built by the first
+  holder of the lock (a worker), so opening a huge file never stalls the
+  event loop.
 * Workers take the lock to read the Document (positions, sections, IR) and
   release it before running a heavy analysis: the IR of a function is never
   mutated once built (an edit builds new ops for the chunks it changes), so
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import re
 import threading
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -60,7 +64,10 @@ class DocumentState:
         self.language_id = language_id
         self.version = version
         self.lock = threading.RLock()
-        self._doc = Document(text, uri=uri)
+        # Built on first use, under the lock, by a worker: chunking a big
+        # file takes seconds, which the event loop (didOpen) must not spend.
+        self._doc: Document | None = None
+        self._initial_text: str | None = valid_text(text)
         self._pending: deque[tuple[int, Sequence[Change]]] = deque()
         self._pending_lock = threading.Lock()
         self.closed = False
@@ -94,14 +101,22 @@ class DocumentState:
         with self._pending_lock:
             self._pending.append((version, list(changes)))
             self.version = version
-        if self.lock.acquire(blocking=False):
+        if self._doc is not None and self.lock.acquire(blocking=False):
             try:
                 self._flush()
             finally:
                 self.lock.release()
 
-    def _flush(self) -> None:
+    def _document(self) -> Document:
+        """The Document (built now if needed; call with the lock held)."""
         doc = self._doc
+        if doc is None:
+            doc = self._doc = Document(self._initial_text or "", uri=self.uri)
+            self._initial_text = None
+        return doc
+
+    def _flush(self) -> None:
+        doc = self._document()
         while True:
             with self._pending_lock:
                 if not self._pending:
@@ -115,12 +130,13 @@ class DocumentState:
         """The Document with every queued change applied, under the lock."""
         with self.lock:
             self._flush()
-            yield self._doc
+            yield self._document()
 
     @property
     def document_unsafe(self) -> Document:
         """The Document without taking the lock (tests, debugging)."""
-        return self._doc
+        with self.lock:
+            return self._document()
 
     def is_current(self, version: int) -> bool:
         return not self.closed and self.version == version
@@ -159,18 +175,29 @@ class DocumentState:
         self._good_seen = now
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def valid_text(text: str) -> str:
+    """``text`` with lone UTF-16 surrogates (a client may send them as JSON
+    ``\\udXXX`` escapes; they cannot be encoded) replaced by U+FFFD: one
+    UTF-16 code unit for one, so every position stays the same (and the
+    document gets the "invalid UTF-8 (replaced by U+FFFD)" warning)."""
+    return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
+
+
 def apply_change(doc: Document, change: Change) -> int:
     """Apply one LSP content change; returns the offset where it starts."""
     rng = getattr(change, "range", None)
     if rng is None:
-        doc.set_text(change.text)
+        doc.set_text(valid_text(change.text))
         return 0
     lines = doc.lines
     start = lines.offset(rng.start.line, rng.start.character)
     end = lines.offset(rng.end.line, rng.end.character)
     if end < start:
         start, end = end, start
-    doc.apply_edit(start, end, change.text)
+    doc.apply_edit(start, end, valid_text(change.text))
     return start
 
 

@@ -54,26 +54,46 @@ def _line_delta(line: str) -> tuple[int, int]:
     return depth, high
 
 
+_HEADER_GAP_RE = re.compile(r"(?:\s|//[^\n]*)*")
+_HEADER_NAME_RE = re.compile(r'@(?:[\w$.\-]+|"(?:[^"\\\n]|\\.)*")')
+_HEADER_ATTRS_RE = re.compile(r"attributes(?![\w$.])")
+
+
 def _module_header_len(text: str, start: int, limit: int) -> int | None:
     """Length of ``module @x attributes {...} {`` starting at ``start``: the
-    offset just past the body's ``{``; None if the body is not opened."""
-    depth = 0
-    pos = start
-    for m in _TOKEN_RE.finditer(text, start, limit):
-        t = m.group(0)
-        if t[0] == "{":
-            if depth == 0:
-                # A `{` right after `attributes` opens the attribute dict.
-                before = text[pos : m.start()].rstrip()
-                if before.endswith("attributes"):
-                    depth += 1
-                    pos = m.end()
-                    continue
-                return m.end() - start
-            depth += 1
-        elif t[0] == "}":
-            depth -= 1
-        pos = m.end()
+    offset just past the body's ``{``; None if the body is not opened.
+
+    Only the header's own syntax may come between ``module`` and the body's
+    ``{`` (spaces, comments, the name, the attribute dict, which may span
+    lines): anything else means this is not a module header, so whether a
+    line starts a module never depends on text after its header."""
+    m = _MODULE_RE.match(text, start, limit)
+    if m is None:
+        return None
+    pos = _HEADER_GAP_RE.match(text, m.end(), limit).end()  # type: ignore[union-attr]
+    name = _HEADER_NAME_RE.match(text, pos, limit)
+    if name is not None:
+        pos = _HEADER_GAP_RE.match(text, name.end(), limit).end()  # type: ignore[union-attr]
+    attrs = _HEADER_ATTRS_RE.match(text, pos, limit)
+    if attrs is not None:
+        pos = _HEADER_GAP_RE.match(text, attrs.end(), limit).end()  # type: ignore[union-attr]
+        if pos >= limit or text[pos] != "{":
+            return None
+        depth = 0
+        for t in _TOKEN_RE.finditer(text, pos, limit):
+            c = t.group(0)[0]
+            if c in "{([":
+                depth += 1
+            elif c in "})]":
+                depth -= 1
+                if depth == 0:
+                    pos = t.end()
+                    break
+        else:
+            return None
+        pos = _HEADER_GAP_RE.match(text, pos, limit).end()  # type: ignore[union-attr]
+    if pos < limit and text[pos] == "{":
+        return pos + 1 - start
     return None
 
 

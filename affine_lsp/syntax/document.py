@@ -372,8 +372,11 @@ class Document:
         return out
 
 
-def _env_key(aliases: AliasTable, top_values: list[tuple[str, int]]) -> tuple:
-    return (aliases.key(), tuple(top_values))
+def _env_key(aliases_key: object, path: tuple[int, ...], top_values: list[tuple[str, int]]) -> tuple:
+    """What the IR of a top-level item depends on besides its text: the
+    aliases, the module it is in (``path``) and the values defined at the top
+    of that module."""
+    return (aliases_key, path, tuple(top_values))
 
 
 def build_section(index: int, chunks: list[Chunk], text_len: int) -> Section:
@@ -388,24 +391,69 @@ def build_section(index: int, chunks: list[Chunk], text_len: int) -> Section:
     root_block.parent = root_region
     aliases = AliasTable()
     notes: list[Note] = []
-    top_values: list[tuple[str, int]] = []
+    # The module scope of each chunk (modules open and close as the build
+    # below does), the values defined at the top of each scope, and each
+    # scope's path of module headers: an item moved into another module (a
+    # closing brace typed or deleted above it) is rebuilt.
+    scope_of: list[int] = []
+    scope_values: list[list[tuple[str, int]]] = [[]]
+    scope_path: list[tuple[int, ...]] = [()]
+    open_scopes = [0]
     for c in chunks:
         res = c.ensure_parsed()
         item = res.item
+        scope_of.append(open_scopes[-1])
         if isinstance(item, AliasDefSyn):
             prev = aliases.attrs.get(item.name) or aliases.types.get(item.name)
             if prev is not None:
                 notes.append(Note("error", f"redefinition of symbol alias id '{item.name[1:]}'", item.name_span, "redefinition"))
             aliases.add(item)
+        elif isinstance(item, ModuleOpenSyn):
+            scope_values.append([])
+            scope_path.append((*scope_path[open_scopes[-1]], id(res)))
+            open_scopes.append(len(scope_values) - 1)
+        elif isinstance(item, ModuleCloseSyn):
+            if len(open_scopes) > 1:
+                open_scopes.pop()
         elif isinstance(item, OpSyn) and item.results:
-            top_values.append((item.results[0][0], id(res)))
-    env = _env_key(aliases, top_values)
+            scope_values[open_scopes[-1]].append((item.results[0][0], id(res)))
+    akey = aliases.key()
+    envs: list[tuple | None] = []
+    kept: set[int] = set()  # anchors of the chunks whose IR is reused
+    for k, c in enumerate(chunks):
+        item = c.parse.item if c.parse else None
+        env = _env_key(akey, scope_path[scope_of[k]], scope_values[scope_of[k]]) if isinstance(item, OpSyn) else None
+        envs.append(env)
+        if env is not None and c.ir_op is not None and c.ir_key == env:
+            kept.add(id(c.anchor))
+    # A top-level value that learned its type from a use in another item (an
+    # untyped result of an unknown op) depends on that item: rebuild its
+    # whole module scope, as a fresh build would type it.
+    relearn = set()
+    for k, c in enumerate(chunks):
+        if id(c.anchor) in kept and c.ir_op is not None:
+            if any(r.type_from is not None and r.type_from.anchor is not c.anchor for r in c.ir_op.results):
+                relearn.add(scope_of[k])
+    if relearn:
+        for k, c in enumerate(chunks):
+            if scope_of[k] in relearn:
+                kept.discard(id(c.anchor))
+                c.ir_key = None
+    # A top-level value of a reused item keeps only the uses by reused items:
+    # the items built again below add theirs anew (and those of items edited
+    # away must go, or a hover would count them).
+    for c in chunks:
+        if id(c.anchor) in kept and c.ir_op is not None:
+            for r in c.ir_op.results:
+                if any(id(u.span.anchor) not in kept for u in r.uses):
+                    r.uses = [u for u in r.uses if id(u.span.anchor) in kept]
     top_scope = Scope(None, isolated=True)
     stack: list[tuple[Operation, Block, Scope]] = [(module, root_block, top_scope)]
-    for c in chunks:
+    for k, c in enumerate(chunks):
         item = c.parse.item if c.parse else None
         _, cur_block, cur_scope = stack[-1]
         if isinstance(item, OpSyn):
+            env = envs[k]
             if c.ir_op is None or c.ir_key != env:
                 b = IRBuilder(aliases, cur_scope)
                 op = build_op(b, item, cur_scope, cur_block)
