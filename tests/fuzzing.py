@@ -42,6 +42,7 @@ import os
 import random
 import re
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -136,47 +137,59 @@ def workspace_edits(edit: types.WorkspaceEdit | None, uri: str) -> list[types.Te
 # ---------------------------------------------------------------- error keys (the transform safety net's criterion)
 class ErrorOracle:
     """Errors of a text as ``(message, stripped line text)`` pairs, computed
-    with the Document/diagnostics API (cached per text)."""
+    with the Document/diagnostics API (cached per text) the way the server
+    reports them: every item that parses is verified even when another one
+    does not (``strict=False``), so a fix of a parse error that reveals an
+    error the user already saw elsewhere is not counted as new."""
 
     def __init__(self, size: int = 64) -> None:
-        self._cache: dict[str, frozenset[tuple[str, str]]] = {}
+        self._cache: dict[str, tuple[tuple[str, str], ...]] = {}
         self._size = size
 
-    def keys(self, text: str) -> frozenset[tuple[str, str]]:
+    def keys(self, text: str) -> tuple[tuple[str, str], ...]:
         h = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
         got = self._cache.get(h)
         if got is None:
-            from affine_lsp import diagnostics
+            from affine_lsp.analysis import analyze_document
             from affine_lsp.syntax.document import Document
+            from affine_lsp.verify import verify_document
 
-            out = set()
-            for n in diagnostics.collect(Document(text)):
+            doc = Document(text)
+            out = []
+            for n in [*doc.notes(), *verify_document(doc, strict=False), *analyze_document(doc)]:
                 if n.severity == "error":
                     ls = text.rfind("\n", 0, n.span.start) + 1
                     le = text.find("\n", ls)
-                    out.add((n.message, text[ls : le if le >= 0 else len(text)].strip()))
-            got = frozenset(out)
+                    out.append((n.message, text[ls : le if le >= 0 else len(text)].strip()))
+            got = tuple(sorted(out))
             if len(self._cache) >= self._size:
                 self._cache.pop(next(iter(self._cache)))
             self._cache[h] = got
         return got
 
     def new_errors(self, before: str, after: str, rename: tuple[str, str] | None = None) -> list[tuple[str, str]]:
-        """Errors of ``after`` that ``before`` does not have; with ``rename =
-        (old, new)`` the new name is read as the old one first."""
+        """Errors of ``after`` that ``before`` does not have: an error whose
+        (message, line text) is new, when there are also more errors with
+        that message than before (an edit may respell the line an existing
+        error is on). With ``rename = (old, new)`` the new name is read as the
+        old one first."""
         old = self.keys(before)
-        fresh = []
-        for msg, line in self.keys(after):
-            if rename is not None:
-                msg, line = _unrename(msg, rename), _unrename(line, rename)
-            if (msg, line) not in old:
-                fresh.append((msg, line))
-        return sorted(fresh)
+        new = [(_unrename(m, rename), _unrename(line, rename)) if rename is not None else (m, line) for m, line in self.keys(after)]
+        known = set(old)
+        fresh = [k for k in new if k not in known]
+        if not fresh:
+            return []
+        before_count = Counter(m for m, _ in old)
+        after_count = Counter(m for m, _ in new)
+        return sorted(k for k in fresh if after_count[k[0]] > before_count[k[0]])
 
 
 def _unrename(s: str, rename: tuple[str, str]) -> str:
+    """``s`` with the new name read as the old one (with or without its
+    sigil: "undefined symbol alias id 'map'" names ``#map``)."""
     old, new = rename
-    return re.sub(re.escape(new) + r"(?![\w$.\-])", lambda _m: old, s)
+    s = re.sub(re.escape(new) + r"(?![\w$.\-])", lambda _m: old, s)
+    return re.sub(r"(?<![\w$.\-])" + re.escape(new[1:]) + r"(?![\w$.\-])", lambda _m: old[1:], s)
 
 
 # ---------------------------------------------------------------- seeds and fragments

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -26,7 +27,7 @@ TIME_BUDGET_MS = 400
 
 
 @pytest_lsp.fixture(scope="module", config=config(AFFINE_LSP_DEBUG_MIRROR="0"))
-async def client(lsp_client: LanguageClient):
+async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
     await start(lsp_client, configuration=False)
     yield
     no_server_errors(lsp_client)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -30,7 +30,7 @@ RESPONSIVE_S = 2.0
 
 
 @pytest_lsp.fixture(scope="module", config=config(AFFINE_LSP_DEBUG_MIRROR="0"))
-async def client(lsp_client: LanguageClient):
+async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
     await start(lsp_client)
     open_doc(lsp_client, SMALL_URI, SMALL)
     await diagnostics_for(lsp_client, SMALL_URI, 1)

@@ -7,6 +7,7 @@ request gets a result or a proper LSP error, and the server keeps serving."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ SURROGATES = "func.func @f() {\n  %x = arith.constant 0 : index \ud800 junk\n  r
 
 
 @pytest.fixture
-def raw(tmp_path: Path) -> Any:
+def raw(tmp_path: Path) -> Iterator[RawClient]:
     log = tmp_path / "server.log"
     c = RawClient(env=server_env(AFFINE_LSP_DEBUG_MIRROR="0", AFFINE_LSP_LOG_FILE=str(log)))
     c.log = log  # type: ignore[attr-defined]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
+from collections.abc import AsyncIterator
 
 import pytest
 import pytest_lsp
@@ -106,7 +107,7 @@ pytestmark_server = pytest.mark.asyncio(loop_scope="module")
 
 
 @pytest_lsp.fixture(scope="module", config=config())
-async def client(lsp_client: LanguageClient):
+async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
     await start(lsp_client, init_options={"diagnostics": {"debounceMs": 50}})
     yield
     no_server_errors(lsp_client)

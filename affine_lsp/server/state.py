@@ -135,8 +135,7 @@ class DocumentState:
     @property
     def document_unsafe(self) -> Document:
         """The Document without taking the lock (tests, debugging)."""
-        with self.lock:
-            return self._document()
+        return self._doc if self._doc is not None else self._document()
 
     def is_current(self, version: int) -> bool:
         return not self.closed and self.version == version
