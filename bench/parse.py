@@ -14,13 +14,14 @@ Measures, on generated affine files of 10k and 50k lines (bench/generate.py):
   the time to rebuild that section's IR afterwards.
 
 Times are CPU times of this process (time.process_time) and medians: the
-machines are shared. Figures go to stdout as a table and to
+machines are shared, so compare the configurations of one run (ratios). Figures go to stdout as a table and to
 bench/results/parse.json.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import statistics
 import sys
@@ -33,16 +34,24 @@ sys.path.insert(0, str(ROOT))
 
 from affine_lsp.ir.core import Anchor  # noqa: E402
 from affine_lsp.syntax import parser as P  # noqa: E402
-from affine_lsp.syntax.document import Document  # noqa: E402
+from affine_lsp.syntax.document import Document, gc_paused  # noqa: E402
 from bench.generate import generate  # noqa: E402
 
 
 def median_time(fn: Callable[[], object], repeat: int) -> float:
+    """Median CPU time of ``fn()``. The cyclic garbage collector is paused
+    while it runs, as ``Document`` pauses it around bulk parsing, and the
+    previous run's garbage is collected outside the timing, so every
+    configuration is measured on the same footing."""
     times = []
     for _ in range(repeat):
-        t = time.process_time()
-        fn()
-        times.append(time.process_time() - t)
+        gc.collect()
+        with gc_paused:
+            t = time.process_time()
+            result = fn()
+            times.append(time.process_time() - t)
+        del result
+    gc.collect()
     return statistics.median(times)
 
 
@@ -50,12 +59,14 @@ def chunk_texts(text: str) -> list[str]:
     return [c.text for c in Document(text).chunks if c.kind == "item"]
 
 
-def config_parser(engine: str, lexer: str, transformer: bool) -> Callable[[str], object]:
+def config_parser(engine: str, lexer: str, transformer: bool, fast: bool = True) -> Callable[[str], object]:
     from lark import Lark
 
     if transformer:
         tr = P.ChunkTransformer(Anchor(0))
-        lark = P._make_parser(tr, lexer=lexer, engine=engine)
+        lark = P._make_parser(tr, lexer=lexer, engine=engine, compiled=fast)
+        if lexer == "fast" and not fast:
+            lark.parser.lexer.simple_subscripts = None  # type: ignore[union-attr]
 
         def parse(text: str) -> object:
             tr.anchor = Anchor(0)
@@ -83,36 +94,75 @@ def config_parser(engine: str, lexer: str, transformer: bool) -> Callable[[str],
     return lark.parse
 
 
+def one_time(fn: Callable[[], object]) -> float:
+    """CPU time of one ``fn()``, GC paused as in :func:`median_time`."""
+    gc.collect()
+    with gc_paused:
+        t = time.process_time()
+        result = fn()
+        dt = time.process_time() - t
+    del result
+    return dt
+
+
 def bench_cold(texts: list[str], nlines: int, repeat: int) -> dict[str, float]:
+    """Every configuration, interleaved round by round (the machine's speed
+    drifts), medians; ratios are to plain lark (pure-Python LALR, lark's
+    contextual lexer, a parse tree)."""
     out: dict[str, float] = {}
     configs = [
-        ("python", "contextual", False),
-        ("python", "contextual", True),
-        ("python", "fast", True),
-        ("cython", "contextual", False),
-        ("cython", "contextual", True),
-        ("cython", "fast", False),
-        ("cython", "fast", True),
-        ("rust", "contextual", False),
+        ("python", "contextual", False, False),
+        ("python", "contextual", True, False),
+        ("python", "fast", True, True),
+        ("cython", "contextual", False, False),
+        ("cython", "contextual", True, False),
+        ("cython", "fast", False, False),
+        ("cython", "fast", True, False),
+        ("cython", "fast", True, True),
+        ("rust", "contextual", False, False),
     ]
-    for engine, lexer, transformer in configs:
-        name = f"{engine}/{lexer}/{'transformer' if transformer else 'tree'}"
+    runs: dict[str, Callable[[], object]] = {}
+    for engine, lexer, transformer, fast in configs:
+        name = f"{engine}/{lexer}/{'transformer' if transformer else 'tree'}" + ("/fast-paths" if fast else "")
         try:
-            parse = config_parser(engine, lexer, transformer)
-            t = median_time(lambda parse=parse: [parse(x) for x in texts], repeat)
+            parse = config_parser(engine, lexer, transformer, fast)
+            for x in texts:  # warm up, and find the configurations that fail
+                parse(x)
         except Exception as e:  # lark-rust 0.2.1 fails on this grammar
-            print(f"  {name:32s} failed: {type(e).__name__}: {str(e)[:80]}")
+            print(f"  {name:40s} failed: {type(e).__name__}: {str(e)[:80]}")
             out[name] = float("nan")
             continue
+        runs[name] = lambda parse=parse: [parse(x) for x in texts]
+    whole = "\n\n".join(texts)
+
+    def document() -> Document:
+        d = Document(whole)
+        d.parse_all()
+        return d
+
+    runs["affine-lsp Document (chunk + parse)"] = document
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(repeat):
+        for name, fn in runs.items():
+            times[name].append(one_time(fn))
+    base = None
+    for name, ts in times.items():
+        t = statistics.median(ts)
         out[name] = nlines / t
-        print(f"  {name:32s} {nlines / t:10.0f} lines/s  ({t * 1000:.0f} ms)")
+        base = base or nlines / t
+        print(f"  {name:40s} {nlines / t:10.0f} lines/s  ({t * 1000:.0f} ms)  {nlines / t / base:4.2f}x plain lark")
     return out
 
 
 def bench_document(text: str, repeat: int) -> dict[str, float]:
     """Cold Document (chunk + parse) and incremental edits on it."""
     nlines = text.count("\n") + 1
-    cold = median_time(lambda: Document(text).parse_all(), repeat)
+    def cold_document() -> Document:
+        d = Document(text)
+        d.parse_all()
+        return d
+
+    cold = median_time(cold_document, repeat)
     doc = Document(text)
     doc.parse_all()
     _ = doc.sections

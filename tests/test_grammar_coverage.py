@@ -170,3 +170,19 @@ def test_unknown_dialect_ops_keep_results_and_regions() -> None:
     assert not unknown.known and [o.name for o in unknown.operands] == ["%a", "%a"] and unknown.results[0].name == "%0"
     region_op = next(op for op in doc.sections[0].module.walk() if op.name == "mydialect.region")
     assert [o.name for o in region_op.regions[0].blocks[0].operations] == ["affine.apply", "mydialect.yield"]
+
+
+def test_hex_float_constants_are_decoded_from_their_bit_pattern() -> None:
+    text = (
+        "func.func @f() {\n"
+        "  %a = arith.constant 0x7F800000 : f32\n"
+        "  %b = arith.constant 0xFF800000 : f32\n"
+        "  %c = arith.constant 0x3C00 : f16\n"
+        "  %d = arith.constant 0x3FF8000000000000 : f64\n"
+        "  %e = arith.constant 0x3F80 : bf16\n"
+        "  %f = arith.constant 0x7FC00000 : f32\n"
+        "  return\n}\n"
+    )
+    values = [op.attributes["value"].value for op in ops(Document(text), "arith.constant")]  # type: ignore[attr-defined]
+    assert values[:5] == [float("inf"), float("-inf"), 1.0, 1.5, 1.0]
+    assert values[5] != values[5]  # NaN

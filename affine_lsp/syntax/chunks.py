@@ -34,15 +34,28 @@ class ChunkSpan:
     kind: str  # "item", "module_open", "module_close", "split", "blank"
     level: int  # module nesting depth at which the chunk starts
     section: int
-    max_depth: int = 0  # deepest bracket nesting inside an item
+    max_depth: int = 0  # bound of the deepest bracket nesting inside an item (see _line_delta)
 
 
 def _line_delta(line: str) -> tuple[int, int]:
-    """(net depth change, highest running depth relative to line start)."""
+    """(net depth change, a bound of the highest running depth relative to
+    the line start). The bound is exact except on lines that both open and
+    close brackets, where it is the number of openings; ``max_depth`` is
+    only compared with the nesting limit, and :func:`exact_max_depth`
+    settles the rare chunk whose bound exceeds it."""
+    opens = line.count("{") + line.count("(") + line.count("[")
+    closes = line.count("}") + line.count(")") + line.count("]")
+    if not opens and not closes:
+        return 0, 0
+    if '"' not in line and "//" not in line:
+        return opens - closes, opens
+    return _exact_line_delta(line)
+
+
+def _exact_line_delta(line: str) -> tuple[int, int]:
+    """(net depth change, highest running depth) outside strings and comments."""
     depth = 0
     high = 0
-    if "{" not in line and "}" not in line and "(" not in line and ")" not in line and "[" not in line and "]" not in line:
-        return 0, 0
     for m in _TOKEN_RE.finditer(line):
         c = m.group(0)[0]
         if c in "{([":
@@ -52,6 +65,21 @@ def _line_delta(line: str) -> tuple[int, int]:
         elif c in "})]":
             depth -= 1
     return depth, high
+
+
+def exact_max_depth(text: str) -> int:
+    """The deepest bracket nesting in ``text`` (outside strings and comments)."""
+    depth = 0
+    high = 0
+    for m in _TOKEN_RE.finditer(text):
+        c = m.group(0)[0]
+        if c in "{([":
+            depth += 1
+            if depth > high:
+                high = depth
+        elif c in "})]":
+            depth -= 1
+    return high
 
 
 _HEADER_GAP_RE = re.compile(r"(?:\s|//[^\n]*)*")

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from affine_lsp.ir.builder import AliasTable, IRBuilder, Scope, build_op
 from affine_lsp.ir.core import Anchor, Block, Operation, Region, Span
-from affine_lsp.syntax.chunks import ChunkSpan, iter_chunks, scan_chunks
+from affine_lsp.syntax.chunks import ChunkSpan, exact_max_depth, iter_chunks, scan_chunks
 from affine_lsp.syntax.nodes import AliasDefSyn, ModuleCloseSyn, ModuleOpenSyn, Note, OpSyn
 from affine_lsp.syntax.parser import ParseResult, parse_chunk
 
@@ -94,13 +94,13 @@ class Chunk:
                 self.parse = ParseResult(None, [])
             elif self.kind == "module_close":
                 self.parse = ParseResult(ModuleCloseSyn(Span(0, 1, self.anchor)), [])
-            elif self.max_depth > MAX_NESTING:
+            elif self.max_depth > MAX_NESTING and exact_max_depth(self.text) > MAX_NESTING:
                 self.parse = ParseResult(
                     None,
                     [
                         Note(
                             "error",
-                            f"nesting too deep to analyse: {self.max_depth} levels of brackets (the limit is {MAX_NESTING})",
+                            f"nesting too deep to analyse: {exact_max_depth(self.text)} levels of brackets (the limit is {MAX_NESTING})",
                             Span(0, 1, self.anchor),
                             "too-deep",
                         )

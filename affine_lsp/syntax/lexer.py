@@ -12,7 +12,8 @@ parser state accepts (the same information the contextual lexer uses):
 * ``%a, %b =`` is one RESULT_LHS token where an op may start;
 * shape prefixes (``4x?x``) only inside ``memref<``/``vector<``/``tensor<``;
 * a string followed by ``(`` is a generic op name where an op may start;
-* ``^bb1(...):`` is a block definition where a block may start.
+* ``^bb1(...):`` is a block definition where a block may start;
+* ``[%i, %j]`` is one SIMPLE_SUBSCRIPTS token where subscripts may start.
 
 Terminal names are those of ``grammar/mlir.lark``; the grammar stays the one
 description of the language (the lexer reads keyword spellings from it).
@@ -21,7 +22,7 @@ description of the language (the lexer reads keyword spellings from it).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 from lark.exceptions import UnexpectedCharacters
@@ -64,6 +65,14 @@ def _tok(type_: str, value: str, start: int) -> Tok:
     return t
 
 
+def _tok8(type_: str, value: str, start: int, _l: int, _c: int, _el: int, _ec: int, end: int) -> Tok:
+    t = Tok(value)
+    t.type = type_
+    t.start_pos = start
+    t.end_pos = end
+    return t
+
+
 _STR = r'"(?:[^"\\\n]|\\.)*"'
 _BAL0 = r"(?:->|" + _STR + r'|[^<>"])*'
 
@@ -81,11 +90,13 @@ _PAREN = _PAREN0
 for _ in range(3):
     _PAREN = r"(?:" + _STR + r'|[^()"]|\(' + _PAREN + r"\))*"
 
+# Whitespace and comments are skipped by an atomic prefix, so one match
+# finds the next token; every group is the token itself (no capturing
+# groups inside), so ``lastindex`` names it.
 _MASTER = re.compile(
-    "|".join(
+    r"(?>(?:[ \t\r\n\f\v]+|//[^\n]*)*)(?:"
+    + "|".join(
         [
-            r"(?P<WS>[ \t\r\n\f\v]+)",
-            r"(?P<COMMENT>//[^\n]*)",
             r"(?P<PUNCT>->|>=|<=|==|[()\[\]{}<>,:=*+?\-])",
             r"(?P<SSA>%[A-Za-z0-9_$.\-]+(?:#[0-9]+)?)",
             r"(?P<DIALECT_ATTR>#[A-Za-z_][A-Za-z0-9_$]*(?:\.[A-Za-z0-9_$.]*)?<" + _BAL + ">)",
@@ -102,10 +113,11 @@ _MASTER = re.compile(
             r"(?P<CARET>\^[A-Za-z0-9_$.\-]+)",
             r"(?P<OTHER>.)",
         ]
-    ),
+    )
+    + ")",
     re.S,
 )
-_SKIP = re.compile(r"(?:[ \t\r\n\f\v]+|//[^\n]*)+").match
+_MASTER_MATCH = _MASTER.match
 _RESULT_LHS = re.compile(r"%[A-Za-z0-9_$.\-]+(?::[0-9]+)?(?:\s*,\s*%[A-Za-z0-9_$.\-]+(?::[0-9]+)?)*\s*=(?!=)")
 _DIMS = re.compile(r"(?:(?:[0-9]+|\?|\[[0-9]+\])[ \t]*x[ \t]*)+(?![0-9?\[])")
 _SHAPED_WORDS = frozenset({"memref", "vector", "tensor"})
@@ -154,11 +166,22 @@ class _FastLexing:
                     for alt in m.group(1).split("|"):
                         self.keywords.setdefault(alt.replace("\\", ""), []).append(t.name)
         self.accepts: dict[int, frozenset[str]] = {}
+        self.memo: dict[tuple[int, str], str] = {}  # (state, text) -> type
+        self.memo_kind: dict[tuple[int, str | None], str] = {}  # (state, kind) -> type
+        # `[%i, %j]` as one SIMPLE_SUBSCRIPTS token where subscripts may start
+        # (the pattern is the grammar's); off, the grammar's general path.
+        subs = next((t for t in lexer_conf.terminals if t.name == "SIMPLE_SUBSCRIPTS"), None)
+        self.simple_subscripts = re.compile(subs.pattern.to_regexp()).match if subs is not None else None
 
     tok = staticmethod(_tok)
+    # new(type, value, start, line, column, end_line, end_column, end):
+    # lark-cython's Token constructor, called directly on the hot path.
+    new = staticmethod(_tok8)
 
     def bind(self, states: dict[int, dict[str, Any]]) -> None:
         self.accepts = {s: frozenset(actions) for s, actions in states.items()}
+        self.memo = {}
+        self.memo_kind = {}
 
     def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Tok]:
         while True:
@@ -169,42 +192,67 @@ class _FastLexing:
 
     def next_token(self, lexer_state: Any, parser_state: Any) -> Tok:
         """The next token at ``lexer_state.line_ctr.char_pos``; EOFError at the end."""
-        text_slice = lexer_state.text
-        text = text_slice if isinstance(text_slice, str) else text_slice.text
+        text = lexer_state.text
+        if not isinstance(text, str):
+            text = text.text  # lark's TextSlice
         ctr = lexer_state.line_ctr
-        pos = ctr.char_pos
-        sk = _SKIP(text, pos)
-        if sk is not None:
-            pos = sk.end()
-        if pos >= len(text):
-            ctr.char_pos = pos
+        m = _MASTER_MATCH(text, ctr.char_pos)
+        if m is None:  # only whitespace and comments are left
+            ctr.char_pos = len(text)
             raise EOFError
-        m = _MASTER.match(text, pos)
-        kind = m.lastgroup  # type: ignore[union-attr]
-        acc = self.accepts.get(parser_state.position, _EMPTY)
-        # The three most frequent kinds are classified inline.
-        if kind == "PUNCT":
-            val = m.group()  # type: ignore[union-attr]
-            typ = _PUNCT_TYPES.get(val)
-            if typ is None or typ not in acc or val in "?[":
-                tok = self._classify(text, m, kind, pos, acc, parser_state)  # type: ignore[arg-type]
-            else:
-                tok = self.tok(typ, val, pos)
-        elif kind == "SSA" and "RESULT_LHS" not in acc:
-            tok = self.tok("SSA_ID", m.group(), pos)  # type: ignore[union-attr]
-        elif kind == "WORD":
-            val = m.group()  # type: ignore[union-attr]
-            if val in _SHAPED_WORDS:
-                tok = self._classify(text, m, kind, pos, acc, parser_state)  # type: ignore[arg-type]
-            else:
-                tok = self.tok(self._word_type(val, acc), val, pos)
-        else:
-            tok = self._classify(text, m, kind, pos, acc, parser_state)  # type: ignore[arg-type]
+        val = m.group(m.lastindex)  # type: ignore[arg-type]
+        end = m.end()
+        state = parser_state.position
+        kind = m.lastgroup
+        typ = self.memo.get((state, val)) if kind in _BY_TEXT else self.memo_kind.get((state, kind))
+        if typ is not None:
+            ctr.char_pos = end
+            return self.new(typ, val, end - len(val), 0, 0, 0, 0, end)
+        tok = self._classify_and_remember(text, m, kind, val, end, state, parser_state)
         ctr.char_pos = tok.end_pos
         return tok
 
+    def stream(self, text: str) -> Generator[Tok, Any, None]:
+        """The tokens of ``text`` as a generator driven by ``send(parser_state)``
+        (primed with ``next``): the same decisions as :meth:`next_token`,
+        with the lexing state kept in the generator's frame."""
+        memo, memo_kind, new, match = self.memo, self.memo_kind, self.new, _MASTER_MATCH
+        by_text, classify = _BY_TEXT, self._classify_and_remember
+        pos = 0
+        parser_state = yield None  # type: ignore[misc]
+        while True:
+            m = match(text, pos)
+            if m is None:  # only whitespace and comments are left
+                raise EOFError
+            val = m.group(m.lastindex)  # type: ignore[arg-type]
+            end = m.end()
+            state = parser_state.position
+            kind = m.lastgroup
+            typ = memo.get((state, val)) if kind in by_text else memo_kind.get((state, kind))
+            if typ is not None:
+                pos = end
+                parser_state = yield new(typ, val, end - len(val), 0, 0, 0, 0, end)
+            else:
+                tok = classify(text, m, kind, val, end, state, parser_state)
+                pos = tok.end_pos
+                parser_state = yield tok
+
+    def _classify_and_remember(self, text: str, m: re.Match[str], kind: str | None, val: str, end: int, state: int, parser_state: Any) -> Tok:
+        """Classify a token the memo does not know, and memoise its type
+        when it depends only on the state and the text (or the kind)."""
+        acc = self.accepts.get(state, _EMPTY)
+        tok = self._classify(text, m, kind, end - len(val), acc, parser_state)
+        if tok.end_pos == end and val not in _LOOKAHEAD_TEXTS:
+            if kind in _BY_TEXT:
+                if len(self.memo) > 50_000:
+                    self.memo.clear()
+                self.memo[(state, val)] = tok.type
+            elif kind in _MEMO_KINDS and not (kind == "SSA" and "RESULT_LHS" in acc) and not (kind == "NUM" and "DIMS" in acc):
+                self.memo_kind[(state, kind)] = tok.type
+        return tok
+
     def _classify(self, text: str, m: re.Match[str], kind: str | None, start: int, acc: frozenset[str], parser_state: Any) -> Tok:
-        val = m.group()
+        val = m.group(m.lastindex)  # type: ignore[arg-type]
         if kind == "SSA":
             if "RESULT_LHS" in acc:
                 r = _RESULT_LHS.match(text, start)
@@ -217,6 +265,10 @@ class _FastLexing:
                 if st is not None:
                     return self.tok("SHAPED_TYPE", st.group(), start)
             return self.tok(self._word_type(val, acc), val, start)
+        if val == "[" and "SIMPLE_SUBSCRIPTS" in acc and self.simple_subscripts is not None:
+            sub = self.simple_subscripts(text, start)
+            if sub is not None:
+                return self.tok("SIMPLE_SUBSCRIPTS", sub.group(), start)
         if kind == "NUM" or kind == "HEX" or (kind == "PUNCT" and val in ("?", "[")):
             if "DIMS" in acc:
                 d = _DIMS.match(text, start)
@@ -283,6 +335,14 @@ class _FastLexing:
 
 
 _EMPTY: frozenset[str] = frozenset()
+# Kinds whose token type is a function of the parser state and the text
+# (words, punctuation) or of the state alone (SSA names without a result
+# list ahead, numbers, strings...): the lexer memoises these. Texts that
+# look ahead (shaped types, `[`, `?`, numbers that may start a shape) and
+# strings/carets (generic op names, block definitions) are never memoised.
+_BY_TEXT = frozenset({"WORD", "PUNCT"})
+_MEMO_KINDS = frozenset({"SSA", "NUM", "FLOAT", "SYMBOL_REF", "HASH_ID", "BANG_ID", "LOC", "DIALECT_ATTR", "DIALECT_TYPE"})
+_LOOKAHEAD_TEXTS = frozenset({"[", "?", "memref", "vector", "tensor"})
 
 
 class FastLexer(_FastLexing, Lexer):
@@ -309,9 +369,25 @@ if _lc is not None:
         wants its own token type."""
 
         tok = staticmethod(_cython_token)
+        new = _lc.Token
 
         def make_lexer_state(self, text: Any) -> Any:
             return _lc.LexerState(text, _lc.LineCounter("\n"))
+
+
+class TokenStream:
+    """What lark-cython's parser loop reads tokens from, in place of its
+    ``LexerThread``: ``next_token(parser_state)`` is the ``send`` of a
+    :meth:`_FastLexing.stream` generator, which costs less per token than a
+    method call through the thread into the lexer."""
+
+    __slots__ = ("next_token", "_gen")
+
+    def __init__(self, lexer: _FastLexing, text: str) -> None:
+        gen = lexer.stream(text)
+        next(gen)
+        self._gen = gen
+        self.next_token = gen.send
 
 
 def lexer_class(cython: bool) -> type:

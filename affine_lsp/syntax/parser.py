@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import struct
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -53,7 +54,7 @@ from affine_lsp.ir.types import (
     UnrankedTensorType,
     VectorType,
 )
-from affine_lsp.syntax.lexer import Tok, lexer_class
+from affine_lsp.syntax.lexer import Tok, TokenStream, lexer_class
 from affine_lsp.syntax.nodes import (
     AliasDefSyn,
     AliasRef,
@@ -67,6 +68,7 @@ from affine_lsp.syntax.nodes import (
     RegionSyn,
     SuccSyn,
 )
+from affine_lsp.syntax.reductions import compile_reductions
 
 GRAMMAR_PATH = Path(__file__).resolve().parent.parent.parent / "grammar" / "mlir.lark"
 _PACKAGED_GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "mlir.lark"
@@ -89,6 +91,7 @@ _SHAPED_CACHE: dict[str, tuple] = {}
 # Deeper affine expressions are refused with a diagnostic (every algorithm on
 # expressions is recursive); real maps are a handful of levels deep.
 MAX_EXPR_DEPTH = 300
+_SSA_NAME_RE = re.compile(r"%[A-Za-z0-9_$.\-]+(?:#[0-9]+)?")
 _RESULT_RE = re.compile(r"%[A-Za-z0-9_$.\-]+(?::([0-9]+))?")
 I1 = IntegerType(1)
 
@@ -200,22 +203,30 @@ class ChunkTransformer(Transformer):
 
     # ------------------------------------------------------------ operations
     def operation(self, c: list) -> OpSyn:
-        if isinstance(c[-1], _TOKENS) and c[-1].type == "LOC":
-            c = c[:-1]
         if len(c) == 1:
             return c[0]
+        if isinstance(c[-1], _TOKENS) and c[-1].type == "LOC":
+            c = c[:-1]
+            if len(c) == 1:
+                return c[0]
         lhs: Token = c[0]
         op: OpSyn = c[1]
         base = lhs.start_pos
         text = str(lhs)
-        for m in _RESULT_RE.finditer(text):
-            name = m.group(0)
-            count = 1
-            if m.group(1) is not None:
-                count = int(m.group(1))
-                name = name[: name.index(":")]
-            op.results.append((name, count, Span(base + m.start(), base + m.start() + len(name), self.anchor)))
-        op.span = Span(base, op.span.rel_end, self.anchor)
+        anchor = self.anchor
+        if "," not in text and ":" not in text:  # `%x =`: one result
+            m = _RESULT_RE.match(text)
+            assert m is not None
+            op.results.append((m.group(), 1, Span(base, base + m.end(), anchor)))
+        else:
+            for m in _RESULT_RE.finditer(text):
+                name = m.group(0)
+                count = 1
+                if m.group(1) is not None:
+                    count = int(m.group(1))
+                    name = name[: name.index(":")]
+                op.results.append((name, count, Span(base + m.start(), base + m.start() + len(name), anchor)))
+        op.span = Span(base, op.span.rel_end, anchor)
         return op
 
     def generic_op(self, c: list) -> OpSyn:
@@ -487,6 +498,8 @@ class ChunkTransformer(Transformer):
         return op
 
     def subscripts(self, c: list) -> tuple[AffineMapAttr, list, int]:
+        if len(c) == 1 and c[0].type == "SIMPLE_SUBSCRIPTS":
+            return self._simple_subscripts(c[0])
         exprs = [x for x in c if isinstance(x, AffineExpr)]
         nd = len(self._ssa_dims)
         ns = len(self._ssa_syms)
@@ -497,6 +510,25 @@ class ChunkTransformer(Transformer):
         operands = self._ssa_operands + self._ssa_sym_operands
         self._reset_ssa()
         return AffineMapAttr(m, None, sp), operands, nd
+
+    def _simple_subscripts(self, tok: Any) -> tuple[AffineMapAttr, list, int]:
+        """``[%i, %j, %i]``: what ``ssa_dim`` and ``subscripts`` build for
+        it through the general grammar, in one step."""
+        anchor = self.anchor
+        base = tok.start_pos
+        dims: dict[str, int] = {}
+        operands: list[tuple[str, Span]] = []
+        exprs: list[AffineExpr] = []
+        for m in _SSA_NAME_RE.finditer(str(tok), 1):
+            name = m.group()
+            s = Span(base + m.start(), base + m.end(), anchor)
+            pos = dims.get(name)
+            if pos is None:
+                pos = dims[name] = len(dims)
+                operands.append((name, s))
+            exprs.append(dim(pos, s))
+        sp = Span(exprs[0].span.rel_start, tok.end_pos, anchor)
+        return AffineMapAttr(AffineMap.trusted(len(dims), 0, exprs, sp), None, sp), operands, len(dims)
 
     def _access(self, op: OpSyn, memref: Token, subs: tuple, value: Token | None = None) -> None:
         amap, operands, nd = subs
@@ -1750,7 +1782,7 @@ class ChunkTransformer(Transformer):
     def hex_attr(self, c: list) -> Attribute:
         t = self._typed(c)
         if isinstance(t, FloatType):
-            return FloatAttr(float("nan"), str(c[0]), t, self.sp(c[0]))
+            return FloatAttr(_hex_float(int(str(c[0]), 16), t.kind), str(c[0]), t, self.sp(c[0]))
         return IntegerAttr(int(str(c[0]), 16), t, self.sp(c[0]))
 
     def string_attr(self, c: list) -> Attribute:
@@ -1974,6 +2006,20 @@ def _strided_text(c: list) -> str:
     return f"strided<[{strides}]{offset}>"
 
 
+def _hex_float(bits: int, kind: str) -> float:
+    """The value of a float written as its bit pattern (``0x7F800000 : f32``
+    is +inf); NaN for formats Python cannot decode (f80, f128, f8...)."""
+    fmt = {"f16": ("<H", "<e"), "f32": ("<I", "<f"), "f64": ("<Q", "<d")}.get(kind)
+    try:
+        if fmt is not None:
+            return float(struct.unpack(fmt[1], struct.pack(fmt[0], bits))[0])
+        if kind == "bf16":
+            return float(struct.unpack("<f", struct.pack("<I", bits << 16))[0])
+    except struct.error:  # more bits than the format has
+        pass
+    return float("nan")
+
+
 def _collect_soup(items: Sequence[Any], names: list, regions: list, anchor: Anchor) -> None:
     for x in items:
         if isinstance(x, _TOKENS):
@@ -2012,10 +2058,12 @@ class _ParserHolder:
 _HOLDER = _ParserHolder()
 
 
-def _make_parser(transformer: ChunkTransformer, lexer: str | None = None, engine: str | None = None) -> Lark:
+def _make_parser(transformer: ChunkTransformer, lexer: str | None = None, engine: str | None = None, compiled: bool | None = None) -> Lark:
     """The LALR parser. ``lexer``: ``fast`` (ours, default) or ``contextual``
     (lark's); ``engine``: ``cython`` (lark-cython, default when installed)
-    or ``python``. Both can be forced with AFFINE_LSP_LEXER/AFFINE_LSP_ENGINE
+    or ``python``; ``compiled``: reduce actions compiled by
+    :mod:`.reductions` (default) or lark's wrapper chain. All three can be
+    forced with AFFINE_LSP_LEXER/AFFINE_LSP_ENGINE/AFFINE_LSP_REDUCTIONS
     (the benchmark compares them)."""
     lexer = lexer or os.environ.get("AFFINE_LSP_LEXER", "fast")
     engine = engine or os.environ.get("AFFINE_LSP_ENGINE", "cython")
@@ -2033,8 +2081,16 @@ def _make_parser(transformer: ChunkTransformer, lexer: str | None = None, engine
             pass
     kwargs["lexer"] = lexer_class(cython) if lexer == "fast" else "contextual"
     p = Lark(_grammar_text(), **kwargs)
+    if compiled is None:
+        compiled = os.environ.get("AFFINE_LSP_REDUCTIONS", "compiled") == "compiled"
+    if compiled:
+        compile_reductions(p, transformer)
     if lexer == "fast":
-        p.parser.lexer.bind(p.parser.parser._parse_table.states)  # type: ignore[union-attr]
+        frontend = p.parser
+        frontend.lexer.bind(frontend.parser._parse_table.states)  # type: ignore[union-attr]
+        if cython:
+            # lark-cython's loop reads tokens from a generator of ours.
+            frontend._make_lexer_thread = lambda text, _lexer=frontend.lexer: TokenStream(_lexer, text)  # type: ignore[method-assign]
     return p
 
 

@@ -1,0 +1,175 @@
+"""Compiled reduce actions for lark's LALR parser.
+
+lark calls, on every reduction, ``callbacks[rule](children)``: a dictionary
+lookup keyed by a :class:`lark.grammar.Rule` (whose ``__hash__`` and
+``__eq__`` are Python functions) and then a chain of Python wrappers
+(``ExpandSingleChild`` for ``?rules``, ``ChildFilterLALR`` to drop anonymous
+tokens and splice ``_rules`` and ``*``-repetitions) before the transformer
+method runs. On affine MLIR a third of all reductions are unit reductions of
+the expression and op-dispatch chains, where all that work returns
+``children[0]``.
+
+:func:`compile_reductions` replaces, in a built parser, every rule in the
+LALR table by a :class:`ReduceRule` (identity hash, so the lookup is C
+level) and every callback by one function specialised for that rule:
+
+* unit reductions of ``?rules`` become ``operator.itemgetter(k)`` (C level);
+* rules that keep every child call the transformer method directly;
+* rules that drop tokens select the kept children with ``itemgetter``;
+* ``_rules`` and repetitions return a plain list that the parent splices
+  in (lark builds a ``Tree`` just to take its children).
+
+The semantics are lark's (``parse_tree_builder.ParseTreeBuilder`` with a
+transformer, LALR, no placeholders); ``tests/test_document.py`` checks that
+both give the same syntax records on the whole corpus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from operator import itemgetter
+from typing import Any
+
+from lark import Lark, Tree
+from lark.grammar import Rule
+
+Callback = Callable[[list], Any]
+
+
+class ReduceRule:
+    """What the LALR loop needs of a rule (``expansion`` for the pop count,
+    ``origin`` for the goto), hashed by identity; anything else is read from
+    the original :class:`~lark.grammar.Rule` (error reporting, debugging)."""
+
+    __slots__ = ("origin", "expansion", "rule")
+
+    def __init__(self, rule: Rule) -> None:
+        self.origin = rule.origin
+        self.expansion = tuple(rule.expansion)
+        self.rule = rule
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.rule, name)
+
+    def __repr__(self) -> str:
+        return f"ReduceRule({self.rule})"
+
+
+def _inlined(sym: Any) -> bool:
+    """Children of these symbols are spliced into the parent (lark's
+    ``_should_expand``: non-terminals whose name starts with ``_``)."""
+    return not sym.is_term and sym.name.startswith("_")
+
+
+def compile_callback(rule: Rule, transformer: Any) -> Callback:
+    """The reduce action of ``rule``: lark's wrapper chain, specialised."""
+    opts = rule.options
+    name = rule.alias or opts.template_source or rule.origin.name
+    method = getattr(transformer, name, None)
+    if method is not None and getattr(method, "visit_wrapper", None) is not None:
+        raise ValueError(f"v_args wrappers are not supported by the compiled reductions ({name})")
+    kept = [(i, _inlined(sym)) for i, sym in enumerate(rule.expansion) if opts.keep_all_tokens or not (sym.is_term and sym.filter_out)]
+    splices = any(s for _, s in kept)
+    produces_list = rule.origin.name.startswith("_")  # spliced into its parent
+    expand1 = bool(opts.expand1) and not rule.alias
+    if produces_list and expand1:
+        raise ValueError(f"'?_rule' is not supported by the compiled reductions ({rule.origin.name})")
+
+    # The node builder: the transformer method, a plain list for spliced
+    # rules, or lark's default (a Tree) for rules without a method.
+    build: Callback
+    if produces_list:
+        build = list
+    elif method is not None:
+        build = method
+    else:
+
+        def build(children: list, _name: str = name) -> Any:
+            return Tree(_name, children)
+
+    if not splices:
+        idx = [i for i, _ in kept]
+        if expand1 and len(idx) == 1:
+            return itemgetter(idx[0])  # `?rule: x` (after filtering): the child itself
+        if len(idx) == len(rule.expansion):
+            select: Callback | None = None
+        elif len(idx) == 1:
+            k = idx[0]
+
+            def select(c: list, _k: int = k) -> list:
+                return [c[_k]]
+
+        elif not idx:
+
+            def select(c: list) -> list:
+                return []
+
+        else:
+            getter = itemgetter(*idx)
+
+            def select(c: list, _g: Callable = getter) -> list:
+                return list(_g(c))
+
+        if select is None:
+            if produces_list or not expand1:
+                return build if build is not list else _identity
+            return _expand_single(build)
+        if expand1:
+            inner = _expand_single(build)
+            return lambda c, _s=select, _b=inner: _b(_s(c))
+        if build is list:
+            return select
+        return lambda c, _s=select, _b=build: _b(_s(c))
+
+    plan = tuple(kept)
+
+    def spliced(c: list, _plan: tuple = plan) -> list:
+        out: list = []
+        for i, splice in _plan:
+            if splice:
+                if out:
+                    out += c[i]
+                else:  # left recursion: extend the repetition's list in place
+                    out = c[i]
+            else:
+                out.append(c[i])
+        return out
+
+    if build is list:
+        return spliced
+    if expand1:
+        inner = _expand_single(build)
+        return lambda c, _s=spliced, _b=inner: _b(_s(c))
+    return lambda c, _s=spliced, _b=build: _b(_s(c))
+
+
+def _identity(c: list) -> list:
+    return c
+
+
+def _expand_single(build: Callback) -> Callback:
+    def expand(c: list, _b: Callback = build) -> Any:
+        return c[0] if len(c) == 1 else _b(c)
+
+    return expand
+
+
+def compile_reductions(lark: Lark, transformer: Any) -> None:
+    """Install compiled reduce actions in ``lark`` (built with
+    ``parser="lalr"`` and ``transformer``), in place: the parser keeps a
+    reference to the callbacks dictionary and to the parse table."""
+    callbacks: dict = lark._callbacks  # type: ignore[attr-defined]
+    table = lark.parser.parser._parse_table  # type: ignore[union-attr]
+    compiled: dict[int, ReduceRule] = {}
+    for actions in table.states.values():
+        for term, (action, arg) in list(actions.items()):
+            if isinstance(arg, Rule):
+                rr = compiled.get(id(arg))
+                if rr is None:
+                    rr = compiled[id(arg)] = ReduceRule(arg)
+                actions[term] = (action, rr)
+    token_callbacks = {k: v for k, v in callbacks.items() if isinstance(k, str)}
+    callbacks.clear()
+    callbacks.update(token_callbacks)
+    for rr in compiled.values():
+        callbacks[rr] = compile_callback(rr.rule, transformer)
