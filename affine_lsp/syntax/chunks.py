@@ -53,7 +53,8 @@ def _line_delta(line: str) -> tuple[int, int]:
 
 
 def _exact_line_delta(line: str) -> tuple[int, int]:
-    """(net depth change, highest running depth) outside strings and comments."""
+    """(net depth change, highest running depth) of a line (or any text)
+    outside strings and comments."""
     depth = 0
     high = 0
     for m in _TOKEN_RE.finditer(line):
@@ -69,17 +70,7 @@ def _exact_line_delta(line: str) -> tuple[int, int]:
 
 def exact_max_depth(text: str) -> int:
     """The deepest bracket nesting in ``text`` (outside strings and comments)."""
-    depth = 0
-    high = 0
-    for m in _TOKEN_RE.finditer(text):
-        c = m.group(0)[0]
-        if c in "{([":
-            depth += 1
-            if depth > high:
-                high = depth
-        elif c in "})]":
-            depth -= 1
-    return high
+    return _exact_line_delta(text)[1]
 
 
 _HEADER_GAP_RE = re.compile(r"(?:\s|//[^\n]*)*")
