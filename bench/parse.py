@@ -87,7 +87,7 @@ def config_parser(engine: str, lexer: str, transformer: bool, fast: bool = True)
         kwargs["_plugins"] = lark_rust.plugins
     from affine_lsp.syntax.lexer import lexer_class
 
-    kwargs["lexer"] = lexer_class(cython) if lexer == "fast" else "contextual"
+    kwargs["lexer"] = lexer_class(cython) if lexer == "fast" else lexer
     lark = Lark(P._grammar_text(), **kwargs)
     if lexer == "fast":
         lark.parser.lexer.bind(lark.parser.parser._parse_table.states)
@@ -111,9 +111,11 @@ def bench_cold(texts: list[str], nlines: int, repeat: int) -> dict[str, float]:
     contextual lexer, a parse tree)."""
     out: dict[str, float] = {}
     configs = [
+        ("python", "basic", False, False),
         ("python", "contextual", False, False),
         ("python", "contextual", True, False),
         ("python", "fast", True, True),
+        ("cython", "basic", False, False),
         ("cython", "contextual", False, False),
         ("cython", "contextual", True, False),
         ("cython", "fast", False, False),
@@ -129,7 +131,11 @@ def bench_cold(texts: list[str], nlines: int, repeat: int) -> dict[str, float]:
             for x in texts:  # warm up, and find the configurations that fail
                 parse(x)
         except Exception as e:  # lark-rust 0.2.1 fails on this grammar
-            print(f"  {name:40s} failed: {type(e).__name__}: {str(e)[:80]}")
+            try:
+                why = str(e)
+            except Exception:  # lark-cython's errors cannot always print themselves
+                why = f"at {getattr(e, 'token', '?')!r}"
+            print(f"  {name:40s} failed: {type(e).__name__}: {why.splitlines()[0][:80] if why else ''}")
             out[name] = float("nan")
             continue
         runs[name] = lambda parse=parse: [parse(x) for x in texts]
@@ -145,11 +151,11 @@ def bench_cold(texts: list[str], nlines: int, repeat: int) -> dict[str, float]:
     for _ in range(repeat):
         for name, fn in runs.items():
             times[name].append(one_time(fn))
-    base = None
+    plain = times.get("python/contextual/tree") or next(iter(times.values()))
+    base = nlines / statistics.median(plain)
     for name, ts in times.items():
         t = statistics.median(ts)
         out[name] = nlines / t
-        base = base or nlines / t
         print(f"  {name:40s} {nlines / t:10.0f} lines/s  ({t * 1000:.0f} ms)  {nlines / t / base:4.2f}x plain lark")
     return out
 
