@@ -801,3 +801,38 @@ def test_parallel_groups_steps_and_symbols_against_enumeration(n: int) -> None:
                 assert sym.status == "dependence"
                 for (lo, hi), (elo, ehi) in zip(sym.components, exact):
                     assert (lo is None or lo <= elo) and (hi is None or ehi <= hi)
+
+
+def test_engine_cache_does_not_deadlock_with_a_caller_holding_isl() -> None:
+    """A thread that holds isl's lock (fusion analyses run under `limited`)
+    asks for a function's engine while another thread is building that same
+    engine: the builder needs isl's lock, so it must not hold the cache lock
+    while it waits for it (this deadlocked the server once)."""
+    import threading
+    import time
+
+    from affine_lsp.analysis import dependences_of_function
+    from affine_lsp.analysis.isl_support import LOCK
+
+    func = _func(_doc("func.func @f(%A: memref<10xf32>) {\n  affine.for %i = 1 to 10 {\n    %v = affine.load %A[%i - 1] : memref<10xf32>\n    affine.store %v, %A[%i] : memref<10xf32>\n  }\n  return\n}\n"))
+    holds_isl = threading.Event()
+    got: dict[str, object] = {}
+
+    def holder() -> None:
+        with LOCK:
+            holds_isl.set()
+            time.sleep(0.3)  # the builder is now waiting for isl's lock
+            got["holder"] = dependences_of_function(func)
+
+    def builder() -> None:
+        holds_isl.wait()
+        got["builder"] = dependences_of_function(func)
+
+    threads = [threading.Thread(target=holder, daemon=True), threading.Thread(target=builder, daemon=True)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert not any(t.is_alive() for t in threads), "deadlock between the engine cache and isl's lock"
+    assert got["holder"] is got["builder"]  # one engine per function, whoever built it
+    assert any(p.has_dependence for p in got["holder"].pairs)  # type: ignore[attr-defined]

@@ -154,6 +154,7 @@ def dependences_of_function(func_op: Operation, budget: int = DEFAULT_BUDGET, ma
     whose text changed is rebuilt by the document model and gets a fresh
     engine, and no global table keeps old IR alive.
     """
+    key = (budget, max_pairs)
     with _CACHE_LOCK:
         store = getattr(func_op, "__dict__", None)
         if store is not None:
@@ -167,11 +168,16 @@ def dependences_of_function(func_op: Operation, budget: int = DEFAULT_BUDGET, ma
             _LRU[id(func_op)] = per
             while len(_LRU) > 256:
                 _LRU.popitem(last=False)
-        fd = per.get((budget, max_pairs))
-        if fd is None:
-            fd = FunctionDeps(func_op, budget, max_pairs)
-            per[(budget, max_pairs)] = fd
+        fd = per.get(key)
+    if fd is not None:
         return fd
+    # Built without holding the cache lock: building takes isl's lock, and a
+    # caller may already hold isl's lock when it asks for the cache (fusion
+    # analyses do), so holding both here in the other order deadlocks. Two
+    # threads may build the same engine at once; the first one stored wins.
+    built = FunctionDeps(func_op, budget, max_pairs)
+    with _CACHE_LOCK:
+        return per.setdefault(key, built)
 
 
 def _deps_for(op: Operation, budget: int) -> FunctionDeps | None:
