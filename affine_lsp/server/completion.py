@@ -199,6 +199,7 @@ def _complete(ls: AffineLanguageServer, st: DocumentState, doc: Document, pos: t
     snip = ls.client_snippets
     md = ls.client_completion_markdown
     items: list[types.CompletionItem] = []
+    incomplete = False
     sigil = prefix[:1]
     if sigil == "%":
         for v in _values_at(st, doc, chunk, offset):
@@ -215,7 +216,9 @@ def _complete(ls: AffineLanguageServer, st: DocumentState, doc: Document, pos: t
             )
     elif sigil in ("#", "!"):
         table = section.aliases.attrs if sigil == "#" else section.aliases.types
-        for name, d in table.items():
+        names, incomplete = _bounded(list(table), prefix)
+        for name in names:
+            d = table[name]
             kind = types.CompletionItemKind.Constant if sigil == "#" else types.CompletionItemKind.TypeParameter
             items.append(_item(name, kind, rng, str(d.value), f"{name} = {d.value}", sort="1"))
     elif sigil == "^":
@@ -231,7 +234,12 @@ def _complete(ls: AffineLanguageServer, st: DocumentState, doc: Document, pos: t
         for lab in labels:
             items.append(_item(lab, types.CompletionItemKind.Reference, rng, "block", sort="1"))
     elif sigil == "@":
-        for f in _section_functions(section):
+        funcs = list(_section_functions(section))
+        if len(funcs) > MAX_ITEMS:
+            keep = set(_bounded([func_name(f) for f in funcs], prefix)[0])
+            funcs = [f for f in funcs if func_name(f) in keep][:MAX_ITEMS]
+            incomplete = True
+        for f in funcs:
             ft = f.attributes.get("function_type")
             items.append(_item(func_name(f), types.CompletionItemKind.Function, rng, str(getattr(ft, "type", "")), sort="1"))
     else:
@@ -258,7 +266,20 @@ def _complete(ls: AffineLanguageServer, st: DocumentState, doc: Document, pos: t
                 )
             for kw in KEYWORDS:
                 items.append(_item(kw, types.CompletionItemKind.Keyword, rng, "keyword", sort="4"))
-    return types.CompletionList(is_incomplete=False, items=items)
+    return types.CompletionList(is_incomplete=incomplete, items=items)
+
+
+MAX_ITEMS = 1000
+
+
+def _bounded(names: list[str], prefix: str) -> tuple[list[str], bool]:
+    """At most MAX_ITEMS candidates (10,000 aliases would take the client
+    seconds to receive): past that, those starting with what was typed, and
+    the list is marked incomplete so the client asks again as typing goes on."""
+    if len(names) <= MAX_ITEMS:
+        return names, False
+    matching = [n for n in names if n.startswith(prefix)]
+    return matching[:MAX_ITEMS], len(matching) > MAX_ITEMS or len(matching) < len(names)
 
 
 def _type_context(head: str) -> bool:
