@@ -15,7 +15,8 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.test_server_support import DATA, RawClient, config, diagnostics_for, no_server_errors, open_file, server_env, start
+from bench.generate import generate
+from tests.test_server_support import DATA, RawClient, config, diagnostics_for, no_server_errors, open_doc, open_file, server_env, start
 
 KERNELS = (DATA / "kernels.mlir").read_text()
 NOWHERE = types.TextDocumentIdentifier(uri="file:///not/open.mlir")
@@ -104,10 +105,15 @@ async def test_out_of_range_positions(client: LanguageClient):
 async def test_cancel_request(client: LanguageClient):
     uri, _ = open_file(client, "kernels.mlir")
     ident = types.TextDocumentIdentifier(uri=uri)
+    # Requests that take a while (semantic tokens of 20k lines), so that the
+    # later ones are still queued when their cancellation arrives.
+    big = "file:///cancel/big.mlir"
+    open_doc(client, big, generate(20_000))
+    big_ident = types.TextDocumentIdentifier(uri=big)
     futures = []
     for k in range(20):
         msg_id = f"cancel-me-{k}"
-        fut = client.protocol.send_request(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, types.SemanticTokensParams(text_document=ident), msg_id=msg_id)
+        fut = client.protocol.send_request(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, types.SemanticTokensParams(text_document=big_ident), msg_id=msg_id)
         client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id=msg_id))
         futures.append(fut)
     outcomes = []

@@ -140,35 +140,6 @@ def test_incremental_verification_equals_full_verification(path):
                 doc.apply_edit(len(doc.text), len(doc.text), "\n// edited\n")
 
 
-def test_a_function_that_stops_parsing_reverifies_only_what_may_depend_on_it():
-    """Breaking one function changes the section's symbols: items that refer
-    to symbols (a func.call) are verified again, the others keep their
-    notes, and the result equals a full verification."""
-    verify = pytest.importorskip("affine_lsp.verify")
-    funcs = "".join(f"func.func @k{i}(%A: memref<8xf32>) {{\n  affine.for %i = 0 to 8 {{\n    %v = affine.load %A[%i] : memref<8xf32>\n  }}\n  return\n}}\n" for i in range(20))
-    caller = "func.func @main(%A: memref<8xf32>) {\n  call @k3(%A) : (memref<8xf32>) -> ()\n  return\n}\n"
-    st = DocumentState("file:///t.mlir", funcs + caller, 1)
-    engine = Engine()
-    seen: list[list[str]] = []
-    real = engine.verify_mod.verify_section
-
-    def recording(view, *a, **k):
-        seen.append([str(op.attributes.get("sym_name")) for op in view.module.regions[0].blocks[0].operations])
-        return real(view, *a, **k)
-
-    engine._verify = type("M", (), {"verify_section": staticmethod(recording), "verify_document": verify.verify_document})
-    with st.locked() as doc:
-        engine.verify(doc, st)
-        assert len(seen[-1]) == 21  # the first verification sees every item
-        at = doc.text.index("return", doc.text.index("func.func @k3"))
-        doc.apply_edit(at, at, "%oops = arith.constant 1 : i32 junk\n  ")
-        got = sorted((n.span.start, n.message) for n in engine.verify(doc, st))
-        want = sorted((n.span.start, n.message) for n in verify.verify_document(doc, strict=False))
-        assert got == want
-        assert [n.severity for n in doc.notes()] == ["error"]  # @k3's syntax error (the parser's, not the verifier's)
-        assert seen[-1] == ["@main"]  # only the caller; @k3 does not parse, the 19 others are reused
-
-
 def test_completion_of_ten_thousand_aliases_is_bounded_and_follows_the_prefix():
     from affine_lsp.server import completion
 

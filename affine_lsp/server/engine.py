@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from types import ModuleType, SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from affine_lsp.ir.attributes import ArrayAttr, DictAttr, SymbolRefAttr
 from affine_lsp.ir.core import ROOT_ANCHOR, Anchor, Block, Operation, Region, Span, Value
 from affine_lsp.syntax.document import Document
 from affine_lsp.syntax.nodes import Note
@@ -151,7 +150,7 @@ class Engine:
         text, line_of = doc.text, doc.lines.line_of
         out: list[Note] = []
         cache: dict[int, tuple[Operation, list[Note], int]] = st.verify_cache
-        sigs: dict[int, list] = st.symbol_sigs
+        sigs: dict[int, tuple[Operation, tuple[str, str] | None]] = st.symbol_sigs
         live: set[int] = set()
         for section in doc.sections:
             items = [c.ir_op for c in section.chunks if c.kind == "item" and c.ir_op is not None]
@@ -159,14 +158,9 @@ class Engine:
             skey = ("section", section.index)
             prev = st.verify_extra.get(skey)
             same_env = prev is not None and prev[0] == key
-            # Symbols changed (an item stopped parsing, a function was renamed)
-            # but not the aliases: only items that refer to symbols can verify
-            # differently; the others keep their notes.
-            same_aliases = prev is not None and prev[0][0] == key[0]
             changed: list[Operation] = []
             for op in items:
-                reusable = same_env or (same_aliases and not _refers_to_symbols(sigs, op))
-                hit = cache.get(id(op)) if reusable else None
+                hit = cache.get(id(op)) if same_env else None
                 # Messages that name a line ("defined by ... at line 12") are
                 # stale once the item moved to another line.
                 if hit is not None and hit[0] is op and (hit[2] == line_of(op.span.start) or not _names_lines(hit[1])):
@@ -473,44 +467,16 @@ def _names_lines(notes: list[Note]) -> bool:
     return False
 
 
-def _symbol_sig(sigs: dict[int, list], op: Operation) -> tuple[str, str] | None:
+def _symbol_sig(sigs: dict[int, tuple[Operation, tuple[str, str] | None]], op: Operation) -> tuple[str, str] | None:
     """The name and type of a top-level symbol op (memoised per op object):
     what the verification of the other items may depend on."""
-    return _sig_entry(sigs, op)[1]
-
-
-def _refers_to_symbols(sigs: dict[int, list], op: Operation) -> bool:
-    """Whether an op in ``op`` (a top-level item) has a symbol reference
-    attribute (``func.call @f``...): only such items may verify differently
-    when the section's symbols change (memoised per op object)."""
-    entry = _sig_entry(sigs, op)
-    if entry[2] is None:
-        entry[2] = any(_has_symbol_ref(a) for o in op.walk() for a in o.attributes.values())
-    return bool(entry[2])
-
-
-def _sig_entry(sigs: dict[int, list], op: Operation) -> list:
-    """``[op, symbol signature, refers to symbols (None: not computed yet)]``."""
     hit = sigs.get(id(op))
     if hit is not None and hit[0] is op:
-        return hit
+        return hit[1]
     name = op.attributes.get("sym_name")
     sig = (str(name), str(op.attributes.get("function_type"))) if name is not None else None
-    entry = [op, sig, None]
-    sigs[id(op)] = entry
-    return entry
-
-
-def _has_symbol_ref(a: object, depth: int = 0) -> bool:
-    if isinstance(a, SymbolRefAttr):
-        return True
-    if depth > 50:
-        return True  # absurdly nested: assume it may
-    if isinstance(a, ArrayAttr):
-        return any(_has_symbol_ref(x, depth + 1) for x in a.elements)
-    if isinstance(a, DictAttr):
-        return any(_has_symbol_ref(x, depth + 1) for x in a.entries.values())
-    return False
+    sigs[id(op)] = (op, sig)
+    return sig
 
 
 def _module_view(module: Operation, ops: list[Operation]) -> Operation:
