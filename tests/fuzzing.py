@@ -35,6 +35,7 @@ artifact directory, the texts involved are saved there too.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import hashlib
 import json
@@ -143,10 +144,14 @@ class ErrorOracle:
     error the user already saw elsewhere is not counted as new."""
 
     def __init__(self, size: int = 64) -> None:
-        self._cache: dict[str, tuple[tuple[str, str], ...]] = {}
+        self._cache: dict[str, tuple[tuple[int, str, str], ...]] = {}
         self._size = size
 
     def keys(self, text: str) -> tuple[tuple[str, str], ...]:
+        return tuple((m, line) for _, m, line in self._located(text))
+
+    def _located(self, text: str) -> tuple[tuple[int, str, str], ...]:
+        """``(chunk index, message, stripped line text)`` of every error."""
         h = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
         got = self._cache.get(h)
         if got is None:
@@ -155,13 +160,15 @@ class ErrorOracle:
             from affine_lsp.verify import verify_document
 
             doc = Document(text)
+            starts = [c.start for c in doc.chunks]
             out = []
             for n in [*doc.notes(), *verify_document(doc, strict=False), *analyze_document(doc)]:
                 if n.severity == "error":
                     ls = text.rfind("\n", 0, n.span.start) + 1
                     le = text.find("\n", ls)
-                    out.append((n.message, text[ls : le if le >= 0 else len(text)].strip()))
-            got = tuple(sorted(out))
+                    chunk = max(0, bisect.bisect_right(starts, n.span.start) - 1)
+                    out.append((chunk, n.message, text[ls : le if le >= 0 else len(text)].strip()))
+            got = tuple(sorted(out, key=lambda x: (x[1], x[2], x[0])))
             if len(self._cache) >= self._size:
                 self._cache.pop(next(iter(self._cache)))
             self._cache[h] = got
@@ -172,16 +179,22 @@ class ErrorOracle:
         (message, line text) is new, when there are also more errors with
         that message than before (an edit may respell the line an existing
         error is on). With ``rename = (old, new)`` the new name is read as the
-        old one first."""
-        old = self.keys(before)
-        new = [(_unrename(m, rename), _unrename(line, rename)) if rename is not None else (m, line) for m, line in self.keys(after)]
-        known = set(old)
-        fresh = [k for k in new if k not in known]
+        old one first, and an error in a top-level item that already had
+        errors is not the rename's: renaming a value in a broken item can
+        remove an error (a redefinition) and let the verifier reach, and
+        report, one that was there all along (a rename keeps the items)."""
+        old = self._located(before)
+        new = [(c, _unrename(m, rename), _unrename(line, rename)) if rename is not None else (c, m, line) for c, m, line in self._located(after)]
+        known = {(m, line) for _, m, line in old}
+        fresh = [(c, m, line) for c, m, line in new if (m, line) not in known]
+        if rename is not None:
+            broken = {c for c, _, _ in old}
+            fresh = [x for x in fresh if x[0] not in broken]
         if not fresh:
             return []
-        before_count = Counter(m for m, _ in old)
-        after_count = Counter(m for m, _ in new)
-        return sorted(k for k in fresh if after_count[k[0]] > before_count[k[0]])
+        before_count = Counter(m for _, m, _ in old)
+        after_count = Counter(m for _, m, _ in new)
+        return sorted((m, line) for _, m, line in fresh if after_count[m] > before_count[m])
 
 
 def _unrename(s: str, rename: tuple[str, str]) -> str:

@@ -210,3 +210,18 @@ async def test_inlay_hints_and_commands_do_not_wait_for_a_slow_analysis(client: 
         assert time.monotonic() - t0 < 2.0
         assert md.startswith("### `affine.for %j`")
         await asyncio.sleep(0.2)
+
+
+def test_rename_in_a_broken_item_may_unmask_its_other_errors() -> None:
+    """Found by a 20-minute fuzz run: renaming a value in an item that had a
+    redefinition error removes it, and the verifier then reaches the item
+    and reports what was wrong with it all along. That is not the rename's
+    error; a rename that breaks a clean item still is."""
+    broken = "func.func @f(%a: index) {\n  %a = arith.constant 0 : index\n  affine.for %i = 0 to 10 {\n    func.return\n  }\n  return\n}\n"
+    renamed = broken.replace("@f(%a:", "@f(%q:")
+    oracle = ErrorOracle()
+    assert [m for m, _ in oracle.keys(broken)] == ["redefinition of SSA value '%a'"]
+    assert [m for m, _ in oracle.keys(renamed)] == ["'func.return' op expects parent op 'func.func'"]
+    assert oracle.new_errors(broken, renamed, rename=("%a", "%q")) == []
+    clean = "func.func @g(%a: index) {\n  %b = arith.addi %a, %a : index\n  return\n}\n"
+    assert oracle.new_errors(clean, clean.replace("%b =", "%a ="), rename=("%b", "%a")) == [("redefinition of SSA value '%b'", "%b = arith.addi %b, %b : index")]
