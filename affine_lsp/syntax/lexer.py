@@ -57,14 +57,6 @@ class Tok(str):
         return f"Tok({self.type}, {str.__repr__(self)})"
 
 
-def _tok(type_: str, value: str, start: int) -> Tok:
-    t = Tok(value)
-    t.type = type_
-    t.start_pos = start
-    t.end_pos = start + len(value)
-    return t
-
-
 def _tok8(type_: str, value: str, start: int, _l: int, _c: int, _el: int, _ec: int, end: int) -> Tok:
     t = Tok(value)
     t.type = type_
@@ -173,10 +165,12 @@ class _FastLexing:
         subs = next((t for t in lexer_conf.terminals if t.name == "SIMPLE_SUBSCRIPTS"), None)
         self.simple_subscripts = re.compile(subs.pattern.to_regexp()).match if subs is not None else None
 
-    tok = staticmethod(_tok)
     # new(type, value, start, line, column, end_line, end_column, end):
-    # lark-cython's Token constructor, called directly on the hot path.
+    # the token constructor of the flavour (lark-cython's Token itself).
     new = staticmethod(_tok8)
+
+    def tok(self, type_: str, value: str, start: int) -> Tok:
+        return self.new(type_, value, start, 0, 0, 0, 0, start + len(value))
 
     def bind(self, states: dict[int, dict[str, Any]]) -> None:
         self.accepts = {s: frozenset(actions) for s, actions in states.items()}
@@ -360,15 +354,11 @@ except ImportError:  # pragma: no cover
 
 if _lc is not None:
 
-    def _cython_token(type_: str, value: str, start: int, _T: Any = _lc.Token) -> Any:
-        return _T(type_, value, start, 0, 0, 0, 0, start + len(value))
-
     class FastLexerCython(_FastLexing, _lc.Lexer, Lexer):  # type: ignore[misc, valid-type]
         """The lexer for lark-cython's parser, which requires its lexer to
         derive from its own ``Lexer``, calls ``next_token`` directly and
         wants its own token type."""
 
-        tok = staticmethod(_cython_token)
         new = _lc.Token
 
         def make_lexer_state(self, text: Any) -> Any:

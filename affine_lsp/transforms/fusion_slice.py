@@ -537,22 +537,8 @@ def private_region(
     if ext is None:
         return None
     rank = u.dim(DT.out)
-    nparams = u.dim(DT.param)
     dim_exprs: list[AffineExpr | None] = [dim(k) for k in range(depth)]
-    dims: list[Value] = list(chain_ivs)  # type: ignore[arg-type]
-    syms: list[Value] = []
-    param_exprs: list[AffineExpr | None] = []
-    for k in range(nparams):
-        n = u.get_dim_name(DT.param, k)
-        v = cm.param_values.get(n)
-        if v is None:
-            param_exprs.append(None)
-        elif n.startswith("o"):
-            param_exprs.append(dim(len(dims)))
-            dims.append(v)
-        else:
-            param_exprs.append(symbol(len(syms)))
-            syms.append(v)
+    param_exprs, dims, syms = _param_exprs(cm, u, chain_ivs)  # type: ignore[arg-type]
     offsets: list[AffineExpr] = []
     shape: list[int] = []
     constants: dict[Operation, dict[int, int]] = {}
