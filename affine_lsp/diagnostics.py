@@ -75,9 +75,7 @@ def to_json(path: str, doc: Document, notes: Iterable[Note]) -> list[dict]:
         }
         related = (n.data or {}).get("related")
         if related:
-            item["related"] = [
-                {"message": m, "line": lines.position(s.start)[0], "character": lines.position(s.start)[1]} for s, m in related
-            ]
+            item["related"] = [{"message": m, "line": lines.position(s.start)[0], "character": lines.position(s.start)[1]} for s, m in related]
         fix = {k: v for k, v in (n.data or {}).items() if k != "related"}
         if fix:
             item["data"] = fix

@@ -8,7 +8,9 @@ Measures, on generated affine files of 10k and 50k lines (bench/generate.py):
   context-aware lexer (affine_lsp/syntax/lexer.py), building syntax records
   with a transformer inside the parser (what affine-lsp does) or building
   lark trees (the transformer's cost is the difference); lark-rust is tried
-  too and reported if it fails;
+  too and reported if it fails; ``driver/...`` is what affine-lsp runs: lark's
+  tables, our lexer and compiled reduce actions, run by our own LALR loop
+  (affine_lsp/syntax/driver.py) instead of lark-cython's;
 * the time to re-parse after a one-character edit inside one function of the
   50k-line file (``Document.apply_edit`` + parsing the changed chunks), and
   the time to rebuild that section's IR afterwards.
@@ -62,6 +64,16 @@ def chunk_texts(text: str) -> list[str]:
 def config_parser(engine: str, lexer: str, transformer: bool, fast: bool = True) -> Callable[[str], object]:
     from lark import Lark
 
+    if engine == "driver":  # our LALR loop over the tables (what affine-lsp runs)
+        tr = P.ChunkTransformer(Anchor(0))
+        driver = P._make_driver(P._make_parser(tr, lexer="fast", engine="cython", compiled=True), "ours")
+        assert driver is not None
+
+        def drive(text: str) -> object:
+            P._arm(tr, Anchor(0))
+            return driver.parse(text)
+
+        return drive
     if transformer:
         tr = P.ChunkTransformer(Anchor(0))
         lark = P._make_parser(tr, lexer=lexer, engine=engine, compiled=fast)
@@ -121,6 +133,7 @@ def bench_cold(texts: list[str], nlines: int, repeat: int) -> dict[str, float]:
         ("cython", "fast", False, False),
         ("cython", "fast", True, False),
         ("cython", "fast", True, True),
+        ("driver", "fast", True, True),
         ("rust", "contextual", False, False),
     ]
     runs: dict[str, Callable[[], object]] = {}
@@ -163,6 +176,7 @@ def bench_cold(texts: list[str], nlines: int, repeat: int) -> dict[str, float]:
 def bench_document(text: str, repeat: int) -> dict[str, float]:
     """Cold Document (chunk + parse) and incremental edits on it."""
     nlines = text.count("\n") + 1
+
     def cold_document() -> Document:
         d = Document(text)
         d.parse_all()

@@ -814,7 +814,11 @@ def test_engine_cache_does_not_deadlock_with_a_caller_holding_isl() -> None:
     from affine_lsp.analysis import dependences_of_function
     from affine_lsp.analysis.isl_support import LOCK
 
-    func = _func(_doc("func.func @f(%A: memref<10xf32>) {\n  affine.for %i = 1 to 10 {\n    %v = affine.load %A[%i - 1] : memref<10xf32>\n    affine.store %v, %A[%i] : memref<10xf32>\n  }\n  return\n}\n"))
+    func = _func(
+        _doc(
+            "func.func @f(%A: memref<10xf32>) {\n  affine.for %i = 1 to 10 {\n    %v = affine.load %A[%i - 1] : memref<10xf32>\n    affine.store %v, %A[%i] : memref<10xf32>\n  }\n  return\n}\n"
+        )
+    )
     holds_isl = threading.Event()
     got: dict[str, object] = {}
 

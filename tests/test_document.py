@@ -134,8 +134,8 @@ def test_random_edits_keep_incremental_state_equal_to_a_fresh_parse(data: st.Dat
 def test_nesting_limit_counts_real_depth_not_bracket_totals() -> None:
     """`max_depth` of a chunk is a cheap bound; only real nesting beyond the
     limit is refused (with the real depth in the message)."""
-    flat = "func.func @f() {\n  %0 = \"t.op\"() {a = [" + ", ".join(["[1]"] * 300) + "]} : () -> ()\n  return\n}\n"
+    flat = 'func.func @f() {\n  %0 = "t.op"() {a = [' + ", ".join(["[1]"] * 300) + "]} : () -> ()\n  return\n}\n"
     assert [n.message for n in Document(flat).notes() if n.code == "too-deep"] == []
-    deep = "func.func @g() {\n  %0 = \"t.op\"() {a = " + "[" * 250 + "1" + "]" * 250 + "} : () -> ()\n  return\n}\n"
+    deep = 'func.func @g() {\n  %0 = "t.op"() {a = ' + "[" * 250 + "1" + "]" * 250 + "} : () -> ()\n  return\n}\n"
     msgs = [n.message for n in Document(deep).notes() if n.code == "too-deep"]
     assert msgs == ["nesting too deep to analyse: 252 levels of brackets (the limit is 200)"]

@@ -81,7 +81,11 @@ def test_unknown_dialect_custom_op_is_a_warning() -> None:
 def test_syntax_error_on_the_line_mlir_opt_names(path: Path, index: int, line: int, message: str) -> None:
     doc = Document(path.read_text())
     sec = doc.sections[index]
-    lines = [doc.lines.position(n.span.start)[0] + 1 for n in diagnostics.collect(doc) if n.severity == "error" and sec.start <= n.span.start < max(sec.end, sec.start + 1)]
+    lines = [
+        doc.lines.position(n.span.start)[0] + 1
+        for n in diagnostics.collect(doc)
+        if n.severity == "error" and sec.start <= n.span.start < max(sec.end, sec.start + 1)
+    ]
     assert line in lines, f"mlir-opt: L{line}: {message}; ours on lines {lines}"
 
 

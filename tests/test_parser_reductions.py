@@ -4,8 +4,9 @@ chunk of the corpus and the test data, and on broken variants of them:
 the compiled reduce actions (affine_lsp/syntax/reductions.py) against
 lark's wrapper chain, the lexer's one-token ``[%i, %j]``
 (SIMPLE_SUBSCRIPTS) against the general subscript grammar, and the lexer's
-per-state memo of token types against classifying every token, and the
-token generator lark-cython reads from against lark's LexerThread."""
+per-state memo of token types against classifying every token, the
+token generator lark-cython reads from against lark's LexerThread, and our
+LALR driver (affine_lsp/syntax/driver.py) against lark's parser loop."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from affine_lsp.ir.affine_expr import AffineExpr, AffineMap, IntegerSet
 from affine_lsp.ir.core import Anchor, Span
 from affine_lsp.syntax import parser as P
 from affine_lsp.syntax.document import Document
+from affine_lsp.syntax.driver import LalrDriver, NeedsLark
 from affine_lsp.syntax.lexer import TokenStream
 from affine_lsp.syntax.reductions import ReduceRule
 from tests.corpus import corpus_files
@@ -66,7 +68,7 @@ class _NoMemo(dict):
 
 
 @lru_cache(maxsize=2)
-def parser(fast: bool) -> tuple[Lark, P.ChunkTransformer]:
+def parser(fast: bool) -> tuple[Lark, P.ChunkTransformer, LalrDriver | None]:
     tr = P.ChunkTransformer(Anchor(0))
     lark = P._make_parser(tr, compiled=fast)
     if not fast:
@@ -74,18 +76,20 @@ def parser(fast: bool) -> tuple[Lark, P.ChunkTransformer]:
         lexer.simple_subscripts = None
         lexer.memo, lexer.memo_kind = _NoMemo(), _NoMemo()
         vars(lark.parser).pop("_make_lexer_thread", None)  # lark's LexerThread and next_token
-    return lark, tr
+    driver = P._make_driver(lark, "ours" if fast else "lark")
+    assert (driver is not None) == fast
+    return lark, tr, driver
 
 
 def parse(text: str, fast: bool) -> Any:
     """Like parse_chunk, with or without the fast paths."""
-    lark, tr = parser(fast)
-    saved = P._HOLDER.parser, P._HOLDER.transformer
-    P._HOLDER.parser, P._HOLDER.transformer = lark, tr
+    lark, tr, driver = parser(fast)
+    saved = P._HOLDER.parser, P._HOLDER.transformer, P._HOLDER.driver
+    P._HOLDER.parser, P._HOLDER.transformer, P._HOLDER.driver = lark, tr, driver
     try:
         r = P.parse_chunk(text, Anchor(0))
     finally:
-        P._HOLDER.parser, P._HOLDER.transformer = saved
+        P._HOLDER.parser, P._HOLDER.transformer, P._HOLDER.driver = saved
     return dump(r.item), [(n.severity, n.message, n.span.start, n.span.end) for n in r.notes]
 
 
@@ -106,7 +110,7 @@ def broken(text: str, rng: random.Random) -> str:
 
 
 def test_the_parse_table_holds_compiled_rules() -> None:
-    lark, _ = parser(True)
+    lark, _, _ = parser(True)
     rules = {type(arg) for acts in lark.parser.parser._parse_table.states.values() for _, arg in acts.values() if not isinstance(arg, int)}  # type: ignore[union-attr]
     assert rules == {ReduceRule}
     if importlib.util.find_spec("lark_cython") is not None and os.environ.get("AFFINE_LSP_ENGINE", "cython") == "cython":
@@ -122,7 +126,7 @@ def test_fast_paths_build_the_same_records_as_the_plain_grammar() -> None:
 
 
 def test_simple_subscripts_are_one_token_and_the_rest_is_not() -> None:
-    lark, _ = parser(True)
+    lark, _, _ = parser(True)
     lexer = lark.parser.lexer  # type: ignore[union-attr]
     assert lexer.simple_subscripts("[%i, %j#1,%k]", 0) is not None
     for general in ("[%i + 1, %j]", "[]", "[%i, symbol(%n)]", "[%i,\n %j]", "[%i, %j"):
@@ -145,3 +149,18 @@ def test_fast_paths_report_the_same_errors_on_broken_text(seed: int) -> None:
         assert got == want, text
         errors += any(sev == "error" for sev, *_ in got[1])
     assert errors > 30  # the mutations do reach the error paths
+
+
+def test_the_driver_parses_valid_chunks_itself_and_hands_errors_to_lark() -> None:
+    _, tr, driver = parser(True)
+    assert driver is not None
+    valid = "func.func @f(%A: memref<4xf32>) {\n  affine.for %i = 0 to 4 {\n    %v = affine.load %A[%i] : memref<4xf32>\n  }\n  return\n}\n"
+    P._arm(tr, Anchor(0))
+    op = driver.parse(valid)
+    assert op.name == "func.func" and op.regions[0].blocks[0].ops[0].name == "affine.for"
+    for bad in ("func.func @f() {\n  affine.for %i = 0 too 4 {\n  }\n}\n", "func.func @f() {\n  \x01\n}\n", "func.func @f() {\n"):
+        P._arm(tr, Anchor(0))
+        with pytest.raises(NeedsLark):
+            driver.parse(bad)
+        item, notes = parse(bad, True)
+        assert item is None and notes == parse(bad, False)[1] and notes[0][0] == "error"

@@ -224,4 +224,6 @@ def test_rename_in_a_broken_item_may_unmask_its_other_errors() -> None:
     assert [m for m, _ in oracle.keys(renamed)] == ["'func.return' op expects parent op 'func.func'"]
     assert oracle.new_errors(broken, renamed, rename=("%a", "%q")) == []
     clean = "func.func @g(%a: index) {\n  %b = arith.addi %a, %a : index\n  return\n}\n"
-    assert oracle.new_errors(clean, clean.replace("%b =", "%a ="), rename=("%b", "%a")) == [("redefinition of SSA value '%b'", "%b = arith.addi %b, %b : index")]
+    assert oracle.new_errors(clean, clean.replace("%b =", "%a ="), rename=("%b", "%a")) == [
+        ("redefinition of SSA value '%b'", "%b = arith.addi %b, %b : index")
+    ]

@@ -109,7 +109,9 @@ async def test_selecting_two_nests_offers_their_fusion(client: LanguageClient):
 
 
 async def test_loop_hover_lists_fusion_profitability_at_every_depth(client: LanguageClient):
-    h = await client.text_document_hover_async(types.HoverParams(text_document=types.TextDocumentIdentifier(uri=URI), position=pos(TEXT, "affine.for %i", delta=3)))
+    h = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=URI), position=pos(TEXT, "affine.for %i", delta=3))
+    )
     assert h is not None
     text = h.contents.value if isinstance(h.contents, types.MarkupContent) else str(h.contents)
     assert "Fusion producer-consumer" in text and "| depth | additional compute | storage reduction |" in text

@@ -299,9 +299,7 @@ class Printer:
         self._access(op, level, res, [], op.operands[0], op.operands[1:], f"{_t(op.operands[0].type)}, {_t(op.results[0].type)}")
 
     def _p_affine_vector_store(self, op: Operation, level: int, res: str) -> None:
-        self._access(
-            op, level, res, [op.operands[0]], op.operands[1], op.operands[2:], f"{_t(op.operands[1].type)}, {_t(op.operands[0].type)}"
-        )
+        self._access(op, level, res, [op.operands[0]], op.operands[1], op.operands[2:], f"{_t(op.operands[1].type)}, {_t(op.operands[0].type)}")
 
     def _p_affine_yield(self, op: Operation, level: int, res: str) -> None:
         if op.operands:
@@ -411,7 +409,12 @@ class Printer:
 
     def _cast(self, op: Operation, level: int, res: str) -> None:
         flags = _flags(op)
-        self._simple(op, level, res, f" {_vs(op.operands)}{flags}{_attr_dict(op.attributes, ('fastmath', 'overflowFlags'))} : {_t(op.operands[0].type)} to {_t(op.results[0].type)}")
+        self._simple(
+            op,
+            level,
+            res,
+            f" {_vs(op.operands)}{flags}{_attr_dict(op.attributes, ('fastmath', 'overflowFlags'))} : {_t(op.operands[0].type)} to {_t(op.results[0].type)}",
+        )
 
     def _p_arith_select(self, op: Operation, level: int, res: str) -> None:
         cond_t = op.operands[0].type
@@ -530,7 +533,10 @@ class Printer:
             k = k[len("#vector.kind<") : -1]
         flags = _flags(op)
         self._simple(
-            op, level, res, f" <{k}>, {_vs(op.operands)}{flags}{_attr_dict(op.attributes, ('kind', 'fastmath'))} : {_t(op.operands[0].type)} into {_t(op.results[0].type)}"
+            op,
+            level,
+            res,
+            f" <{k}>, {_vs(op.operands)}{flags}{_attr_dict(op.attributes, ('kind', 'fastmath'))} : {_t(op.operands[0].type)} into {_t(op.results[0].type)}",
         )
 
     def _p_vector_splat(self, op: Operation, level: int, res: str) -> None:

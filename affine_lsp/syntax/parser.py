@@ -54,7 +54,8 @@ from affine_lsp.ir.types import (
     UnrankedTensorType,
     VectorType,
 )
-from affine_lsp.syntax.lexer import Tok, TokenStream, lexer_class
+from affine_lsp.syntax.driver import LalrDriver, NeedsLark
+from affine_lsp.syntax.lexer import Tok, TokenStream, _FastLexing, lexer_class
 from affine_lsp.syntax.nodes import (
     AliasDefSyn,
     AliasRef,
@@ -68,7 +69,7 @@ from affine_lsp.syntax.nodes import (
     RegionSyn,
     SuccSyn,
 )
-from affine_lsp.syntax.reductions import compile_reductions
+from affine_lsp.syntax.reductions import ReduceRule, compile_reductions
 
 GRAMMAR_PATH = Path(__file__).resolve().parent.parent.parent / "grammar" / "mlir.lark"
 _PACKAGED_GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "mlir.lark"
@@ -2053,6 +2054,7 @@ def _grammar_text() -> str:
 class _ParserHolder:
     parser: Lark | None = None
     transformer: ChunkTransformer | None = None
+    driver: LalrDriver | None = None
 
 
 _HOLDER = _ParserHolder()
@@ -2098,10 +2100,32 @@ def get_parser() -> tuple[Lark, ChunkTransformer]:
     """One parser instance per process; the transformer is re-armed per parse."""
     if _HOLDER.parser is None:
         t = ChunkTransformer(Anchor(0))
-        _HOLDER.parser = _make_parser(t)
+        p = _make_parser(t)
+        _HOLDER.driver = _make_driver(p)
+        _HOLDER.parser = p
         _HOLDER.transformer = t
     assert _HOLDER.transformer is not None
     return _HOLDER.parser, _HOLDER.transformer
+
+
+def _make_driver(parser: Lark, driver: str | None = None) -> LalrDriver | None:
+    """Our LALR loop (:mod:`.driver`) over ``parser``'s tables, unless
+    ``driver`` (or AFFINE_LSP_DRIVER) is ``lark`` or the parser does not
+    use our lexer and compiled reduce actions."""
+    driver = driver or os.environ.get("AFFINE_LSP_DRIVER", "ours")
+    lexer = parser.parser.lexer  # type: ignore[union-attr]
+    compiled = all(isinstance(k, str | ReduceRule) for k in parser._callbacks)  # type: ignore[attr-defined]
+    if driver == "lark" or not isinstance(lexer, _FastLexing) or not compiled:
+        return None
+    return LalrDriver(parser)
+
+
+def _arm(tr: ChunkTransformer, anchor: Anchor) -> None:
+    tr.anchor = anchor
+    tr.notes = []
+    tr._reset_map_names()
+    tr._reset_ssa()
+    tr._reset_depths()
 
 
 class ParseResult:
@@ -2115,12 +2139,14 @@ class ParseResult:
 def parse_chunk(text: str, anchor: Anchor) -> ParseResult:
     """Parse one top-level item. Never raises: errors become notes."""
     parser, tr = get_parser()
-    tr.anchor = anchor
-    tr.notes = []
-    tr._reset_map_names()
-    tr._reset_ssa()
-    tr._reset_depths()
+    driver = _HOLDER.driver
+    _arm(tr, anchor)
     try:
+        if driver is not None:
+            try:
+                return ParseResult(driver.parse(text), tr.notes)
+            except NeedsLark:  # lark's parser reports the error
+                _arm(tr, anchor)
         item = parser.parse(text)
         return ParseResult(item, tr.notes)
     except VisitError as e:  # an exception inside a callback
