@@ -10,6 +10,9 @@ from affine_lsp.ir.types import Type
 
 
 class Attribute:
+    """Subclasses set ``span`` themselves (what ``__init__`` here does):
+    the parser builds several attributes per op."""
+
     __slots__ = ("span",)
 
     def __init__(self, span: Span = NO_SPAN) -> None:
@@ -36,7 +39,7 @@ class BoolAttr(Attribute):
     __slots__ = ("value",)
 
     def __init__(self, value: bool, span: Span = NO_SPAN) -> None:
-        super().__init__(span)
+        self.span = span  # Attribute.__init__, without the call (built per parsed op)
         self.value = value
 
     def __str__(self) -> str:
@@ -47,7 +50,7 @@ class IntegerAttr(Attribute):
     __slots__ = ("value", "type")
 
     def __init__(self, value: int, type: Type | None = None, span: Span = NO_SPAN) -> None:
-        super().__init__(span)
+        self.span = span  # Attribute.__init__, without the call (built per parsed op)
         self.value = value
         self.type = type
 
@@ -59,7 +62,7 @@ class FloatAttr(Attribute):
     __slots__ = ("value", "spelling", "type")
 
     def __init__(self, value: float, spelling: str, type: Type | None = None, span: Span = NO_SPAN) -> None:
-        super().__init__(span)
+        self.span = span  # Attribute.__init__, without the call (built per parsed op)
         self.value = value
         self.spelling = spelling
         self.type = type
@@ -72,7 +75,7 @@ class StringAttr(Attribute):
     __slots__ = ("value", "spelling")
 
     def __init__(self, value: str, spelling: str, span: Span = NO_SPAN) -> None:
-        super().__init__(span)
+        self.span = span  # Attribute.__init__, without the call (built per parsed op)
         self.value = value
         self.spelling = spelling  # with quotes and escapes as written
 
@@ -84,7 +87,7 @@ class TypeAttr(Attribute):
     __slots__ = ("type",)
 
     def __init__(self, type: Type, span: Span = NO_SPAN) -> None:
-        super().__init__(span)
+        self.span = span  # Attribute.__init__, without the call (built per parsed op)
         self.type = type
 
     def __str__(self) -> str:
@@ -95,7 +98,7 @@ class ArrayAttr(Attribute):
     __slots__ = ("elements",)
 
     def __init__(self, elements: Sequence[Attribute], span: Span = NO_SPAN) -> None:
-        super().__init__(span)
+        self.span = span  # Attribute.__init__, without the call (built per parsed op)
         self.elements = list(elements)
 
     def __str__(self) -> str:
@@ -108,7 +111,7 @@ class DenseArrayAttr(Attribute):
     __slots__ = ("element_type", "values")
 
     def __init__(self, element_type: Type, values: Sequence[int | float], span: Span = NO_SPAN) -> None:
-        super().__init__(span)
+        self.span = span  # Attribute.__init__, without the call (built per parsed op)
         self.element_type = element_type
         self.values = list(values)
 
@@ -122,7 +125,7 @@ class DictAttr(Attribute):
     __slots__ = ("entries",)
 
     def __init__(self, entries: dict[str, Attribute], span: Span = NO_SPAN) -> None:
-        super().__init__(span)
+        self.span = span  # Attribute.__init__, without the call (built per parsed op)
         self.entries = entries
 
     def __str__(self) -> str:
@@ -139,7 +142,7 @@ class AffineMapAttr(Attribute):
     __slots__ = ("map", "alias")
 
     def __init__(self, map: AffineMap, alias: str | None = None, span: Span = NO_SPAN) -> None:
-        super().__init__(span)
+        self.span = span  # Attribute.__init__, without the call (built per parsed op)
         self.map = map
         self.alias = alias
 
@@ -151,7 +154,7 @@ class IntegerSetAttr(Attribute):
     __slots__ = ("set", "alias")
 
     def __init__(self, set: IntegerSet, alias: str | None = None, span: Span = NO_SPAN) -> None:
-        super().__init__(span)
+        self.span = span  # Attribute.__init__, without the call (built per parsed op)
         self.set = set
         self.alias = alias
 
@@ -163,7 +166,7 @@ class SymbolRefAttr(Attribute):
     __slots__ = ("spelling",)
 
     def __init__(self, spelling: str, span: Span = NO_SPAN) -> None:
-        super().__init__(span)
+        self.span = span  # Attribute.__init__, without the call (built per parsed op)
         self.spelling = spelling  # "@f" or "@a::@b"
 
     @property
@@ -181,7 +184,7 @@ class OpaqueAttr(Attribute):
     __slots__ = ("spelling", "type")
 
     def __init__(self, spelling: str, type: Type | None = None, span: Span = NO_SPAN) -> None:
-        super().__init__(span)
+        self.span = span  # Attribute.__init__, without the call (built per parsed op)
         self.spelling = spelling
         self.type = type
 

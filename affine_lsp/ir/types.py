@@ -70,7 +70,8 @@ class IntegerType(Type):
     __slots__ = ("width", "signedness")
 
     def __init__(self, width: int, signedness: str = "") -> None:
-        super().__init__()
+        self._text = None  # Type.__init__, inlined (built per parsed type)
+        self.span = None
         self.width = width
         self.signedness = signedness  # "", "s" or "u"
 
@@ -88,7 +89,8 @@ class FloatType(Type):
     WIDTHS = {"bf16": 16, "f16": 16, "tf32": 19, "f32": 32, "f64": 64, "f80": 80, "f128": 128}
 
     def __init__(self, kind: str) -> None:
-        super().__init__()
+        self._text = None  # Type.__init__, inlined (built per parsed type)
+        self.span = None
         self.kind = kind
 
     def _print(self) -> str:
@@ -161,7 +163,8 @@ class ShapedType(Type):
     __slots__ = ("shape", "element")
 
     def __init__(self, shape: Sequence[int | None], element: Type) -> None:
-        super().__init__()
+        self._text = None  # Type.__init__, inlined (built per parsed type)
+        self.span = None
         self.shape: tuple[int | None, ...] = tuple(shape)
         self.element = element
 

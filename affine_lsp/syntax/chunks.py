@@ -22,6 +22,7 @@ from dataclasses import dataclass
 SPLIT_MARKER_RE = re.compile(r"// -----[ \t\r\f\v]*$")
 _ITEM_START_RE = re.compile(r"[ \t]*(?:%|#|!|\"|[A-Za-z_][\w$]*\.[\w$.]|func\b|module\b|\})")
 _COL0_RESTART_RE = re.compile(r"(?:func\.func|func\s+@|module\b|builtin\.module\b|#[\w$.]+\s*=|![\w$.]+\s*=)")
+_COL0_RESTART_FIRST = frozenset("fmb#!")  # the first characters _COL0_RESTART_RE can match
 _MODULE_RE = re.compile(r"[ \t]*(?:builtin\.)?module\b")
 # Strings, comments and brackets: the only things that matter for depth.
 _TOKEN_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|[{}()\[\]]')
@@ -134,8 +135,7 @@ def iter_chunks(text: str, start: int = 0, end: int | None = None, level: int = 
         nl = text.find("\n", pos, end)
         line_end = end if nl < 0 else nl + 1
         line = text[pos:line_end]
-        stripped = line.lstrip()
-        if SPLIT_MARKER_RE.match(line.rstrip("\n")) and line.startswith("// -----"):
+        if line.startswith("// -----") and SPLIT_MARKER_RE.match(line.rstrip("\n")):
             if cur_start is not None:
                 yield _trimmed(text, ChunkSpan(cur_start, pos, "item", cur_level, section, max_depth))
                 cur_start = None
@@ -145,12 +145,14 @@ def iter_chunks(text: str, start: int = 0, end: int | None = None, level: int = 
             depth = 0
             pos = line_end
             continue
-        at_item_start = depth <= 0 and (cur_start is None or bool(_ITEM_START_RE.match(line)))
-        if not at_item_start and depth > 0 and _COL0_RESTART_RE.match(line):
-            # Unbalanced previous item: restart here.
-            at_item_start = True
-            depth = 0
-        if at_item_start and stripped and not stripped.startswith("//"):
+        if depth > 0:  # inside an item, unless it lacks its closing brace
+            at_item_start = line[:1] in _COL0_RESTART_FIRST and _COL0_RESTART_RE.match(line) is not None
+            if at_item_start:  # unbalanced previous item: restart here
+                depth = 0
+        else:
+            at_item_start = cur_start is None or _ITEM_START_RE.match(line) is not None
+        stripped = line.lstrip() if at_item_start else ""
+        if stripped and not stripped.startswith("//"):
             if cur_start is not None:
                 yield _trimmed(text, ChunkSpan(cur_start, pos, "item", cur_level, section, max_depth))
                 cur_start = None

@@ -19,7 +19,7 @@ from typing import Any
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
-from affine_lsp.ir.affine_expr import AffineExpr, AffineMap, IntegerSet, constant, dim, symbol
+from affine_lsp.ir.affine_expr import AffineDimExpr, AffineExpr, AffineMap, IntegerSet, constant, dim, symbol
 from affine_lsp.ir.attributes import (
     AffineMapAttr,
     ArrayAttr,
@@ -80,6 +80,7 @@ try:
     _TOKENS: tuple[type, ...] = (Token, Tok, _CythonToken)
 except ImportError:  # pragma: no cover - optional speed-up
     _TOKENS = (Token, Tok)
+_TOKEN_TYPES = frozenset(_TOKENS)
 _DEBUG = bool(os.environ.get("AFFINE_LSP_DEBUG_PARSER"))
 # arith::AtomicRMWKind values accepted by affine.parallel's `reduce` in MLIR 22.1.8.
 ATOMIC_RMW_KINDS = frozenset(
@@ -146,10 +147,12 @@ class ChunkTransformer(Transformer):
         self.notes.append(Note(severity, message, span, code, data))
 
     def _op(self, name_tok: Token, children: Sequence[Any], name: str | None = None) -> OpSyn:
+        anchor = self.anchor
+        start = name_tok.start_pos
         return OpSyn(
-            name=name if name is not None else str(name_tok),
-            name_span=self.sp(name_tok),
-            span=self.span_of(name_tok, children[-1]),
+            name if name is not None else str(name_tok),
+            Span(start, name_tok.end_pos, anchor),
+            Span(start, _end(children[-1]), anchor),
         )
 
     # ------------------------------------------------------------ top level
@@ -298,9 +301,7 @@ class ChunkTransformer(Transformer):
 
     # ------------------------------------------------------------ regions
     def region(self, c: list) -> RegionSyn:
-        blocks: list[BlockSyn] = c[1]
-        r = RegionSyn(self.span_of(c[0], c[-1]), blocks)
-        return r
+        return RegionSyn(Span(c[0].start_pos, c[-1].end_pos, self.anchor), c[1])  # `{` blocks `}`
 
     def block_list(self, c: list) -> list[BlockSyn]:
         entry_ops: list[OpSyn] = c[0]
@@ -406,7 +407,7 @@ class ChunkTransformer(Transformer):
         tok = c[-1]
         v = int(str(tok))
         start = tok.start_pos
-        if len(c) == 2 or (isinstance(c[0], _TOKENS) and c[0] is not tok):
+        if len(c) == 2 or (c[0] is not tok and isinstance(c[0], _TOKENS)):
             v = -v
             start = c[0].start_pos  # at the minus sign, where MLIR reports the attribute
         return v, Span(start, tok.end_pos, self.anchor)
@@ -458,26 +459,27 @@ class ChunkTransformer(Transformer):
                 op.attrs.update(x.entries)
         if len(iter_names) != len(res_types):
             raise _SyntaxIssue("custom op 'affine.for' mismatch between the number of loop-carried values and results", op.name_span)
-        lb_ops = list(lb[2][0]) + list(lb[2][1])
-        ub_ops = list(ub[2][0]) + list(ub[2][1])
-        op.attrs["lower_bound"] = lb[1]
-        op.attrs["upper_bound"] = ub[1]
-        op.attrs["step"] = IntegerAttr(step, INDEX, step_span or op.name_span)
-        op.attrs["__lb_num_dims"] = IntegerAttr(len(lb[2][0]))
-        op.attrs["__ub_num_dims"] = IntegerAttr(len(ub[2][0]))
+        (lb_dims, lb_syms), (ub_dims, ub_syms) = lb[2], ub[2]
+        lb_ops = lb_dims + lb_syms if lb_dims or lb_syms else []
+        ub_ops = ub_dims + ub_syms if ub_dims or ub_syms else []
+        attrs = op.attrs
+        attrs["lower_bound"] = lb[1]
+        attrs["upper_bound"] = ub[1]
+        attrs["step"] = IntegerAttr(step, INDEX, step_span or op.name_span)
+        attrs["__lb_num_dims"] = IntegerAttr(len(lb_dims))
+        attrs["__ub_num_dims"] = IntegerAttr(len(ub_dims))
         if lb[4]:
-            op.attrs["__lb_kw"] = StringAttr(lb[4], lb[4])
+            attrs["__lb_kw"] = StringAttr(lb[4], lb[4])
         if ub[4]:
-            op.attrs["__ub_kw"] = StringAttr(ub[4], ub[4])
+            attrs["__ub_kw"] = StringAttr(ub[4], ub[4])
         op.operands = lb_ops + ub_ops + inits
         op.segments = (len(lb_ops), len(ub_ops), len(inits))
         op.result_types = list(res_types)
         if region is not None:
-            _set_entry_args(
-                region,
-                [(str(iv), self.sp(iv), INDEX)] + [(n, s, t) for (n, s), t in zip(iter_names, res_types + [None] * len(iter_names), strict=False)],
-                self.anchor,
-            )
+            args = [(str(iv), Span(iv.start_pos, iv.end_pos, self.anchor), INDEX)]
+            if iter_names:
+                args += [(n, s, t) for (n, s), t in zip(iter_names, res_types + [None] * len(iter_names), strict=False)]
+            _set_entry_args(region, args, self.anchor)
             op.regions = [region]
         return op
 
@@ -517,27 +519,24 @@ class ChunkTransformer(Transformer):
         it through the general grammar, in one step."""
         anchor = self.anchor
         base = tok.start_pos
-        dims: dict[str, int] = {}
+        uses, nd = _subscript_layout(str(tok))
         operands: list[tuple[str, Span]] = []
         exprs: list[AffineExpr] = []
-        for m in _SSA_NAME_RE.finditer(str(tok), 1):
-            name = m.group()
-            s = Span(base + m.start(), base + m.end(), anchor)
-            pos = dims.get(name)
-            if pos is None:
-                pos = dims[name] = len(dims)
-                operands.append((name, s))
-            exprs.append(dim(pos, s))
-        sp = Span(exprs[0].span.rel_start, tok.end_pos, anchor)
-        return AffineMapAttr(AffineMap.trusted(len(dims), 0, exprs, sp), None, sp), operands, len(dims)
+        for start, end, pos, first_use in uses:
+            s = Span(base + start, base + end, anchor)
+            if first_use is not None:
+                operands.append((first_use, s))
+            exprs.append(AffineDimExpr(pos, s))
+        sp = Span(base + uses[0][0], tok.end_pos, anchor)
+        return AffineMapAttr(AffineMap.trusted(nd, 0, exprs, sp), None, sp), operands, nd
 
     def _access(self, op: OpSyn, memref: Token, subs: tuple, value: Token | None = None) -> None:
         amap, operands, nd = subs
+        anchor = self.anchor
         op.attrs["map"] = amap
-        ops = []
+        ops = [(str(memref), Span(memref.start_pos, memref.end_pos, anchor))]
         if value is not None:
-            ops.append((str(value), self.sp(value)))
-        ops.append((str(memref), self.sp(memref)))
+            ops.insert(0, (str(value), Span(value.start_pos, value.end_pos, anchor)))
         op.operands = ops + operands
         op.attrs["__num_dim_operands"] = IntegerAttr(nd)
 
@@ -854,11 +853,12 @@ class ChunkTransformer(Transformer):
     def ssa_dim(self, c: list) -> AffineExpr:
         tok: Token = c[0]
         name = str(tok)
+        sp = Span(tok.start_pos, tok.end_pos, self.anchor)
         pos = self._ssa_dims.get(name)
         if pos is None:
             pos = self._ssa_dims[name] = len(self._ssa_dims)
-            self._ssa_operands.append((name, self.sp(tok)))
-        return _set_span(dim(pos), self.sp(tok))
+            self._ssa_operands.append((name, sp))
+        return AffineDimExpr(pos, sp)
 
     def ssa_sym(self, c: list) -> AffineExpr:
         tok: Token = c[1]
@@ -1061,7 +1061,9 @@ class ChunkTransformer(Transformer):
 
     def arith_binary(self, c: list) -> OpSyn:
         op = self._op(c[0], c)
-        op.operands = [(str(c[1]), self.sp(c[1])), (str(c[2]), self.sp(c[2]))]
+        a, b = c[1], c[2]
+        anchor = self.anchor
+        op.operands = [(str(a), Span(a.start_pos, a.end_pos, anchor)), (str(b), Span(b.start_pos, b.end_pos, anchor))]
         self._flags(op, c)
         self._trailing(op, c[3:])
         t = op.operand_types[0] if op.operand_types else None
@@ -1621,7 +1623,10 @@ class ChunkTransformer(Transformer):
         return self._ts(IntegerType(int(s[len(sign) + 1 :]), sign), c)
 
     def float_type(self, c: list) -> Type:
-        return self._ts(FloatType(str(c[0])), c)
+        tok = c[0]
+        t = FloatType(str(tok))
+        t.span = Span(tok.start_pos, tok.end_pos, self.anchor)
+        return t
 
     def none_type(self, c: list) -> Type:
         return self._ts(NoneType(), c)
@@ -1672,7 +1677,7 @@ class ChunkTransformer(Transformer):
         kind, shape, scal, elem, ms, printed = parts
         t = _make_shaped(kind, shape, scal, elem, ms)
         t._text = printed  # printed once per distinct spelling
-        t.span = self.sp(tok)
+        t.span = Span(tok.start_pos, tok.end_pos, self.anchor)
         return t
 
     def memref_type(self, c: list) -> Type:
@@ -1913,7 +1918,7 @@ class _SyntaxIssue(Exception):
 
 
 def _start(x: Any) -> int:
-    if isinstance(x, _TOKENS):
+    if type(x) in _TOKEN_TYPES or isinstance(x, _TOKENS):
         return x.start_pos
     sp = getattr(x, "span", None)
     if isinstance(sp, Span):
@@ -1930,7 +1935,7 @@ def _start(x: Any) -> int:
 
 
 def _end(x: Any) -> int:
-    if isinstance(x, _TOKENS):
+    if type(x) in _TOKEN_TYPES or isinstance(x, _TOKENS):
         return x.end_pos
     sp = getattr(x, "span", None)
     if isinstance(sp, Span):
@@ -1944,6 +1949,23 @@ def _end(x: Any) -> int:
             except TypeError:
                 continue
     raise TypeError(f"no position for {x!r}")
+
+
+@lru_cache(maxsize=4096)
+def _subscript_layout(text: str) -> tuple[tuple[tuple[int, int, int, str | None], ...], int]:
+    """The SSA names of a SIMPLE_SUBSCRIPTS token ``[%i, %j, %i]``: per use,
+    its offsets in the token, its dimension position (by first appearance)
+    and, at its first use, the name (an operand); and the number of dims."""
+    dims: dict[str, int] = {}
+    uses = []
+    for m in _SSA_NAME_RE.finditer(text, 1):
+        name = m.group()
+        pos = dims.get(name)
+        first = pos is None
+        if pos is None:
+            pos = dims[name] = len(dims)
+        uses.append((m.start(), m.end(), pos, name if first else None))
+    return tuple(uses), len(dims)
 
 
 def _set_span(e: AffineExpr, sp: Span) -> AffineExpr:
