@@ -9,14 +9,16 @@ rule)``, and per reduction ``len(rule.expansion)``, ``callbacks[rule]`` and
 flattens it:
 
 * ``actions[state][terminal]``: an ``int``, a state to shift to (``>= 0``)
-  or ``~k`` for a reduction by rule ``k``;
-* ``gotos[state][nonterminal]``: the state after a reduction;
-* ``rules[k]``: ``(size, callback, nonterminal, passthrough)``, the callback
-  being the compiled reduce action of :mod:`.reductions`; a passthrough rule
-  (``?rule: x``, whose action returns its one child) only swaps the state.
+  or ``~k`` for a reduction by rule ``k`` (states are list indices);
+* ``rules[k]``: ``(size, callback, goto, passthrough)``, the callback being
+  the compiled reduce action of :mod:`.reductions` and ``goto[state]`` the
+  state after reducing to the rule's nonterminal on top of ``state``; a
+  passthrough rule (``?rule: x``, whose action returns its one child) only
+  swaps the state.
 
 and lexes in the same frame, with the lexer's own per-state memo and
-classification (:class:`~affine_lsp.syntax.lexer._FastLexing`).
+classification (:class:`~affine_lsp.syntax.lexer._FastLexing`), the memo
+joined with the first action of the token in its state.
 
 Only the happy path lives here. At the first token the table rejects, or a
 character the lexer cannot place, :class:`NeedsLark` is raised and the
@@ -38,7 +40,7 @@ from lark.parsers.lalr_analysis import Shift
 
 from affine_lsp.syntax.lexer import _BY_TEXT, _MASTER_MATCH, _FastLexing
 
-Rule = tuple[int, Callable[[list], Any], str, bool]
+Rule = tuple[int, Callable[[list], Any], dict[int, int], bool]
 
 
 class NeedsLark(Exception):
@@ -64,65 +66,91 @@ class LalrDriver:
         lexer = frontend.lexer  # type: ignore[union-attr]
         if not isinstance(lexer, _FastLexing):
             raise TypeError("the driver needs affine-lsp's lexer")
+        if sorted(table.states) != list(range(len(table.states))):
+            raise ValueError("parse states are not numbered 0..n-1")
         callbacks = lark._callbacks  # type: ignore[attr-defined]
         self.lexer = lexer
         self.start = table.start_states["start"]
         self.end = table.end_states["start"]
+        n = len(table.states)
+        # States are list indices; a rule carries its own goto column.
+        self.actions: list[dict[str, int]] = [{} for _ in range(n)]
+        gotos: dict[str, dict[int, int]] = {}
         self.rules: list[Rule] = []
-        self.actions: dict[int, dict[str, int]] = {}
-        self.gotos: dict[int, dict[str, int]] = {}
         index: dict[int, int] = {}
         for state, row in table.states.items():
-            acts: dict[str, int] = {}
-            gotos: dict[str, int] = {}
+            acts = self.actions[state]
             for sym, (action, arg) in row.items():
                 if action is Shift:
-                    (acts if sym.isupper() or sym.startswith("$") else gotos)[sym] = arg
+                    if sym.isupper() or sym.startswith("$"):
+                        acts[sym] = arg
+                    else:
+                        gotos.setdefault(sym, {})[state] = arg
                     continue
                 k = index.get(id(arg))
                 if k is None:
                     k = index[id(arg)] = len(self.rules)
-                    self.rules.append(_rule(arg, callbacks[arg]))
+                    self.rules.append(_rule(arg, callbacks[arg], gotos))
                 acts[sym] = ~k
-            self.actions[state] = acts
-            self.gotos[state] = gotos
+        # (state, text) / (state, kind) -> (terminal, first action): the
+        # lexer's memo of token types joined with the action table.
+        self._by_text: dict[tuple[int, str], tuple[str, int]] = {}
+        self._by_kind: dict[tuple[int, str | None], tuple[str, int]] = {}
 
     def parse(self, text: str) -> Any:
         """The value of the start rule for ``text``; :class:`NeedsLark` when
         the text is not accepted."""
         lexer = self.lexer
         memo, memo_kind, new, classify = lexer.memo, lexer.memo_kind, lexer.new, lexer._classify_and_remember
+        fast_text, fast_kind = self._by_text, self._by_kind
+        if len(fast_text) > 50_000:  # bounded like the lexer's memo
+            fast_text.clear()
         match, by_text = _MASTER_MATCH, _BY_TEXT
-        actions, gotos, rules = self.actions, self.gotos, self.rules
+        actions, rules, end_state = self.actions, self.rules, self.end
         state = self.start
         row = actions[state]
         states = [state]
         values: list = []
         pos = 0
         while True:
-            # The next token, typed for the current state.
+            # The next token, typed for the current state, and its first action.
             m = match(text, pos)
             if m is None:  # only whitespace and comments are left
-                typ = "$END"
                 tok = None
+                typ = "$END"
+                a = row.get(typ)
             else:
                 val = m.group(m.lastindex)  # type: ignore[arg-type]
                 end = m.end()
                 kind = m.lastgroup
-                typ = memo.get((state, val)) if kind in by_text else memo_kind.get((state, kind))
-                if typ is not None:
+                if kind in by_text:
+                    key: tuple = (state, val)
+                    hit = fast_text.get(key)
+                else:
+                    key = (state, kind)
+                    hit = fast_kind.get(key)
+                if hit is not None:
+                    typ, a = hit
                     pos = end
                     tok = new(typ, val, end - len(val), 0, 0, 0, 0, end)
                 else:
-                    try:
-                        tok = classify(text, m, kind, val, end, state, _ParserPosition(state))
-                    except Exception as e:  # a character no terminal of this state starts with
-                        raise NeedsLark from e
-                    typ = tok.type
-                    pos = tok.end_pos
+                    typ = memo.get(key) if kind in by_text else memo_kind.get(key)
+                    if typ is not None:  # the type depends on the state and text (kind) only
+                        a = row.get(typ)
+                        if a is not None:
+                            (fast_text if kind in by_text else fast_kind)[key] = (typ, a)
+                        pos = end
+                        tok = new(typ, val, end - len(val), 0, 0, 0, 0, end)
+                    else:
+                        try:
+                            tok = classify(text, m, kind, val, end, state, _ParserPosition(state))
+                        except Exception as e:  # a character no terminal of this state starts with
+                            raise NeedsLark from e
+                        typ = tok.type
+                        pos = tok.end_pos
+                        a = row.get(typ)
             # Reduce until the token can be shifted.
             while True:
-                a = row.get(typ)
                 if a is None:
                     raise NeedsLark
                 if a >= 0:
@@ -133,7 +161,7 @@ class LalrDriver:
                     state = a
                     row = actions[a]
                     break
-                size, callback, origin, passthrough = rules[~a]
+                size, callback, goto, passthrough = rules[~a]
                 if passthrough:
                     del states[-1]
                 elif size:
@@ -143,17 +171,18 @@ class LalrDriver:
                     values.append(callback(children))
                 else:
                     values.append(callback([]))
-                state = gotos[states[-1]][origin]
+                state = goto[states[-1]]
                 states.append(state)
-                if tok is None and state == self.end:
+                if tok is None and state == end_state:
                     return values[-1]
                 row = actions[state]
+                a = row.get(typ)
 
 
-def _rule(rule: Any, callback: Callable[[list], Any]) -> Rule:
+def _rule(rule: Any, callback: Callable[[list], Any], gotos: dict[str, dict[int, int]]) -> Rule:
     size = len(rule.expansion)
     passthrough = size == 1 and type(callback) is itemgetter and callback([_PROBE]) is _PROBE
-    return (size, callback, rule.origin.name, passthrough)
+    return (size, callback, gotos.setdefault(rule.origin.name, {}), passthrough)
 
 
 _PROBE = object()

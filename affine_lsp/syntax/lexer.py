@@ -84,22 +84,24 @@ for _ in range(3):
 
 # Whitespace and comments are skipped by an atomic prefix, so one match
 # finds the next token; every group is the token itself (no capturing
-# groups inside), so ``lastindex`` names it.
+# groups inside), so ``lastindex`` names it. The alternatives are tried in
+# order: the frequent ones first (only LOC/WORD and HEX/FLOAT/NUM overlap,
+# and keep their relative order).
 _MASTER = re.compile(
     r"(?>(?:[ \t\r\n\f\v]+|//[^\n]*)*)(?:"
     + "|".join(
         [
             r"(?P<PUNCT>->|>=|<=|==|[()\[\]{}<>,:=*+?\-])",
             r"(?P<SSA>%[A-Za-z0-9_$.\-]+(?:#[0-9]+)?)",
-            r"(?P<DIALECT_ATTR>#[A-Za-z_][A-Za-z0-9_$]*(?:\.[A-Za-z0-9_$.]*)?<" + _BAL + ">)",
-            r"(?P<HASH_ID>#[A-Za-z_0-9][A-Za-z0-9_$.\-]*)",
-            r"(?P<DIALECT_TYPE>![A-Za-z_][A-Za-z0-9_$]*(?:\.[A-Za-z0-9_$.]*)?<" + _BAL + ">)",
-            r"(?P<BANG_ID>![A-Za-z_][A-Za-z0-9_$.\-]*)",
             r"(?P<LOC>loc\(" + _PAREN + r"\))",
             r"(?P<WORD>[A-Za-z_][A-Za-z0-9_$.]*)",
             r"(?P<HEX>0x[0-9a-fA-F]+)",
             r"(?P<FLOAT>[0-9]+\.[0-9]*(?:[eE][+-]?[0-9]+)?)",
             r"(?P<NUM>[0-9]+)",
+            r"(?P<DIALECT_ATTR>#[A-Za-z_][A-Za-z0-9_$]*(?:\.[A-Za-z0-9_$.]*)?<" + _BAL + ">)",
+            r"(?P<HASH_ID>#[A-Za-z_0-9][A-Za-z0-9_$.\-]*)",
+            r"(?P<DIALECT_TYPE>![A-Za-z_][A-Za-z0-9_$]*(?:\.[A-Za-z0-9_$.]*)?<" + _BAL + ">)",
+            r"(?P<BANG_ID>![A-Za-z_][A-Za-z0-9_$.\-]*)",
             r"(?P<STRING>" + _STR + ")",
             r"(?P<SYMBOL_REF>@(?:[A-Za-z_][A-Za-z0-9_$.\-]*|" + _STR + r")(?:::@(?:[A-Za-z_][A-Za-z0-9_$.\-]*|" + _STR + r"))*)",
             r"(?P<CARET>\^[A-Za-z0-9_$.\-]+)",
