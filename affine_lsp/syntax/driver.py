@@ -17,8 +17,9 @@ flattens it:
   swaps the state.
 
 and lexes in the same frame, with the lexer's own per-state memo and
-classification (:class:`~affine_lsp.syntax.lexer._FastLexing`), the memo
-joined with the first action of the token in its state.
+classification (:class:`~affine_lsp.syntax.lexer._FastLexing`): its memo
+of token types (joined here with the token's first action) and its
+lookahead rules.
 
 Only the happy path lives here. At the first token the table rejects, or a
 character the lexer cannot place, :class:`NeedsLark` is raised and the
@@ -102,6 +103,7 @@ class LalrDriver:
         the text is not accepted."""
         lexer = self.lexer
         memo, memo_kind, new, classify = lexer.memo, lexer.memo_kind, lexer.new, lexer._classify_and_remember
+        look_text, look_kind = lexer.look_text, lexer.look_kind
         fast_text, fast_kind = self._by_text, self._by_kind
         if len(fast_text) > 50_000:  # bounded like the lexer's memo
             fast_text.clear()
@@ -142,12 +144,25 @@ class LalrDriver:
                         pos = end
                         tok = new(typ, val, end - len(val), 0, 0, 0, 0, end)
                     else:
-                        try:
-                            tok = classify(text, m, kind, val, end, state, _ParserPosition(state))
-                        except Exception as e:  # a character no terminal of this state starts with
-                            raise NeedsLark from e
-                        typ = tok.type
-                        pos = tok.end_pos
+                        look = look_text.get(key) if kind in by_text else look_kind.get(key)
+                        if look is not None:  # one expression ahead decides
+                            start = end - len(val)
+                            ahead = look[0](text, start)
+                            if ahead is not None:
+                                typ = look[1]
+                                pos = ahead.end()
+                                tok = new(typ, ahead.group(), start, 0, 0, 0, 0, pos)
+                            else:
+                                typ = look[2]
+                                pos = end
+                                tok = new(typ, val, start, 0, 0, 0, 0, end)
+                        else:
+                            try:
+                                tok = classify(text, m, kind, val, end, state, _ParserPosition(state))
+                            except Exception as e:  # a character no terminal of this state starts with
+                                raise NeedsLark from e
+                            typ = tok.type
+                            pos = tok.end_pos
                         a = row.get(typ)
             # Reduce until the token can be shifted.
             while True:

@@ -22,7 +22,7 @@ description of the language (the lexer reads keyword spellings from it).
 from __future__ import annotations
 
 import re
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 from lark.exceptions import UnexpectedCharacters
@@ -113,11 +113,13 @@ _MASTER = re.compile(
 )
 _MASTER_MATCH = _MASTER.match
 _RESULT_LHS = re.compile(r"%[A-Za-z0-9_$.\-]+(?::[0-9]+)?(?:\s*,\s*%[A-Za-z0-9_$.\-]+(?::[0-9]+)?)*\s*=(?!=)")
+_RESULT_LHS_MATCH = _RESULT_LHS.match
 _DIMS = re.compile(r"(?:(?:[0-9]+|\?|\[[0-9]+\])[ \t]*x[ \t]*)+(?![0-9?\[])")
 _SHAPED_WORDS = frozenset({"memref", "vector", "tensor"})
 _SHAPED = re.compile(
     r"(memref|vector|tensor)<[ \t]*(((\d+|\?|\[\d+\])[ \t]*x[ \t]*)*)([su]?i\d+|bf16|f16|tf32|f32|f64|f80|f128|index)[ \t]*(,[ \t]*\d+[ \t]*)?>"
 )
+_SHAPED_MATCH = _SHAPED.match
 _GENERIC_AHEAD = re.compile(r"\s*\(")
 _BLOCK_DEF_AHEAD = re.compile(r"\s*(?:\((?:[^()]|\([^()]*\))*\))?\s*:(?!:)")
 _INT_TYPE = re.compile(r"[su]?i[0-9]+")
@@ -136,6 +138,10 @@ _PUNCT_TYPES = {
     "<=": "CMP_OP",
     "==": "CMP_OP",
 }
+
+
+# (match at a position, type when it matches, type when it does not)
+Lookahead = tuple[Callable[[str, int], "re.Match[str] | None"], str, str]
 
 
 class _FastLexing:
@@ -162,6 +168,10 @@ class _FastLexing:
         self.accepts: dict[int, frozenset[str]] = {}
         self.memo: dict[tuple[int, str], str] = {}  # (state, text) -> type
         self.memo_kind: dict[tuple[int, str | None], str] = {}  # (state, kind) -> type
+        # (state, text) / (state, kind) -> Lookahead, for tokens whose type is
+        # decided by one expression matched ahead (see _lookahead).
+        self.look_text: dict[tuple[int, str], Lookahead] = {}
+        self.look_kind: dict[tuple[int, str | None], Lookahead] = {}
         # `[%i, %j]` as one SIMPLE_SUBSCRIPTS token where subscripts may start
         # (the pattern is the grammar's); off, the grammar's general path.
         subs = next((t for t in lexer_conf.terminals if t.name == "SIMPLE_SUBSCRIPTS"), None)
@@ -178,6 +188,8 @@ class _FastLexing:
         self.accepts = {s: frozenset(actions) for s, actions in states.items()}
         self.memo = {}
         self.memo_kind = {}
+        self.look_text = {}
+        self.look_kind = {}
 
     def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Tok]:
         while True:
@@ -237,6 +249,17 @@ class _FastLexing:
         """Classify a token the memo does not know, and memoise its type
         when it depends only on the state and the text (or the kind)."""
         acc = self.accepts.get(state, _EMPTY)
+        look = self._lookahead(kind, val, acc)
+        if look is not None:
+            if kind in _BY_TEXT:
+                if len(self.look_text) > 50_000:
+                    self.look_text.clear()
+                self.look_text[(state, val)] = look
+            else:
+                self.look_kind[(state, kind)] = look
+            start = end - len(val)
+            ahead = look[0](text, start)
+            return self.tok(look[1], ahead.group(), start) if ahead is not None else self.tok(look[2], val, start)
         tok = self._classify(text, m, kind, end - len(val), acc, parser_state)
         if tok.end_pos == end and val not in _LOOKAHEAD_TEXTS:
             if kind in _BY_TEXT:
@@ -247,19 +270,31 @@ class _FastLexing:
                 self.memo_kind[(state, kind)] = tok.type
         return tok
 
-    def _classify(self, text: str, m: re.Match[str], kind: str | None, start: int, acc: frozenset[str], parser_state: Any) -> Tok:
-        val = m.group(m.lastindex)  # type: ignore[arg-type]
+    def _lookahead(self, kind: str | None, val: str, acc: frozenset[str]) -> Lookahead | None:
+        """For a token whose type is decided by one expression matched at its
+        start (and by the state and the text or kind otherwise): the
+        expression, the type (and text) when it matches, the type when not.
+
+        * ``%a, %b =`` is one RESULT_LHS where an op may start, else SSA_ID;
+        * ``memref<4xf32>`` is one SHAPED_TYPE where a type may start;
+        * ``[%i, %j]`` is one SIMPLE_SUBSCRIPTS where subscripts may start
+          (unless a shape may start there too: see :meth:`_classify`)."""
         if kind == "SSA":
-            if "RESULT_LHS" in acc:
-                r = _RESULT_LHS.match(text, start)
-                if r is not None:
-                    return self.tok("RESULT_LHS", r.group(), start)
-            return self.tok("SSA_ID", val, start)
+            return (_RESULT_LHS_MATCH, "RESULT_LHS", "SSA_ID") if "RESULT_LHS" in acc else None
         if kind == "WORD":
             if val in _SHAPED_WORDS and "SHAPED_TYPE" in acc:
-                st = _SHAPED.match(text, start)
-                if st is not None:
-                    return self.tok("SHAPED_TYPE", st.group(), start)
+                return (_SHAPED_MATCH, "SHAPED_TYPE", self._word_type(val, acc))
+            return None
+        if val == "[" and "SIMPLE_SUBSCRIPTS" in acc and self.simple_subscripts is not None and "DIMS" not in acc:
+            return (self.simple_subscripts, "SIMPLE_SUBSCRIPTS", self._punct(val, 0, acc).type)
+        return None
+
+    def _classify(self, text: str, m: re.Match[str], kind: str | None, start: int, acc: frozenset[str], parser_state: Any) -> Tok:
+        """The token at ``start`` when :meth:`_lookahead` has no rule for it."""
+        val = m.group(m.lastindex)  # type: ignore[arg-type]
+        if kind == "SSA":
+            return self.tok("SSA_ID", val, start)
+        if kind == "WORD":
             return self.tok(self._word_type(val, acc), val, start)
         if val == "[" and "SIMPLE_SUBSCRIPTS" in acc and self.simple_subscripts is not None:
             sub = self.simple_subscripts(text, start)
