@@ -178,7 +178,7 @@ class ErrorOracle:
         """Errors of ``after`` that ``before`` does not have: an error whose
         (message, line text) is new, when there are also more errors with
         that message than before (an edit may respell the line an existing
-        error is on). With ``rename = (old, new)`` the new name is read as the
+        error is on, or the op a message quotes). With ``rename = (old, new)`` the new name is read as the
         old one first, and an error in a top-level item that already had
         errors is not the rename's: renaming a value in a broken item can
         remove an error (a redefinition) and let the verifier reach, and
@@ -192,9 +192,19 @@ class ErrorOracle:
             fresh = [x for x in fresh if x[0] not in broken]
         if not fresh:
             return []
-        before_count = Counter(m for _, m, _ in old)
-        after_count = Counter(m for _, m, _ in new)
-        return sorted((m, line) for _, m, line in fresh if after_count[m] > before_count[m])
+        before_count = Counter(_message_kind(m) for _, m, _ in old)
+        after_count = Counter(_message_kind(m) for _, m, _ in new)
+        return sorted((m, line) for _, m, line in fresh if after_count[_message_kind(m)] > before_count[_message_kind(m)])
+
+
+# Messages that quote an op (MLIR prints the op into them): a rewrite of that
+# op respells the message, not the error.
+_QUOTES_AN_OP = re.compile(r"^(block with no terminator, has ).*", re.S)
+
+
+def _message_kind(message: str) -> str:
+    """The message without the op text it quotes, for counting errors."""
+    return _QUOTES_AN_OP.sub(r"\1<op>", message)
 
 
 def _unrename(s: str, rename: tuple[str, str]) -> str:

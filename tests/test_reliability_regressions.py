@@ -227,3 +227,20 @@ def test_rename_in_a_broken_item_may_unmask_its_other_errors() -> None:
     assert oracle.new_errors(clean, clean.replace("%b =", "%a ="), rename=("%b", "%a")) == [
         ("redefinition of SSA value '%b'", "%b = arith.addi %b, %b : index")
     ]
+
+
+def test_rewriting_the_op_a_message_quotes_is_not_a_new_error() -> None:
+    """Found by a fuzz run: in a function without a terminator, whose last op
+    is a loop, "Vectorize loop" rewrote that loop and so respelled the
+    pre-existing "block with no terminator, has <op>" (MLIR quotes the op).
+    Same error, not a new one; a rewrite that removes the terminator still
+    counts."""
+    before = "func.func @f(%M: index) {\n  affine.for %i = 0 to %M {\n  }\n}\n"
+    after = before.replace("to %M {", "to %M step 4 {")
+    oracle = ErrorOracle()
+    assert [m for m, _ in oracle.keys(before)] == ["block with no terminator, has affine.for %i = 0 to %M {"]
+    assert [m for m, _ in oracle.keys(after)] == ["block with no terminator, has affine.for %i = 0 to %M step 4 {"]
+    assert oracle.new_errors(before, after) == []
+    whole = before.replace("  }\n}\n", "  }\n  return\n}\n")
+    assert list(oracle.keys(whole)) == []
+    assert oracle.new_errors(whole, after) == [("block with no terminator, has affine.for %i = 0 to %M step 4 {", "affine.for %i = 0 to %M step 4 {")]

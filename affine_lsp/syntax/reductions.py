@@ -122,6 +122,17 @@ def compile_callback(rule: Rule, transformer: Any) -> Callback:
         return lambda c, _s=select, _b=build: _b(_s(c))
 
     plan = tuple(kept)
+    if build is list and len(plan) == 2 and plan[0] == (0, True) and not plan[1][1]:
+        # `__x_star: __x_star [sep] x`, the left-recursive repetition: what
+        # `spliced` does for this plan (extend the list in place), directly.
+        k = plan[1][0]
+
+        def append(c: list, _k: int = k) -> list:
+            out = c[0]
+            out.append(c[_k])
+            return out
+
+        return append
 
     def spliced(c: list, _plan: tuple = plan) -> list:
         out: list = []
