@@ -139,3 +139,20 @@ def test_nesting_limit_counts_real_depth_not_bracket_totals() -> None:
     deep = 'func.func @g() {\n  %0 = "t.op"() {a = ' + "[" * 250 + "1" + "]" * 250 + "} : () -> ()\n  return\n}\n"
     msgs = [n.message for n in Document(deep).notes() if n.code == "too-deep"]
     assert msgs == ["nesting too deep to analyse: 252 levels of brackets (the limit is 200)"]
+
+
+def test_a_split_marker_glued_to_a_module_brace_is_not_a_split_after_an_edit() -> None:
+    """Found by a fuzz run: `}// -----` (a module's closing brace with the
+    marker glued to it) is no split marker for a fresh scan (mlir-opt splits
+    on whole `// -----` lines), but an edit further down rescanned from the
+    end of the `}` chunk, mid-line, and took the rest of the line for a
+    marker: the incremental chunks had one more section than a fresh open."""
+    text = "module {\n  func.func @a() {\n    return\n  }\n}// -----\nmodule {\n  func.func @b() {\n    return\n  }\n\n  func.func @c() {\n    return\n  }\n}\n"
+    doc = Document(text)
+    doc.parse_all()
+    assert [c.kind for c in doc.chunks].count("split") == 0
+    at = text.index("  }\n\n  func.func @c")
+    doc.apply_edit(at, at + 4, "")  # unbalance @b: the rescan starts at the first module's `}`
+    fresh = Document(doc.text)
+    assert [(c.kind, c.start, c.end, c.section) for c in doc.chunks] == [(c.kind, c.start, c.end, c.section) for c in fresh.chunks]
+    assert [c.kind for c in doc.chunks].count("split") == 0

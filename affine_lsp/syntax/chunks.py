@@ -135,7 +135,9 @@ def iter_chunks(text: str, start: int = 0, end: int | None = None, level: int = 
         nl = text.find("\n", pos, end)
         line_end = end if nl < 0 else nl + 1
         line = text[pos:line_end]
-        if line.startswith("// -----") and SPLIT_MARKER_RE.match(line.rstrip("\n")):
+        # A marker is a whole line (as split_sections reads it): the scan may
+        # start, or resume after a module's `}`, in the middle of a line.
+        if line.startswith("// -----") and (pos == 0 or text[pos - 1] == "\n") and SPLIT_MARKER_RE.match(line.rstrip("\n")):
             if cur_start is not None:
                 yield _trimmed(text, ChunkSpan(cur_start, pos, "item", cur_level, section, max_depth))
                 cur_start = None
