@@ -156,3 +156,26 @@ def test_a_split_marker_glued_to_a_module_brace_is_not_a_split_after_an_edit() -
     fresh = Document(doc.text)
     assert [(c.kind, c.start, c.end, c.section) for c in doc.chunks] == [(c.kind, c.start, c.end, c.section) for c in fresh.chunks]
     assert [c.kind for c in doc.chunks].count("split") == 0
+
+
+def test_two_module_braces_on_one_line_close_two_modules() -> None:
+    """`}}` closes both modules (the rest of a module's closing line is
+    scanned like a line of its own, as a rescan after that chunk reads it);
+    the function after them is at top level, in a fresh scan and after an
+    edit inside the inner module."""
+    text = "module {\n  module {\n    func.func @a() {\n      return\n    }\n  }}\nfunc.func @z() {\n  return\n}\n"
+    doc = Document(text)
+    assert [(c.kind, c.level) for c in doc.chunks] == [
+        ("module_open", 0),
+        ("module_open", 1),
+        ("item", 2),
+        ("module_close", 2),
+        ("module_close", 1),
+        ("item", 0),
+    ]
+    assert errors(doc) == []
+    at = text.index("return")
+    doc.apply_edit(at, at, "  ")
+    fresh = Document(doc.text)
+    assert [(c.kind, c.start, c.end, c.level) for c in doc.chunks] == [(c.kind, c.start, c.end, c.level) for c in fresh.chunks]
+    assert [n.message for n in Document("module {\n}}\n").notes()] == ["unexpected '}' at top level"]

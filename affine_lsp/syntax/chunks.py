@@ -163,12 +163,10 @@ def iter_chunks(text: str, start: int = 0, end: int | None = None, level: int = 
                 yield _trimmed(text, ChunkSpan(pos, close, "module_close", level, section))
                 level -= 1
                 cur_level = level
-                rest = text[close:line_end]
-                if rest.strip() and not rest.strip().startswith("//"):
-                    # Something after the brace on the same line: treat it as an item.
-                    cur_start = close
-                    depth, max_depth = _line_delta(rest)
-                pos = line_end
+                # The rest of the line is scanned as a line of its own (`}}`
+                # closes two modules; `} // c` is a comment), exactly as a
+                # rescan that starts after this chunk reads it.
+                pos = close
                 continue
             if _MODULE_RE.match(line):
                 # The header may span lines, never a split marker.
