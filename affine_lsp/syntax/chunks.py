@@ -19,7 +19,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-SPLIT_MARKER_RE = re.compile(r"// -----[ \t\r\f\v]*$")
+# A `// -----` section marker: a whole line (only spaces after it). The one
+# definition: the chunk scanner, split_sections and the transforms use it.
+SPLIT_MARKER_RE = re.compile(r"^// -----[ \t\r\f\v]*$", re.M)
 _ITEM_START_RE = re.compile(r"[ \t]*(?:%|#|!|\"|[A-Za-z_][\w$]*\.[\w$.]|func\b|module\b|\})")
 _COL0_RESTART_RE = re.compile(r"(?:func\.func|func\s+@|module\b|builtin\.module\b|#[\w$.]+\s*=|![\w$.]+\s*=)")
 _COL0_RESTART_FIRST = frozenset("fmb#!")  # the first characters _COL0_RESTART_RE can match
@@ -135,9 +137,9 @@ def iter_chunks(text: str, start: int = 0, end: int | None = None, level: int = 
         nl = text.find("\n", pos, end)
         line_end = end if nl < 0 else nl + 1
         line = text[pos:line_end]
-        # A marker is a whole line (as split_sections reads it): the scan may
-        # start, or resume after a module's `}`, in the middle of a line.
-        if line.startswith("// -----") and (pos == 0 or text[pos - 1] == "\n") and SPLIT_MARKER_RE.match(line.rstrip("\n")):
+        # A marker is a whole line: the scan may start, or resume after a
+        # module's `}`, in the middle of a line (`^` only matches at a line start).
+        if line.startswith("// -----") and SPLIT_MARKER_RE.match(text, pos, line_end):
             if cur_start is not None:
                 yield _trimmed(text, ChunkSpan(cur_start, pos, "item", cur_level, section, max_depth))
                 cur_start = None
@@ -222,7 +224,7 @@ def split_sections(text: str) -> list[tuple[int, int]]:
     """(start, end) of each ``// -----`` section, as mlir-opt splits."""
     out = []
     start = 0
-    for m in re.finditer(r"^// -----[ \t\r\f\v]*$", text, re.M):
+    for m in SPLIT_MARKER_RE.finditer(text):
         out.append((start, m.start()))
         nl = text.find("\n", m.end())
         start = len(text) if nl < 0 else nl + 1

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from affine_lsp.analysis.isl_support import BudgetExceeded, IslFailure, limited
 from affine_lsp.ir.core import Block, Operation, Value
 from affine_lsp.ir.types import MemRefType
-from affine_lsp.syntax.chunks import split_sections
+from affine_lsp.syntax.chunks import SPLIT_MARKER_RE, split_sections
 from affine_lsp.syntax.document import Document, Section
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform, apply_edits, checked
 from affine_lsp.transforms.fusion_codegen import CodegenError, Plan, PrivateBuf, Rewrite, build_rewrite
@@ -431,12 +431,9 @@ def _names_with(text: str, plan: Plan) -> NameGen:
     return g
 
 
-_SPLIT = re.compile(r"^// -----[ \t\r\f\v]*$", re.M)
-
-
 def _section_index(text: str, func: Operation) -> int:
     """The ``// -----`` section of ``text`` holding ``func``."""
-    return len(_SPLIT.findall(text, 0, func.span.start))
+    return len(SPLIT_MARKER_RE.findall(text, 0, func.span.start))
 
 
 def _same_function(section: Section, func: Operation) -> Operation | None:
