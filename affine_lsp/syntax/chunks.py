@@ -191,17 +191,11 @@ def iter_chunks(text: str, start: int = 0, end: int | None = None, level: int = 
             depth, max_depth = _line_delta(line)
             pos = line_end
             continue
-        if cur_start is not None:  # _line_delta, inlined (once per line of the buffer)
-            opens = line.count("{") + line.count("(") + line.count("[")
-            closes = line.count("}") + line.count(")") + line.count("]")
-            if opens or closes:
-                if '"' in line or "//" in line:
-                    d, h = _exact_line_delta(line)
-                else:
-                    d, h = opens - closes, opens
-                if depth + h > max_depth:
-                    max_depth = depth + h
-                depth += d
+        if cur_start is not None:
+            d, h = _line_delta(line)
+            if depth + h > max_depth:
+                max_depth = depth + h
+            depth += d
         pos = line_end
     if cur_start is not None:
         yield _trimmed(text, ChunkSpan(cur_start, end, "item", cur_level, section, max_depth))

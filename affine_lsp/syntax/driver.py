@@ -102,11 +102,14 @@ class LalrDriver:
         """The value of the start rule for ``text``; :class:`NeedsLark` when
         the text is not accepted."""
         lexer = self.lexer
-        memo, memo_kind, new, classify = lexer.memo, lexer.memo_kind, lexer.new, lexer._classify_and_remember
-        look_text, look_kind = lexer.look_text, lexer.look_kind
+        new, classify, lookahead_token = lexer.new, lexer._classify_and_remember, lexer.lookahead_token
         fast_text, fast_kind = self._by_text, self._by_kind
         if len(fast_text) > 50_000:  # bounded like the lexer's memo
             fast_text.clear()
+        # Per key space (state and text, or state and kind): the lexer's memo,
+        # its lookahead rules, and the memo joined with the first action.
+        text_keyed = (lexer.memo, lexer.look_text, fast_text)
+        kind_keyed = (lexer.memo_kind, lexer.look_kind, fast_kind)
         match, by_text = _MASTER_MATCH, _BY_TEXT
         actions, rules, end_state = self.actions, self.rules, self.end
         state = self.start
@@ -136,33 +139,25 @@ class LalrDriver:
                     pos = end
                     tok = new(typ, val, end - len(val), 0, 0, 0, 0, end)
                 else:
-                    typ = memo.get(key) if kind in by_text else memo_kind.get(key)
+                    memo, look, fast = text_keyed if kind in by_text else kind_keyed
+                    typ = memo.get(key)
                     if typ is not None:  # the type depends on the state and text (kind) only
                         a = row.get(typ)
                         if a is not None:
-                            (fast_text if kind in by_text else fast_kind)[key] = (typ, a)
+                            fast[key] = (typ, a)
                         pos = end
                         tok = new(typ, val, end - len(val), 0, 0, 0, 0, end)
                     else:
-                        look = look_text.get(key) if kind in by_text else look_kind.get(key)
-                        if look is not None:  # one expression ahead decides
-                            start = end - len(val)
-                            ahead = look[0](text, start)
-                            if ahead is not None:
-                                typ = look[1]
-                                pos = ahead.end()
-                                tok = new(typ, ahead.group(), start, 0, 0, 0, 0, pos)
-                            else:
-                                typ = look[2]
-                                pos = end
-                                tok = new(typ, val, start, 0, 0, 0, 0, end)
+                        rule = look.get(key)
+                        if rule is not None:  # one expression ahead decides
+                            tok = lookahead_token(rule, text, val, end)
                         else:
                             try:
                                 tok = classify(text, m, kind, val, end, state, _ParserPosition(state))
                             except Exception as e:  # a character no terminal of this state starts with
                                 raise NeedsLark from e
-                            typ = tok.type
-                            pos = tok.end_pos
+                        typ = tok.type
+                        pos = tok.end_pos
                         a = row.get(typ)
             # Reduce until the token can be shifted.
             while True:

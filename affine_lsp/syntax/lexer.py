@@ -257,16 +257,14 @@ class _FastLexing:
                 self.look_text[(state, val)] = look
             else:
                 self.look_kind[(state, kind)] = look
-            start = end - len(val)
-            ahead = look[0](text, start)
-            return self.tok(look[1], ahead.group(), start) if ahead is not None else self.tok(look[2], val, start)
+            return self.lookahead_token(look, text, val, end)
         tok = self._classify(text, m, kind, end - len(val), acc, parser_state)
         if tok.end_pos == end and val not in _LOOKAHEAD_TEXTS:
             if kind in _BY_TEXT:
                 if len(self.memo) > 50_000:
                     self.memo.clear()
                 self.memo[(state, val)] = tok.type
-            elif kind in _MEMO_KINDS and not (kind == "SSA" and "RESULT_LHS" in acc) and not (kind == "NUM" and "DIMS" in acc):
+            elif kind in _MEMO_KINDS and not (kind == "NUM" and "DIMS" in acc):
                 self.memo_kind[(state, kind)] = tok.type
         return tok
 
@@ -288,6 +286,13 @@ class _FastLexing:
         if val == "[" and "SIMPLE_SUBSCRIPTS" in acc and self.simple_subscripts is not None and "DIMS" not in acc:
             return (self.simple_subscripts, "SIMPLE_SUBSCRIPTS", self._punct(val, 0, acc).type)
         return None
+
+    def lookahead_token(self, look: Lookahead, text: str, val: str, end: int) -> Tok:
+        """The token ``look`` (see :meth:`_lookahead`) makes of ``val``,
+        which ends at ``end``."""
+        start = end - len(val)
+        ahead = look[0](text, start)
+        return self.tok(look[1], ahead.group(), start) if ahead is not None else self.tok(look[2], val, start)
 
     def _classify(self, text: str, m: re.Match[str], kind: str | None, start: int, acc: frozenset[str], parser_state: Any) -> Tok:
         """The token at ``start`` when :meth:`_lookahead` has no rule for it."""

@@ -147,12 +147,10 @@ class ChunkTransformer(Transformer):
         self.notes.append(Note(severity, message, span, code, data))
 
     def _op(self, name_tok: Token, children: Sequence[Any], name: str | None = None) -> OpSyn:
-        anchor = self.anchor
-        start = name_tok.start_pos
         return OpSyn(
             name if name is not None else str(name_tok),
-            Span(start, name_tok.end_pos, anchor),
-            Span(start, _end(children[-1]), anchor),
+            self.sp(name_tok),
+            self.span_of(name_tok, children[-1]),
         )
 
     # ------------------------------------------------------------ top level
@@ -301,7 +299,7 @@ class ChunkTransformer(Transformer):
 
     # ------------------------------------------------------------ regions
     def region(self, c: list) -> RegionSyn:
-        return RegionSyn(Span(c[0].start_pos, c[-1].end_pos, self.anchor), c[1])  # `{` blocks `}`
+        return RegionSyn(self.span_of(c[0], c[-1]), c[1])  # `{` blocks `}`
 
     def block_list(self, c: list) -> list[BlockSyn]:
         entry_ops: list[OpSyn] = c[0]
@@ -460,8 +458,8 @@ class ChunkTransformer(Transformer):
         if len(iter_names) != len(res_types):
             raise _SyntaxIssue("custom op 'affine.for' mismatch between the number of loop-carried values and results", op.name_span)
         (lb_dims, lb_syms), (ub_dims, ub_syms) = lb[2], ub[2]
-        lb_ops = lb_dims + lb_syms if lb_dims or lb_syms else []
-        ub_ops = ub_dims + ub_syms if ub_dims or ub_syms else []
+        lb_ops = lb_dims + lb_syms
+        ub_ops = ub_dims + ub_syms
         attrs = op.attrs
         attrs["lower_bound"] = lb[1]
         attrs["upper_bound"] = ub[1]
@@ -476,7 +474,7 @@ class ChunkTransformer(Transformer):
         op.segments = (len(lb_ops), len(ub_ops), len(inits))
         op.result_types = list(res_types)
         if region is not None:
-            args = [(str(iv), Span(iv.start_pos, iv.end_pos, self.anchor), INDEX)]
+            args = [(str(iv), self.sp(iv), INDEX)]
             if iter_names:
                 args += [(n, s, t) for (n, s), t in zip(iter_names, res_types + [None] * len(iter_names), strict=False)]
             _set_entry_args(region, args, self.anchor)
@@ -532,11 +530,11 @@ class ChunkTransformer(Transformer):
 
     def _access(self, op: OpSyn, memref: Token, subs: tuple, value: Token | None = None) -> None:
         amap, operands, nd = subs
-        anchor = self.anchor
         op.attrs["map"] = amap
-        ops = [(str(memref), Span(memref.start_pos, memref.end_pos, anchor))]
+        ops = []
         if value is not None:
-            ops.insert(0, (str(value), Span(value.start_pos, value.end_pos, anchor)))
+            ops.append((str(value), self.sp(value)))
+        ops.append((str(memref), self.sp(memref)))
         op.operands = ops + operands
         op.attrs["__num_dim_operands"] = IntegerAttr(nd)
 
@@ -853,7 +851,7 @@ class ChunkTransformer(Transformer):
     def ssa_dim(self, c: list) -> AffineExpr:
         tok: Token = c[0]
         name = str(tok)
-        sp = Span(tok.start_pos, tok.end_pos, self.anchor)
+        sp = self.sp(tok)
         pos = self._ssa_dims.get(name)
         if pos is None:
             pos = self._ssa_dims[name] = len(self._ssa_dims)
@@ -1061,9 +1059,7 @@ class ChunkTransformer(Transformer):
 
     def arith_binary(self, c: list) -> OpSyn:
         op = self._op(c[0], c)
-        a, b = c[1], c[2]
-        anchor = self.anchor
-        op.operands = [(str(a), Span(a.start_pos, a.end_pos, anchor)), (str(b), Span(b.start_pos, b.end_pos, anchor))]
+        op.operands = [(str(c[1]), self.sp(c[1])), (str(c[2]), self.sp(c[2]))]
         self._flags(op, c)
         self._trailing(op, c[3:])
         t = op.operand_types[0] if op.operand_types else None
@@ -1623,9 +1619,8 @@ class ChunkTransformer(Transformer):
         return self._ts(IntegerType(int(s[len(sign) + 1 :]), sign), c)
 
     def float_type(self, c: list) -> Type:
-        tok = c[0]
-        t = FloatType(str(tok))
-        t.span = Span(tok.start_pos, tok.end_pos, self.anchor)
+        t = FloatType(str(c[0]))
+        t.span = self.sp(c[0])
         return t
 
     def none_type(self, c: list) -> Type:
@@ -1677,7 +1672,7 @@ class ChunkTransformer(Transformer):
         kind, shape, scal, elem, ms, printed = parts
         t = _make_shaped(kind, shape, scal, elem, ms)
         t._text = printed  # printed once per distinct spelling
-        t.span = Span(tok.start_pos, tok.end_pos, self.anchor)
+        t.span = self.sp(tok)
         return t
 
     def memref_type(self, c: list) -> Type:
@@ -1961,10 +1956,11 @@ def _subscript_layout(text: str) -> tuple[tuple[tuple[int, int, int, str | None]
     for m in _SSA_NAME_RE.finditer(text, 1):
         name = m.group()
         pos = dims.get(name)
-        first = pos is None
-        if pos is None:
+        if pos is None:  # first use: an operand
             pos = dims[name] = len(dims)
-        uses.append((m.start(), m.end(), pos, name if first else None))
+            uses.append((m.start(), m.end(), pos, name))
+        else:
+            uses.append((m.start(), m.end(), pos, None))
     return tuple(uses), len(dims)
 
 
