@@ -33,7 +33,7 @@ from tests.test_fusion_harness import Kernel, load_kernels, program, run
 KERNELS = load_kernels()
 NAMES = [k.name for k in KERNELS]
 # kernels whose intermediates the original code allocates and frees itself
-FREED = ["freed_tmp", "freed_tmp_in_loop", "freed_two_tmps"]
+FREED = ["freed_tmp", "freed_tmp_in_loop", "freed_tmp_moved", "freed_two_tmps"]
 
 
 @cache
