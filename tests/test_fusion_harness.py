@@ -133,9 +133,10 @@ def _fill(lines: list[str], var: str, shape: tuple[int, ...], seed: int, uid: st
         lines.append(f"{indent}}}")
 
 
-def program(kernels: list[Kernel]) -> str:
+def program(kernels: list[Kernel], after_call: str = "") -> str:
     """A module running every kernel on fresh deterministic inputs and
-    printing every argument afterwards (kernels separated by a marker)."""
+    printing every argument afterwards (kernels separated by a marker).
+    ``after_call``: a line of ``@main`` run right after each kernel."""
     parts = ["func.func private @printMemrefF32(memref<*xf32>)", "func.func private @printNewline()"]
     for k in kernels:
         body = re.sub(r"^// (EXPECT|NOTE|KERNEL|MODE|REFERENCE|SIZES):.*$", "", k.text, flags=re.M)
@@ -170,6 +171,8 @@ def program(kernels: list[Kernel]) -> str:
             names.append(v)
             printed.append((ai, f"{v}_s", shape))
         lines.append(f"    call @{k.name}({', '.join(names)}) : ({', '.join(decl)}) -> ()")
+        if after_call:
+            lines.append(f"    {after_call}")
         for ai, v, shape in printed:
             lines.append(f"    %u{ki}_{ai} = memref.cast {v} : {_mtype(shape)} to memref<*xf32>")
             lines.append(f"    call @printMemrefF32(%u{ki}_{ai}) : (memref<*xf32>) -> ()")

@@ -11,7 +11,10 @@ depth, maybe remove ``src``, maybe give the fused nest private buffers);
   of the destination loop of the chosen depth;
 * the destination's accesses to private buffers re-printed on the new
   buffer with shifted subscripts (nothing else of the destination changes);
-* ``memref.alloc`` of each private buffer just before the fused nest;
+* ``memref.alloc`` of each private buffer just before the fused nest (at
+  the top of the function when the nest is in a loop) and its
+  ``memref.dealloc`` (see :func:`build_rewrite`); ``memref.alloca`` when the
+  buffer it replaces was an ``alloca``;
 * deletion of the source nest and of allocations left without uses;
 * when dependences require it, the fused nest moves up to an earlier point
   of the block (its text is cut and pasted there).
@@ -51,6 +54,13 @@ class PrivateBuf:
     def value(self) -> Value:
         return Value(self.name, self.type, NO_SPAN)
 
+    @property
+    def on_stack(self) -> bool:
+        """The buffer it replaces is a ``memref.alloca``: so is the private
+        one (freed when the function returns, no dealloc)."""
+        op = self.memref.defining_op
+        return op is not None and op.name == "memref.alloca"
+
 
 @dataclass
 class Plan:
@@ -82,6 +92,7 @@ class Rewrite:
     deleted: list[Operation]
     range: tuple[int, int]  # first and last index of the affected ops in the original block
     entry_shift: int = 0  # ops added to the function's entry block before the op holding the block
+    added_after: int = 0  # ops added to the block after the affected range (the private buffers' deallocs)
 
     def new_path(self, path: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
         """The block path in the rewritten function (allocations hoisted to
@@ -380,7 +391,11 @@ def private_access_text(op: Operation, priv: PrivateBuf) -> str:
 
 
 def alloc_text(p: PrivateBuf) -> str:
-    return f"{p.name} = memref.alloc() : {p.type}"
+    return f"{p.name} = memref.{'alloca' if p.on_stack else 'alloc'}() : {p.type}"
+
+
+def dealloc_text(p: PrivateBuf) -> str:
+    return f"memref.dealloc {p.name} : {p.type}"
 
 
 # ------------------------------------------------------------ the rewrite
@@ -452,7 +467,21 @@ def build_rewrite(text: str, plan: Plan, names: NameGen) -> Rewrite:
     priv_accs = {a for a in walk_accesses(dst) if plan.private_of(access_memref(a)) is not None}  # type: ignore[arg-type]
     entry_deleted_before = 0
     outer = _outer_op(block, entry)
-    for p in plan.private:
+    # Freeing the private buffers. MLIR 22.1.8's -affine-loop-fusion allocates
+    # them with memref.alloc and never frees them (checked with mlir-opt): a
+    # function that freed everything it allocated would leak on every call.
+    # Each private buffer (but an alloca's, freed on return) is freed where the
+    # buffer it replaces was freed, when that dealloc goes away with the
+    # original's alloc and is in the block holding the private alloc, after
+    # the fused nest (the dealloc is rewritten in place); otherwise (a function
+    # argument, a buffer never freed or freed elsewhere, or the alloc hoisted
+    # out of a loop) just before that block's terminator, which runs once,
+    # after the fused nest. A dealloc right after the fused nest would sit
+    # between it and the next nest and block a further fusion of the two.
+    home = entry if hoisted else block
+    anchor = outer if hoisted else dst  # the op of ``home`` the fused nest is in or next to
+    freed_at: dict[int, Operation] = {}  # private buffer index -> original dealloc rewritten in place
+    for k, p in enumerate(plan.private):
         op = p.memref.defining_op
         if op is None or op.name not in ("memref.alloc", "memref.alloca") or op.parent is None:
             continue
@@ -460,12 +489,39 @@ def build_rewrite(text: str, plan: Plan, names: NameGen) -> Rewrite:
         deallocs = [u.user for u in m.uses if u.user.name == "memref.dealloc" and u.user.parent is op.parent]
         if all(u.user in priv_accs or u.user in deallocs or any(g is u.user or g.is_ancestor_of(u.user) for g in gone) for u in m.uses):
             for d in [op, *deallocs]:
+                if (
+                    d is not op
+                    and k not in freed_at
+                    and not p.on_stack
+                    and d.parent is home
+                    and anchor is not None
+                    and index_in_block(d) > index_in_block(anchor)
+                ):
+                    freed_at[k] = d
+                    edits.append(TextEdit(d.span.start, d.span.end, dealloc_text(p)))
+                    continue
                 edits.append(delete_op(text, d))
                 deleted.append(d)
                 if d.parent is entry and entry is not block and outer is not None and index_in_block(d) < index_in_block(outer):
                     entry_deleted_before += 1
+    at_end = [p for k, p in enumerate(plan.private) if not p.on_stack and k not in freed_at]
+    term: Operation | None = None
+    if at_end:
+        term = home.operations[-1] if home.operations else None
+        if term is None or term is anchor or term is src or term.regions or (anchor is not None and index_in_block(term) < index_in_block(anchor)):
+            raise CodegenError("no terminator after the fused nest to free its private buffers before")
+        ls = line_start(text, term.span.start)
+        ind = line_indent(text, term.span.start)
+        frees = "".join(f"{ind}{dealloc_text(p)}\n" for p in at_end)
+        if text[ls : term.span.start].strip():
+            edits.append(TextEdit(term.span.start, term.span.start, frees.lstrip() + ind))
+        else:
+            edits.append(TextEdit(ls, ls, frees))
+    added_after = len(at_end) if home is block else 0
     # expected layout of the new block
     for op in block.operations:
+        if home is block and op is term:
+            layout.extend(("dealloc", None) for _ in at_end)
         if op in deleted and op is not src:
             continue
         if moved and op is plan.insert_before:
@@ -482,7 +538,7 @@ def build_rewrite(text: str, plan: Plan, names: NameGen) -> Rewrite:
     idx = [index_in_block(src), index_in_block(dst)]
     if plan.insert_before is not None:
         idx.append(index_in_block(plan.insert_before))
-    return Rewrite(plan, edits, layout, cl.copy_ivs, deleted, (min(idx), max(idx)), hoisted - entry_deleted_before)
+    return Rewrite(plan, edits, layout, cl.copy_ivs, deleted, (min(idx), max(idx)), hoisted - entry_deleted_before, added_after)
 
 
 def _outer_op(block: Block, entry: Block | None) -> Operation | None:

@@ -81,14 +81,16 @@ def _validate(rw: Rewrite, old_func: Operation, old_block: Block, new_func: Oper
     n_before = lo
     deleted_before = sum(1 for op in rw.deleted if any(op is o for o in old_block.operations[:lo]))
     deleted_after = sum(1 for op in rw.deleted if any(op is o for o in old_block.operations[hi + 1 :]))
-    n_after = len(old_block.operations) - hi - 1 - deleted_after
+    n_after = len(old_block.operations) - hi - 1 - deleted_after + rw.added_after
     expect = [e for e in rw.layout]
     if len(new_block.operations) != len(expect):
         return Verdict(False, f"unexpected block structure ({len(new_block.operations)} ops, expected {len(expect)})")
     for (kind, op), nop in zip(expect, new_block.operations):
         if kind == "orig" and (op is None or op.name != nop.name):
             return Verdict(False, "unexpected block structure")
-        if kind == "alloc" and nop.name != "memref.alloc":
+        if kind == "alloc" and nop.name not in ("memref.alloc", "memref.alloca"):
+            return Verdict(False, "unexpected block structure")
+        if kind == "dealloc" and nop.name != "memref.dealloc":
             return Verdict(False, "unexpected block structure")
         if kind == "fused" and nop.name != "affine.for":
             return Verdict(False, "unexpected block structure")
@@ -110,7 +112,7 @@ def _validate(rw: Rewrite, old_func: Operation, old_block: Block, new_func: Oper
     shapes = {memref_id(p.memref): p for p in plan.private}
     priv_mids = {_priv_mid(p.name): tuple(p.type.shape) for p in plan.private}
     for (kind, op), nop in zip(seg_layout, seg_new):
-        if kind == "alloc":
+        if kind in ("alloc", "dealloc"):
             continue
         nl = [a for a in new_accs if a.op is nop or nop.is_ancestor_of(a.op)]
         if kind == "orig":
