@@ -272,12 +272,7 @@ class ChunkTransformer(Transformer):
     def unknown_op(self, c: list) -> OpSyn:
         op = self._op(c[0], c)
         op.known = False
-        self.note(
-            "warning",
-            f"custom syntax of '{c[0]}' is not known to affine-lsp; the op was skipped (its results, operands and regions are kept)",
-            op.name_span,
-            code="unknown-op",
-        )
+        self.note("remark", unknown_op_message(str(c[0])), op.name_span, code=UNKNOWN_OP_CODE)
         names: list[tuple[str, Span]] = []
         regions: list[RegionSyn] = []
         _collect_soup(c[1:], names, regions, self.anchor)
@@ -2254,6 +2249,13 @@ def _previous_token_end(text: str, pos: int) -> int | None:
             end -= 1
         ls = text.rfind("\n", 0, end) + 1
         end = ls + len(_strip_comment(text[ls:end]))
+
+
+UNKNOWN_OP_CODE = "unknown-op"
+
+
+def unknown_op_message(name: str) -> str:
+    return f"custom syntax of '{name}' is not known to affine-lsp; the op was skipped (its results, operands and regions are kept)"
 
 
 BAD_STEP_MESSAGE = "custom op 'affine.for' expected step to be representable as a positive signed integer"
