@@ -16,9 +16,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import LanguageClient
 
 from affine_lsp.cli import main
 from tests import oracle
+from tests.test_server_support import config, diagnostics_for, no_server_errors, open_doc, start
 
 SEMI = """func.func @apply_chain(%n: index) {
   %m = memref.alloc() : memref<16xi32>
@@ -69,3 +73,26 @@ def test_semi_affine_subscripts_are_checked_like_mlir(tmp_path: Path, capsys: py
 @pytest.mark.skipif(not oracle.available(), reason="mlir-opt 22.1.8 not available")
 def test_mlir_opt_accepts_the_semi_affine_accesses() -> None:
     assert oracle.errors(SEMI) == []
+
+
+@pytest_lsp.fixture(scope="module", config=config())
+async def client(lsp_client: LanguageClient):
+    await start(lsp_client, init_options={"diagnostics": {"debounceMs": 0}})
+    yield
+    no_server_errors(lsp_client)
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_server_publishes_semi_affine_bound_warnings(client: LanguageClient) -> None:
+    uri = "file:///tmp/affine-lsp-test/semi-affine.mlir"
+    open_doc(client, uri, SEMI)
+    diags = await diagnostics_for(client, uri, 1, pred=lambda d: any("bound access" in x.message for x in d))
+    got = [(d.range.start.line, d.message, d.severity) for d in diags if d.range.start.line == 4]
+    warning = types.DiagnosticSeverity.Warning
+    assert got == [
+        (4, "'affine.load' op memref out of upper bound access along dimension #1", warning),
+        (4, "'affine.load' op memref out of lower bound access along dimension #1", warning),
+    ]
+    related = [r.message for d in diags if d.range.start.line == 4 for r in d.related_information or []]
+    assert related == [NOTE, NOTE]
