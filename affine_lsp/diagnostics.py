@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 
 from affine_lsp.syntax.document import Document
 from affine_lsp.syntax.nodes import Note
+from affine_lsp.syntax.parser import UNKNOWN_OP_CODE
 
 # Later layers register document-level checks here (verifier, analyses);
 # each takes a Document and returns Notes.
@@ -35,9 +36,46 @@ def _checkers() -> list[Callable[[Document], list[Note]]]:
     return out
 
 
-def collect(doc: Document, checks: bool = True) -> list[Note]:
+UNKNOWN_OP_MODES = ("once", "off")
+"""How ops whose custom syntax affine-lsp does not know are reported: ``once``
+(a remark at the first occurrence of each op name in the document, saying how
+many more there are) or ``off`` (not at all)."""
+
+
+def unknown_ops(notes: Iterable[Note], mode: str = "once") -> list[Note]:
+    """``notes`` with the unknown-op remarks reduced to one per op name per
+    document (the first occurrence by position; the parser reports every
+    occurrence), or dropped when ``mode`` is ``off``. Works on the notes of the
+    whole document, so an incremental update gives what a fresh open gives."""
+    out: list[Note] = []
+    first: dict[str, int] = {}
+    counts: dict[str, int] = {}
+    unknown: list[Note] = []
+    for n in notes:
+        if n.code == UNKNOWN_OP_CODE:
+            unknown.append(n)
+        else:
+            out.append(n)
+    if mode == "off" or not unknown:
+        return out
+    unknown.sort(key=lambda n: n.span.start)
+    keep: list[Note] = []
+    for n in unknown:
+        counts[n.message] = counts.get(n.message, 0) + 1
+        if n.message not in first:
+            first[n.message] = len(keep)
+            keep.append(n)
+    for i, n in enumerate(keep):
+        more = counts[n.message] - 1
+        if more:
+            keep[i] = Note(n.severity, f"{n.message} (and {more} more occurrence{'s' if more > 1 else ''} in this document)", n.span, n.code, n.data)
+    out.extend(keep)
+    return out
+
+
+def collect(doc: Document, checks: bool = True, unknown_op_mode: str = "once") -> list[Note]:
     """All diagnostics of ``doc`` sorted by position."""
-    notes = list(doc.notes())
+    notes = unknown_ops(doc.notes(), unknown_op_mode)
     if checks:
         for f in _checkers():
             notes.extend(f(doc))

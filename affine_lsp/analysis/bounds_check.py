@@ -12,7 +12,11 @@ relation (``affine.if`` guards, steps, ``mod``/``floordiv``, the whole range
 of a vector access), so guarded accesses are not reported. Dynamic
 dimensions (MLIR skips them) are reported only when *provable*: for every
 value of the parameters for which the access executes, some instance is out
-of bounds. Accesses whose model is approximate are not checked.
+of bounds. Accesses whose model is approximate are not checked, except
+semi-affine subscripts (``d0 * s0``, ``d0 floordiv s0``), checked the way
+MLIR does: each semi-affine sub-expression is a variable with no constraint
+(MLIR's flattener adds it as a local), so such a subscript is usually
+reported out of both bounds, conservatively (a related note says so).
 Diagnostics are warnings; a related note gives a witness instance.
 """
 
@@ -43,7 +47,14 @@ def _param_pa(space: isl.Space, name: str) -> isl.PwAff:
     return isl.PwAff.from_aff(isl.Aff.param_on_domain_space_id(sp, pid))
 
 
-def _witness(fd: FunctionDeps, acc: AccessModel, bad_rel: isl.Map) -> str:
+def _semi_note(r: int) -> str:
+    return (
+        f"the subscript along dimension #{r + 1} is semi-affine: like MLIR's bound check, affine analysis "
+        "treats its semi-affine part as unbounded, so this check is conservative and the access may be in bounds"
+    )
+
+
+def _witness(fd: FunctionDeps, acc: AccessModel, bad_rel: isl.Map, only: int | None = None) -> str:
     try:
         pt = bad_rel.wrap().sample_point()
         if pt.is_void():
@@ -61,6 +72,8 @@ def _witness(fd: FunctionDeps, acc: AccessModel, bad_rel: isl.Map) -> str:
         where = ", ".join(ivs) if ivs else "its only execution"
         if params:
             where += f" (with {', '.join(params)})"
+        if only is not None:
+            return f"for example at {where}, its index along dimension #{only + 1} is {elem[only]}"
         return f"for example at {where}, it accesses element [{', '.join(elem)}]"
     except (isl.Error, ValueError, IndexError):
         return ""
@@ -68,8 +81,15 @@ def _witness(fd: FunctionDeps, acc: AccessModel, bad_rel: isl.Map) -> str:
 
 def check_access(fd: FunctionDeps, acc: AccessModel) -> list[Note]:
     """The out-of-bounds warnings of one access."""
-    if acc.role not in CHECKED_ROLES or acc.relation is None or acc.domain is None or not acc.exact:
+    if acc.role not in CHECKED_ROLES or acc.relation is None or acc.domain is None:
         return []
+    semi_dims: list[int] | None = None
+    if not acc.exact:
+        semi = fd.model.semi_affine_access(acc)
+        if semi is None:
+            return []
+        semi_dims = [r for r, exact in enumerate(acc.exact_indices) if not exact]
+        acc = semi[0]
     mtype = acc.memref.type if acc.memref is not None else None
     if not isinstance(mtype, MemRefType) or len(mtype.shape) != acc.rank:
         return []
@@ -84,7 +104,7 @@ def check_access(fd: FunctionDeps, acc: AccessModel) -> list[Note]:
                 if r < len(acc.exact_indices) and not acc.exact_indices[r]:
                     continue
                 size = fd.model.dim_size(acc.memref, r)  # type: ignore[arg-type]
-                if size is None:
+                if size is None or (semi_dims is not None and not isinstance(size, int)):
                     continue
                 x = _dim_pa(rng_space, r)
                 if isinstance(size, int):
@@ -102,7 +122,10 @@ def check_access(fd: FunctionDeps, acc: AccessModel) -> list[Note]:
                         if exec_params.is_empty() or not exec_params.is_subset(bad.domain().params()):
                             continue
                     msg = f"'{acc.op.name}' op memref out of {which} bound access along dimension #{r + 1}{suffix}"
-                    w = _witness(fd, acc, bad)
+                    if semi_dims is None:
+                        w = _witness(fd, acc, bad)
+                    else:
+                        w = _semi_note(r) if r in semi_dims else _witness(fd, acc, bad, only=r)
                     data = {"related": [(acc.op.name_span, w)]} if w else None
                     notes.append(Note("warning", msg, acc.op.name_span, "memref-bound", data))
     except BudgetExceeded:

@@ -41,6 +41,7 @@ it, and recorded in ``approximations``.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -106,6 +107,8 @@ def _ident(name: str) -> str:
         s = "v" + s
     return s
 
+
+_SEMI_LOCK = threading.Lock()
 
 _SetOrMap = TypeVar("_SetOrMap", isl.Set, isl.Map)
 
@@ -200,6 +203,8 @@ class FunctionModel:
         self.accesses: list[AccessModel] = []
         self.by_op: dict[Operation, list[AccessModel]] = {}
         self.budget_notes: list[tuple[Operation, str]] = []
+        self._semi_terms: list[str] | None = None  # see semi_affine_access
+        self._semi_owner = 0
         self._build()
 
     # ------------------------------------------------------------------ names
@@ -604,6 +609,47 @@ class FunctionModel:
         text = params + "{ [" + ", ".join(xs) + "] -> [" + ", ".join(ys) + "] : " + " and ".join(cons) + " }"
         return rel.apply_range(_cached_map(text))
 
+    def semi_affine_access(self, acc: AccessModel) -> tuple[AccessModel, list[str]] | None:
+        """``acc`` modelled the way MLIR's ``MemRefRegion::compute`` sees a
+        semi-affine subscript: each semi-affine sub-expression (a product of
+        two non-constants, a division by a non-constant) is a fresh variable
+        with no constraint (an isl parameter; their names are returned), so
+        the access may touch any element its affine part allows. None when
+        the access has no semi-affine subscript or something else is not
+        modelled. Only for the bound check: the relation is no dependence
+        model."""
+        if acc.relation is None or acc.approximations or all(acc.exact_indices):
+            return None
+        memref, amap, indices, extent = _access_parts(acc.op, acc.role)
+        copy = AccessModel(acc.index, acc.op, acc.role, acc.is_write, memref, acc.stmt, acc.memref_name, acc.ivs, acc.loops, acc.rank)
+        level = self._level(acc.op.parent)
+        if level.failures or level.approximations:
+            return None
+        # The semi-affine mode is this thread's only (other threads may query
+        # the model meanwhile) and bypasses the level's memo (not polluted).
+        with _SEMI_LOCK:
+            self._semi_owner = threading.get_ident()
+            fresh: list[str] = []
+            self._semi_terms = fresh
+            try:
+                with limited(self.budget):
+                    self._model_access(copy, level, amap, indices, extent)
+            except (BudgetExceeded, IslFailure, RecursionError):
+                return None
+            finally:
+                self._semi_terms = None
+        if not fresh or not copy.exact or copy.relation is None:
+            return None
+        copy.relation = self._with_facts(copy.relation)
+        return copy, fresh
+
+    def _semi_term(self, lv: Level, e: AffineExpr) -> Term:
+        assert self._semi_terms is not None
+        name = self._fresh("semi")
+        self._semi_terms.append(name)
+        self.param_desc.pop(name, None)
+        return self._param(lv, name)
+
     # ------------------------------------------------------------ expressions
     def _map_terms(self, lv: Level, amap: AffineMap, operands: list[Value]) -> list[Term | None]:
         """One term per result of ``amap``; None for a result that cannot be
@@ -670,8 +716,12 @@ class FunctionModel:
                 return lhs[0].scale_val(val(rc)), None
             if lc is not None:
                 return rhs[0].scale_val(val(lc)), None
+            if self._semi_terms is not None and self._semi_owner == threading.get_ident():
+                return self._semi_term(lv, e)
             raise Unanalysable(f"semi-affine product '{e}'")
         if rc is None:
+            if self._semi_terms is not None and self._semi_owner == threading.get_ident():
+                return self._semi_term(lv, e)
             raise Unanalysable(f"semi-affine '{e}' (non-constant divisor)")
         if rc == 0:
             raise Unanalysable(f"division by zero in '{e}'")
@@ -696,6 +746,8 @@ class FunctionModel:
     # ----------------------------------------------------------------- values
     def resolve(self, lv: Level, v: Value) -> Term:
         """The isl expression of ``v`` over the IVs of ``lv`` (raises Unanalysable)."""
+        if self._semi_terms is not None and self._semi_owner == threading.get_ident():
+            return self._resolve(lv, v)
         got = lv.memo.get(v)
         if got is not None:
             if isinstance(got, Unanalysable):

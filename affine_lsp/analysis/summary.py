@@ -12,7 +12,10 @@ bound on a legal vector width when every carried dependence is a forward
 one).
 
 An ``affine.parallel`` whose iterations carry a dependence is *racy*: reported
-as an error (``unknown`` dependences, which cannot be ruled out, as info).
+as a warning (mlir-opt accepts such IR; e.g. every iteration storing the same
+value to the same element) that names two conflicting iterations and the
+element, an example isl picks from the dependence relation; ``unknown``
+dependences, which cannot be ruled out, as info.
 """
 
 from __future__ import annotations
@@ -24,7 +27,10 @@ if TYPE_CHECKING:
 
 from dataclasses import dataclass
 
+import islpy as isl
+
 from affine_lsp.analysis.dependences import DEPENDENCE, UNKNOWN, DepResult
+from affine_lsp.analysis.isl_support import DT, BudgetExceeded, IslFailure, limited, val
 from affine_lsp.analysis.polyhedral import AccessModel
 from affine_lsp.ir.affine_ops import ForView
 from affine_lsp.ir.core import Operation, OpResult, Value
@@ -211,11 +217,12 @@ def race_notes(fd: FunctionDeps) -> list[Note]:
             related.append((r.src.op.name_span, f"{r.kind} source: {r.src.describe()}"))
             related.append((r.dst.op.name_span, f"{r.kind} destination: {r.dst.describe()} (distance {r.mlir_str()})"))
         if sure:
-            msg = (
-                f"'affine.parallel' op iterations race: {first.kind} dependence from {first.src.describe()} to "
-                f"{first.dst.describe()} across iterations (distance {first.mlir_str()})"
-            )
-            notes.append(Note("error", msg, par.name_span, "racy-parallel", {"related": related, "pairs": len(shown)}))
+            dependence = f"{first.kind} dependence from {first.src.describe()} to {first.dst.describe()} across iterations (distance {first.mlir_str()})"
+            example = race_example(fd, first, par)
+            msg = f"'affine.parallel' op iterations race: {example or dependence}"
+            if example:
+                related.insert(0, (par.name_span, dependence))
+            notes.append(Note("warning", msg, par.name_span, "racy-parallel", {"related": related, "pairs": len(shown)}))
         else:
             msg = (
                 f"could not prove that 'affine.parallel' iterations are independent: {first.src.describe()} and "
@@ -223,3 +230,57 @@ def race_notes(fd: FunctionDeps) -> list[Note]:
             )
             notes.append(Note("info", msg, par.name_span, "racy-parallel-unknown", {"related": related}))
     return notes
+
+
+def race_example(fd: FunctionDeps, r: DepResult, par: Operation) -> str | None:
+    """Two iterations of ``par`` that conflict in ``r`` and the element they
+    both touch, e.g. ``iterations (%i = 0) and (%i = 1) both write %A[0]``
+    (the lexicographically first pair of the dependence relation); None
+    without a relation."""
+    src, dst, rel = r.src, r.dst, r.relation
+    if src is None or dst is None or rel is None or src.relation is None or dst.relation is None:
+        return None
+    depths = fd.loop_depths(par)
+    try:
+        with limited(fd.budget):
+            # The lexicographically first pair: the first source iteration
+            # and the first one it conflicts with.
+            pt = rel.wrap().lexmin().sample_point()
+            if pt.is_void():
+                return None
+            n = src.num_loops
+            src_iv = [pt.get_coordinate_val(DT.set, k).to_python() for k in range(n)]
+            dst_iv = [pt.get_coordinate_val(DT.set, n + k).to_python() for k in range(dst.num_loops)]
+            space = rel.get_space()
+            params = {space.get_dim_name(DT.param, k): pt.get_coordinate_val(DT.param, k).to_python() for k in range(space.dim(DT.param))}
+            elements = _touched(src.relation, src_iv, params).intersect(_touched(dst.relation, dst_iv, params))
+            ept = elements.sample_point()
+            if ept.is_void():
+                return None
+            elem = [ept.get_coordinate_val(DT.set, k).to_python() for k in range(elements.dim(DT.set))]
+    except (BudgetExceeded, IslFailure, isl.Error, ValueError, IndexError):
+        return None
+    names = [src.ivs[d - 1].name for d in depths if d - 1 < len(src.ivs)]
+    a = ", ".join(f"{nm} = {src_iv[d - 1]}" for nm, d in zip(names, depths))
+    b = ", ".join(f"{nm} = {dst_iv[d - 1]}" for nm, d in zip(names, depths))
+    mem = src.memref.name if src.memref is not None else "?"
+    where = f"{mem}[{', '.join(map(str, elem))}]"
+    shown = [f"{fd.model.param_desc[p]} = {v}" for p, v in params.items() if p in fd.model.param_desc]
+    with_params = f" (with {', '.join(shown)})" if shown else ""
+    if src.is_write and dst.is_write:
+        return f"iterations ({a}) and ({b}) both write {where}{with_params}"
+    verb = ("writes", "reads") if src.is_write else ("reads", "writes")
+    return f"iteration ({a}) {verb[0]} {where}, which iteration ({b}) {verb[1]}{with_params}"
+
+
+def _touched(relation: isl.Map, ivs: list[int], params: dict[str, int]) -> isl.Set:
+    """The elements ``relation`` touches at the iteration ``ivs`` for the parameter values ``params``."""
+    m = relation
+    for k, v in enumerate(ivs):
+        m = m.fix_val(DT.in_, k, val(v))
+    space = m.get_space()
+    for k in range(space.dim(DT.param)):
+        name = space.get_dim_name(DT.param, k)
+        if name in params:
+            m = m.fix_val(DT.param, k, val(params[name]))
+    return m.range().reset_tuple_id()

@@ -15,6 +15,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--allow-unregistered-dialect", action="store_true", help="accepted for mlir-opt compatibility; unknown dialects are never errors")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--no-warnings", action="store_true", help="print errors only")
+    p.add_argument(
+        "--no-unknown-op-notes",
+        action="store_true",
+        help="do not report ops whose custom syntax affine-lsp does not know (by default: one remark per op name per file)",
+    )
 
 
 def read_source(path: str) -> str:
@@ -42,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
             status = 1
             continue
         doc = Document(text, uri=path)
-        notes = diagnostics.collect(doc)
+        notes = diagnostics.collect(doc, unknown_op_mode="off" if args.no_unknown_op_notes else "once")
         if args.no_warnings:
             notes = [n for n in notes if n.severity == "error"]
         if any(n.severity == "error" for n in notes):

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from affine_lsp.diagnostics import unknown_ops
 from affine_lsp.ir.core import Operation
 from affine_lsp.server.convert import to_diagnostic
 from affine_lsp.server.engine import FunctionAnalysis, function_sources, functions_of
@@ -178,7 +179,7 @@ class DiagnosticsManager:
         with st.locked() as doc:
             if not st.is_current(version):
                 return None
-            notes = list(doc.notes())
+            notes = unknown_ops(doc.notes(), settings.unknown_ops)
             try:
                 notes.extend(engine.verify(doc, st))
             except Exception:
@@ -417,6 +418,8 @@ def register(server: AffineLanguageServer) -> None:
     def on_settings(old: Any, new: Any) -> None:
         if old.analysis_key() != new.analysis_key():
             server.engine.clear()
+            server.diagnostics.refresh_all()
+        elif old.unknown_ops != new.unknown_ops:
             server.diagnostics.refresh_all()
 
     server.on_settings_changed.append(on_settings)

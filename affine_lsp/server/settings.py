@@ -5,7 +5,7 @@ The same shape arrives as ``initializationOptions`` and as the answer to
 
     {"analysis": {"enabled": true, "islMaxOperations": 200000, "timeBudgetMs": 2000},
      "vectorize": {"defaultWidth": 8},
-     "diagnostics": {"debounceMs": 150}}
+     "diagnostics": {"debounceMs": 150, "unknownOps": "once"}}
 
 Dotted keys (``{"analysis.enabled": false}``) are accepted too. Values of the
 wrong type are ignored (the previous value is kept), so a bad setting never
@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from affine_lsp.diagnostics import UNKNOWN_OP_MODES
+
 SECTION = "affineLsp"
 
 
@@ -29,14 +31,16 @@ class Settings:
     time_budget_ms: int = 2_000  # per function analysis, and per slice of the background analysis; 0 = unlimited
     vectorize_default_width: int = 8
     debounce_ms: int = 150
+    unknown_ops: str = "once"  # "once" (a remark per op name per document) | "off"
 
-    # (json path, field, type, minimum)
+    # (json path, field, type, minimum for an int or the allowed values of a str)
     _KEYS = (
         (("analysis", "enabled"), "analysis_enabled", bool, None),
         (("analysis", "islMaxOperations"), "isl_max_operations", int, 0),
         (("analysis", "timeBudgetMs"), "time_budget_ms", int, 0),
         (("vectorize", "defaultWidth"), "vectorize_default_width", int, 1),
         (("diagnostics", "debounceMs"), "debounce_ms", int, 0),
+        (("diagnostics", "unknownOps"), "unknown_ops", str, UNKNOWN_OP_MODES),
     )
 
     def merged(self, raw: Any) -> Settings:
@@ -52,6 +56,9 @@ class Settings:
                 continue
             if typ is bool:
                 if isinstance(value, bool):
+                    changes[field] = value
+            elif typ is str:
+                if isinstance(value, str) and value in minimum:
                     changes[field] = value
             elif isinstance(value, int | float) and not isinstance(value, bool):
                 iv = int(value)

@@ -272,12 +272,7 @@ class ChunkTransformer(Transformer):
     def unknown_op(self, c: list) -> OpSyn:
         op = self._op(c[0], c)
         op.known = False
-        self.note(
-            "warning",
-            f"custom syntax of '{c[0]}' is not known to affine-lsp; the op was skipped (its results, operands and regions are kept)",
-            op.name_span,
-            code="unknown-op",
-        )
+        self.note("remark", unknown_op_message(str(c[0])), op.name_span, code=UNKNOWN_OP_CODE)
         names: list[tuple[str, Span]] = []
         regions: list[RegionSyn] = []
         _collect_soup(c[1:], names, regions, self.anchor)
@@ -419,7 +414,7 @@ class ChunkTransformer(Transformer):
     def for_step(self, c: list) -> tuple[str, int, Span]:
         v, sp = c[0]
         if v < 0:  # MLIR 22.1.8 rejects negative steps only (`step 0` parses and verifies)
-            raise _SyntaxIssue("expected step to be representable as a positive signed integer", sp)
+            raise _SyntaxIssue(BAD_STEP_MESSAGE, sp)
         return ("step", v, sp)
 
     def iter_args(self, c: list) -> tuple[str, list, list]:
@@ -2256,8 +2251,43 @@ def _previous_token_end(text: str, pos: int) -> int | None:
         end = ls + len(_strip_comment(text[ls:end]))
 
 
+UNKNOWN_OP_CODE = "unknown-op"
+
+
+def unknown_op_message(name: str) -> str:
+    return f"custom syntax of '{name}' is not known to affine-lsp; the op was skipped (its results, operands and regions are kept)"
+
+
+BAD_STEP_MESSAGE = "custom op 'affine.for' expected step to be representable as a positive signed integer"
+_FOUND_RE = re.compile(r"(expected .*?), found (.+)", re.S)
+_AFFINE_ACCESS_OPS = ("affine.load", "affine.store", "affine.vector_load", "affine.vector_store", "affine.prefetch")
+
+
 def error_note(e: UnexpectedInput, text: str, anchor: Anchor) -> Note:
-    """An MLIR-style message for a lark error, with a precise range."""
+    """An MLIR-style message for a lark error, with a precise range: the
+    message is mlir-opt's text (MLIR's "expected X" never names the token
+    found; that detail becomes related information at the token)."""
+    note = _error_note(e, text, anchor)
+    m = _FOUND_RE.fullmatch(note.message)
+    if m is None:
+        return note
+    msg, found = m.group(1), m.group(2)
+    tok = getattr(e, "token", None)
+    if tok is not None and tok.type != "$END" and tok.start_pos is not None and note.span.rel_start != tok.start_pos:
+        at = Span(tok.start_pos, tok.end_pos if tok.end_pos is not None else tok.start_pos + 1, anchor)
+    else:
+        at = note.span
+    # What precedes the error on its line: MLIR prefixes the errors an op's
+    # custom parser emits (parseKeyword) with "custom op '<name>' ".
+    line = text[text.rfind("\n", 0, at.rel_start) + 1 : at.rel_start]
+    if msg == "expected 'to' between bounds" and "affine.for" in line:
+        msg = "custom op 'affine.for' " + msg
+    elif msg == "expected '['" and any(op in line for op in _AFFINE_ACCESS_OPS):
+        msg += " in affine map"  # parseAffineMapOfSSAIds' context message
+    return Note(note.severity, msg, note.span, note.code, {"related": [(at, f"found {found}")]})
+
+
+def _error_note(e: UnexpectedInput, text: str, anchor: Anchor) -> Note:
     if isinstance(e, UnexpectedToken):
         tok = e.token
         expected = set(e.expected or ())
@@ -2290,7 +2320,7 @@ def error_note(e: UnexpectedInput, text: str, anchor: Anchor) -> Note:
         m = _BAD_STEP_RE.search(text, 0, start)
         if m is not None and not text[m.end() : start].strip():
             # The step is checked when it is read in MLIR, before the region.
-            return Note("error", "expected step to be representable as a positive signed integer", Span(m.start(1), m.end(1), anchor), "syntax")
+            return Note("error", BAD_STEP_MESSAGE, Span(m.start(1), m.end(1), anchor), "syntax")
         if msg.startswith("expected") and not msg.startswith(_AT_TOKEN):
             # Like MLIR's emitWrongTokenError: a missing token is reported
             # just past the previous token (skipping blank lines, comments).

@@ -34,6 +34,7 @@ export interface AnalysisSettings {
     };
     diagnostics: {
         debounceMs: number;
+        unknownOps: 'once' | 'off';
     };
 }
 
@@ -149,6 +150,7 @@ export function readAnalysisSettings(): AnalysisSettings {
         },
         diagnostics: {
             debounceMs: intSetting(c, 'diagnostics.debounceMs', 150, 0),
+            unknownOps: c.get<string>('diagnostics.unknownOps', 'once') === 'off' ? 'off' : 'once',
         },
     };
 }
