@@ -60,3 +60,26 @@ def chunk_statuses(path: Path) -> list[ChunkStatus]:
 
 def invalid_sections(path: Path) -> set[int]:
     return {c.index for c in chunk_statuses(path) if not c.valid}
+
+
+REALWORLD = SHARED / "corpus" / "realworld"
+REALWORLD_STATUS = REALWORLD / "STATUS.json"
+
+needs_realworld = pytest.mark.skipif(not REALWORLD_STATUS.is_file(), reason="../shared/corpus/realworld is not present")
+
+
+@lru_cache(maxsize=1)
+def realworld_status() -> dict:
+    return json.loads(REALWORLD_STATUS.read_text())
+
+
+def realworld_files() -> list[Path]:
+    """The realworld files STATUS.json describes (other dialects around affine code)."""
+    if not REALWORLD_STATUS.is_file():
+        return []
+    return sorted(REALWORLD / name for name in realworld_status() if (REALWORLD / name).is_file())
+
+
+def realworld_valid_lines(path: Path) -> list[tuple[int, int]]:
+    """0-based [first, last) line ranges of the sections mlir-opt 22.1.8 accepts."""
+    return [(c["first_line"] - 1, c["last_line"]) for c in realworld_status()[path.name]["chunks"] if c["valid"]]

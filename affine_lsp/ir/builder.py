@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from affine_lsp.ir.attributes import AffineMapAttr, ArrayAttr, Attribute, DictAttr, IntegerSetAttr
+from affine_lsp.ir.attributes import AffineMapAttr, ArrayAttr, Attribute, DictAttr, IntegerSetAttr, TypeAttr
 from affine_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Span, Use, Value
-from affine_lsp.ir.types import MemRefType, Type
+from affine_lsp.ir.types import FunctionType, MemRefType, Type
 from affine_lsp.syntax.nodes import AliasDefSyn, AliasRef, AliasType, BlockSyn, Note, OpSyn, RegionSyn
 
 ISOLATED_OPS = frozenset({"func.func", "builtin.module", "gpu.func", "llvm.func", "gpu.module", "spirv.func"})
@@ -106,9 +106,20 @@ class IRBuilder:
             a.elements = [self.resolve_attr(e) for e in a.elements]
         elif isinstance(a, DictAttr):
             a.entries = {k: self.resolve_attr(v) for k, v in a.entries.items()}
+        elif isinstance(a, TypeAttr) and isinstance(a.type, FunctionType | MemRefType):
+            a.type = self.resolve_type(a.type)  # a function's signature: `#alias` layouts, `!alias` types
         return a
 
     def resolve_type(self, t: Type | None) -> Type | None:
+        if isinstance(t, FunctionType):
+            inputs = [self.resolve_type(x) for x in t.inputs]
+            results = [self.resolve_type(x) for x in t.results]
+            if any(x is not y for x, y in zip(inputs, t.inputs, strict=True)) or any(x is not y for x, y in zip(results, t.results, strict=True)):
+                resolved = FunctionType(inputs, results)  # type: ignore[arg-type]
+                resolved.span = t.span
+                return resolved
+            t._text = None  # a memref in it may have had its alias layout resolved in place
+            return t
         if isinstance(t, AliasType):
             d = self.aliases.types.get(t.name)
             if d is None:

@@ -1662,6 +1662,8 @@ class ChunkTransformer(Transformer):
             ms = m.group(6)
             kind = m.group(1)
             memspace = ms[1:].strip() if ms else None
+            if memspace is not None and int(memspace) == 0:
+                memspace = None  # memory space 0 is the default one (MLIR drops it)
             proto = _make_shaped(kind, shape, scal, elem, memspace)
             parts = _SHAPED_CACHE[text] = (kind, shape, scal, elem, memspace, proto.text())
         kind, shape, scal, elem, ms, printed = parts
@@ -1692,7 +1694,7 @@ class ChunkTransformer(Transformer):
                 layout_text = x.spelling
             elif layout is None and layout_text is None and not isinstance(x, IntegerAttr | OpaqueAttr | StringAttr):
                 layout_text = str(x)
-            else:
+            elif not (isinstance(x, IntegerAttr) and x.value == 0):  # memory space 0 is the default one (MLIR drops it)
                 memspace = str(x)
         t = MemRefType(shape, elem, layout, layout_text, memspace)
         t.span = self.span_of(c[0], c[-1])

@@ -1,0 +1,3 @@
+func.func @f(%t: !async.token) -> !async.token {
+  return %t : !async.token
+}

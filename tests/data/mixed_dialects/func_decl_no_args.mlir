@@ -1,0 +1,5 @@
+func.func private @ext()
+func.func @f() {
+  func.call @ext() : () -> ()
+  return
+}

@@ -1,0 +1,5 @@
+func.func @f() {
+  %A = memref.alloc() : memref<4xf32, 0>
+  %v = affine.load %A[0] : memref<4xf32>
+  return
+}
