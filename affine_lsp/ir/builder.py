@@ -1,9 +1,15 @@
 """From syntax records to IR: SSA names, block labels and aliases resolved.
 
-Name resolution follows MLIR's parser: SSA names are scoped by region, a
-region sees the values of its enclosing regions unless its op is isolated
-from above (``func.func``, ``builtin.module``), forward references inside a
-region are allowed, and a name left undefined at the end is an error.
+Name resolution follows MLIR 22.1.8's parser (``OperationParser``): the ops
+are read in textual order; each region opens a name scope that closes with
+it (so a name defined in a region may be defined again after it, or in a
+sibling region, but not inside it while an enclosing definition is in
+scope); a use of a name not defined yet is a forward reference, bound by
+the next definition of that name, an error if there is none. Regions of ops
+isolated from above (``func.func``, ``builtin.module``) are no separate name
+scope in MLIR's parser either (their names still clash with the enclosing
+ones); a use there of a value defined outside is an error (mlir-opt's
+verifier reports it at the same op).
 """
 
 from __future__ import annotations
@@ -42,23 +48,47 @@ class Scope:
     scope is dropped when the region closes, so its names go out of scope
     (MLIR's ``pushSSANameScope``/``popSSANameScope``)."""
 
-    __slots__ = ("values", "parent", "isolated")
+    __slots__ = ("values", "parent", "isolated", "barrier")
 
-    def __init__(self, parent: Scope | None, isolated: bool) -> None:
+    def __init__(self, parent: Scope | None, isolated: bool, barrier: bool = False) -> None:
         self.values: dict[str, Value] = {}
         self.parent = parent
+        # isolated: nothing outside is visible (a module level of a document);
+        # barrier: the region of an op isolated from above, whose outer names
+        # are visible (they clash) but may not be used.
         self.isolated = isolated
+        self.barrier = barrier
 
-    def lookup(self, name: str) -> Value | None:
+    def find(self, name: str) -> tuple[Value, Scope] | None:
+        """The value ``name`` stands for here and the scope that defines it."""
         s: Scope | None = self
         while s is not None:
             v = s.values.get(name)
             if v is not None:
-                return v
+                return v, s
             if s.isolated:
                 return None
             s = s.parent
         return None
+
+    def lookup(self, name: str) -> Value | None:
+        found = self.find(name)
+        return found[0] if found is not None else None
+
+    def crosses_barrier(self, definer: Scope) -> bool:
+        """Whether a value defined in ``definer`` is outside a region isolated
+        from above that encloses this scope."""
+        anc: set[int] = set()
+        d: Scope | None = definer
+        while d is not None:
+            anc.add(id(d))
+            d = d.parent
+        s: Scope | None = self
+        while s is not None and id(s) not in anc:
+            if s.barrier:
+                return True
+            s = s.parent
+        return False
 
     def root(self) -> Scope:
         """The isolated scope this one belongs to (where forward references live)."""
@@ -197,7 +227,10 @@ class IRBuilder:
             base, _, num = name.rpartition("#")
             for key in (name, base) if base and num == "0" else (name,):
                 for p in fwd.pop(key, ()):
-                    self._bind(p.op, p.index, v, key, p.span, p.declared)
+                    if p.scope.crosses_barrier(scope) and not p.silent:
+                        self._outside_isolated(p, key)
+                    else:
+                        self._bind(p.op, p.index, v, key, p.span, p.declared)
 
     def _check_entry_arg(self, scope: Scope, name: str, span: Span) -> None:
         """MLIR: a region's named entry argument (``affine.for %i``) must not
@@ -252,15 +285,13 @@ class IRBuilder:
         for rsyn in syn_op.regions:
             region = Region(rsyn.span, parent=op)
             op.regions.append(region)
-            rscope = Scope(scope, isolated)
+            rscope = Scope(scope, False, isolated)
             if extra and not shared:
                 shared = self.build_region(rsyn, region, rscope, extra)
             else:
                 for v in shared:
                     rscope.values.setdefault(v.name, v)
                 self.build_region(rsyn, region, rscope)
-            if isolated:
-                self._finish_scope(rscope)
 
     def build_region(self, rsyn: RegionSyn, region: Region, scope: Scope, extra: list[tuple[str, Span]] | None = None) -> list[Value]:
         """Builds the blocks of a region in textual order; returns the values
@@ -322,21 +353,30 @@ class IRBuilder:
         return []
 
     def _use(self, op: Operation, name: str, span: Span, declared: Type | None, scope: Scope, silent: bool = False) -> None:
-        v = scope.lookup(name)
-        if v is None and "#" not in name:
+        found = scope.find(name)
+        if found is None and "#" not in name:
             # `%x` may name the first result of a multi-result op (`%x#0`).
-            v = scope.lookup(name + "#0")
+            found = scope.find(name + "#0")
         index = len(op.operands)
         op.operand_spans.append(span)
-        if v is None:
+        op.operands.append(UndefinedValue(name, declared, span))
+        if found is None:
             # A forward reference: bound when the name is defined later in
             # this isolated scope, an error if it never is (_finish_scope).
-            op.operands.append(UndefinedValue(name, declared, span))
             pend = _Pending(op, index, span, declared, scope, silent)
             self._forward.setdefault(id(scope.root()), {}).setdefault(name, []).append(pend)
-            return
-        op.operands.append(v)
-        self._bind(op, index, v, name, span, declared)
+        elif scope.crosses_barrier(found[1]) and not silent:
+            self._outside_isolated(_Pending(op, index, span, declared, scope, silent), name)
+        else:
+            self._bind(op, index, found[0], name, span, declared)
+
+    def _outside_isolated(self, p: _Pending, name: str) -> None:
+        self._leave_undefined(p, name)
+        self.error(
+            f"use of undeclared SSA value name '{name}' (it is defined outside the isolated region of the enclosing op)",
+            p.span,
+            "undefined-value",
+        )
 
     def _bind(self, op: Operation, index: int, v: Value, name: str, span: Span, declared: Type | None) -> None:
         if declared is not None and v.type is not None and declared != v.type and not isinstance(v, UndefinedValue):
