@@ -166,23 +166,26 @@ class _Verifier:
         return self._dominance_regions(op, dom)
 
     def _dominance_regions(self, op: Operation, dom: _Dominance) -> Note | None:
-        ssa = registry.has_ssa_dominance(op)
-        for region in op.regions:
-            for block in region.blocks:
-                reachable = dom.reachable(block)
-                for o in block.operations:
-                    if reachable and ssa:
-                        for i, v in enumerate(o.operands):
-                            if _is_undefined(v):
-                                continue
-                            if not dom.properly_dominates_value(v, o):
-                                return self._dominance_note(o, i, v)
-                    if o.regions:
-                        if _isolated_or_unknown(o):
-                            continue
-                        n = self._dominance_regions(o, dom)
-                        if n is not None:
-                            return n
+        # MLIR's worklist order (the first violation is the one reported): the
+        # ops of a region before those nested in them, the last nested op first.
+        worklist = [op]
+        while worklist:
+            cur = worklist.pop()
+            ssa = registry.has_ssa_dominance(cur)
+            for region in cur.regions:
+                for block in region.blocks:
+                    reachable = dom.reachable(block)
+                    for o in block.operations:
+                        # Every use is checked (the region of the definition
+                        # decides), unless the op's syntax was skipped.
+                        if reachable and ssa is not None:
+                            for i, v in enumerate(o.operands):
+                                if _is_undefined(v):
+                                    continue
+                                if not dom.properly_dominates_value(v, o):
+                                    return self._dominance_note(o, i, v)
+                        if o.regions and not _isolated_or_unknown(o):
+                            worklist.append(o)
         return None
 
     def _dominance_note(self, op: Operation, index: int, v: Value) -> Note:
@@ -341,7 +344,7 @@ class _Dominance:
                 return False
             b = anc
             if a is b:
-                return False
+                return not _ssa(a_block)  # a use inside `a`'s own regions: only in a graph region
         b_block = b.parent
         if b_block is a_block:
             if not _ssa(a_block):
