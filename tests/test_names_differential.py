@@ -50,6 +50,8 @@ DECLS = [
     "func.func private @{n}() -> (i32 {foo.bar})",
     "func.func private @{n}() attributes {foo}",
     "func.func nested @{n}()",
+    "func.func public @{n}(index)",
+    "func.func @{n}() -> index",
     "func.func private @{n}(memref<4xf32>, (i32) -> i1) -> tensor<?xf32>",
 ]
 
@@ -174,8 +176,6 @@ def _error_lines(text: str, firsts: list[int]) -> dict[int, set[int]]:
             continue
         if n.message == "use of undeclared SSA value name":
             phase = 1
-        elif n.message.startswith("use of undeclared SSA value name '"):
-            phase = 2  # defined outside the isolated region: mlir-opt's verifier
         line = doc.lines.line_of(n.span.start) + 1
         phases[phase][_chunk(line, firsts)].add(line)
     return {**phases[2], **phases[1], **phases[0]}

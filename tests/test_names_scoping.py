@@ -4,7 +4,8 @@
   scope when the region closes (it may be defined again after it, or in a
   sibling), but may not shadow a name of an enclosing region;
 * regions of ops isolated from above are no separate name scope (outer
-  names clash there) and may not use outer values;
+  names clash there, uses bind to them) and the verifier rejects uses of
+  outer values;
 * ``func.func`` declarations without arguments or results parse;
 * the fallback for ops whose syntax the grammar does not know (the "soup")
   never cascades into errors: names bound in its brackets and names it
@@ -173,7 +174,8 @@ def test_isolated_regions_see_outer_names_but_may_not_use_them() -> None:
 %w = arith.constant 0 : index
 """
     )
-    assert errors(use) == [(4, "use of undeclared SSA value name '%w' (it is defined outside the isolated region of the enclosing op)")]
+    # The parser binds the use to the outer value; the verifier rejects it, at the use.
+    assert errors(use) == [(4, "'test.use' op using value defined outside the region")]
 
 
 def test_multi_result_forward_reference() -> None:

@@ -7,9 +7,9 @@ sibling region, but not inside it while an enclosing definition is in
 scope); a use of a name not defined yet is a forward reference, bound by
 the next definition of that name, an error if there is none. Regions of ops
 isolated from above (``func.func``, ``builtin.module``) are no separate name
-scope in MLIR's parser either (their names still clash with the enclosing
-ones); a use there of a value defined outside is an error (mlir-opt's
-verifier reports it at the same op).
+scope in MLIR's parser either: their names clash with the enclosing ones,
+and a use there of a value defined outside is bound to it (the verifier
+rejects it, as mlir-opt's does).
 """
 
 from __future__ import annotations
@@ -20,8 +20,6 @@ from affine_lsp.ir.attributes import AffineMapAttr, ArrayAttr, Attribute, DictAt
 from affine_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Span, Use, Value
 from affine_lsp.ir.types import MemRefType, OpaqueType, Type
 from affine_lsp.syntax.nodes import AliasDefSyn, AliasRef, AliasType, BlockSyn, Note, OpSyn, RegionSyn
-
-ISOLATED_OPS = frozenset({"func.func", "builtin.module", "gpu.func", "llvm.func", "gpu.module", "spirv.func"})
 
 
 class UndefinedValue(Value):
@@ -48,16 +46,15 @@ class Scope:
     scope is dropped when the region closes, so its names go out of scope
     (MLIR's ``pushSSANameScope``/``popSSANameScope``)."""
 
-    __slots__ = ("values", "parent", "isolated", "barrier")
+    __slots__ = ("values", "parent", "isolated")
 
-    def __init__(self, parent: Scope | None, isolated: bool, barrier: bool = False) -> None:
+    def __init__(self, parent: Scope | None, isolated: bool) -> None:
         self.values: dict[str, Value] = {}
         self.parent = parent
-        # isolated: nothing outside is visible (a module level of a document);
-        # barrier: the region of an op isolated from above, whose outer names
-        # are visible (they clash) but may not be used.
+        # Nothing outside an isolated scope is visible (the module levels of a
+        # document). Regions of ops isolated from above are not isolated
+        # scopes: see the module docstring.
         self.isolated = isolated
-        self.barrier = barrier
 
     def find(self, name: str) -> tuple[Value, Scope] | None:
         """The value ``name`` stands for here and the scope that defines it."""
@@ -74,21 +71,6 @@ class Scope:
     def lookup(self, name: str) -> Value | None:
         found = self.find(name)
         return found[0] if found is not None else None
-
-    def crosses_barrier(self, definer: Scope) -> bool:
-        """Whether a value defined in ``definer`` is outside a region isolated
-        from above that encloses this scope."""
-        anc: set[int] = set()
-        d: Scope | None = definer
-        while d is not None:
-            anc.add(id(d))
-            d = d.parent
-        s: Scope | None = self
-        while s is not None and id(s) not in anc:
-            if s.barrier:
-                return True
-            s = s.parent
-        return False
 
     def root(self) -> Scope:
         """The isolated scope this one belongs to (where forward references live)."""
@@ -227,10 +209,7 @@ class IRBuilder:
             base, _, num = name.rpartition("#")
             for key in (name, base) if base and num == "0" else (name,):
                 for p in fwd.pop(key, ()):
-                    if p.scope.crosses_barrier(scope) and not p.silent:
-                        self._outside_isolated(p, key)
-                    else:
-                        self._bind(p.op, p.index, v, key, p.span, p.declared)
+                    self._bind(p.op, p.index, v, key, p.span, p.declared)
 
     def _check_entry_arg(self, scope: Scope, name: str, span: Span) -> None:
         """MLIR: a region's named entry argument (``affine.for %i``) must not
@@ -280,12 +259,11 @@ class IRBuilder:
     def build_region_contents(self, syn_op: OpSyn, op: Operation, scope: Scope, extra: list[tuple[str, Span]] | None = None) -> None:
         """The regions of ``op``; ``extra`` names (operands of an unknown op
         that name nothing defined) become arguments visible in every region."""
-        isolated = syn_op.name in ISOLATED_OPS
         shared: list[Value] = []
         for rsyn in syn_op.regions:
             region = Region(rsyn.span, parent=op)
             op.regions.append(region)
-            rscope = Scope(scope, False, isolated)
+            rscope = Scope(scope, False)
             if extra and not shared:
                 shared = self.build_region(rsyn, region, rscope, extra)
             else:
@@ -365,18 +343,8 @@ class IRBuilder:
             # this isolated scope, an error if it never is (_finish_scope).
             pend = _Pending(op, index, span, declared, scope, silent)
             self._forward.setdefault(id(scope.root()), {}).setdefault(name, []).append(pend)
-        elif scope.crosses_barrier(found[1]) and not silent:
-            self._outside_isolated(_Pending(op, index, span, declared, scope, silent), name)
         else:
             self._bind(op, index, found[0], name, span, declared)
-
-    def _outside_isolated(self, p: _Pending, name: str) -> None:
-        self._leave_undefined(p, name)
-        self.error(
-            f"use of undeclared SSA value name '{name}' (it is defined outside the isolated region of the enclosing op)",
-            p.span,
-            "undefined-value",
-        )
 
     def _bind(self, op: Operation, index: int, v: Value, name: str, span: Span, declared: Type | None) -> None:
         if declared is not None and v.type is not None and declared != v.type and not isinstance(v, UndefinedValue):

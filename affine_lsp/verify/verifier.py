@@ -137,15 +137,6 @@ class _Verifier:
             return True
         if not self.run(op, lambda: self.c.entrance(op)):
             return False
-        # Isolated nested ops are verified independently (in parallel in MLIR).
-        ok = True
-        for region in op.regions:
-            for block in region.blocks:
-                for o in block.operations:
-                    if o.regions and _isolated_or_unknown(o):
-                        ok = self.verify_isolated(o) and ok
-        if not ok:
-            return False
         for region in op.regions:
             for block in region.blocks:
                 if not self.run(op, lambda b=block: self.c.block_entrance(b)):
@@ -157,7 +148,40 @@ class _Verifier:
                         return False
                 if not self.run(op, lambda b=block: self.c.block_exit(b)):
                     return False
+        # Isolated nested ops are verified independently (in parallel in
+        # MLIR), when the op is left: after the other nested ops.
+        ok = True
+        for region in op.regions:
+            for block in region.blocks:
+                for o in block.operations:
+                    if o.regions and _isolated_or_unknown(o):
+                        ok = self.verify_isolated(o) and ok
+        if not ok:
+            return False
+        if registry.is_isolated(op) and not self.run(op, lambda: self._isolation(op)):
+            return False
         return self.run(op, lambda: self.c.exit(op))
+
+    def _isolation(self, iso: Operation) -> Note | None:
+        """``verifyIsIsolatedFromAbove``: no op inside uses a value defined
+        outside (nested isolated ops check themselves)."""
+        for region in iso.regions:
+            pending = [region]
+            while pending:
+                for block in pending.pop().blocks:
+                    for o in block.operations:
+                        for v in o.operands:
+                            if _is_undefined(v):
+                                continue
+                            blk = v.parent_block
+                            where = blk.parent if blk is not None else None
+                            if where is not None and where is not region and not _region_is_proper_ancestor(region, where):
+                                return self.c.op_error(
+                                    o, "using value defined outside the region", related=[(iso.name_span, "required by region isolation constraints")]
+                                )
+                        if o.regions and not registry.is_isolated(o):
+                            pending.extend(o.regions)
+        return None
 
     # ------------------------------------------------------------ dominance
     def verify_dominance(self, op: Operation) -> Note | None:
