@@ -142,7 +142,7 @@ class _Verifier:
                 if not self.run(op, lambda b=block: self.c.block_entrance(b)):
                     return False
                 for o in block.operations:
-                    if o.regions and _isolated_or_unknown(o):
+                    if _deferred(o):
                         continue
                     if not self.verify_operation(o):
                         return False
@@ -154,7 +154,7 @@ class _Verifier:
         for region in op.regions:
             for block in region.blocks:
                 for o in block.operations:
-                    if o.regions and _isolated_or_unknown(o):
+                    if _deferred(o):
                         ok = self.verify_isolated(o) and ok
         if not ok:
             return False
@@ -253,6 +253,13 @@ class _Verifier:
 
 def _is_undefined(v: Value) -> bool:
     return type(v).__name__ == "UndefinedValue"
+
+
+def _deferred(op: Operation) -> bool:
+    """Verified on its own, after the other ops nested in its parent: an op
+    isolated from above (a declaration too: MLIR's has an empty region) or
+    an op with regions whose syntax was skipped."""
+    return (bool(op.regions) and _isolated_or_unknown(op)) or registry.is_isolated(op) is True
 
 
 def _isolated_or_unknown(op: Operation) -> bool:
