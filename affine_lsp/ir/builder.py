@@ -337,13 +337,14 @@ class IRBuilder:
             found = scope.find(name + "#0")
         index = len(op.operands)
         op.operand_spans.append(span)
-        op.operands.append(UndefinedValue(name, declared, span))
         if found is None:
             # A forward reference: bound when the name is defined later in
             # this isolated scope, an error if it never is (_finish_scope).
+            op.operands.append(UndefinedValue(name, declared, span))
             pend = _Pending(op, index, span, declared, scope, silent)
             self._forward.setdefault(id(scope.root()), {}).setdefault(name, []).append(pend)
         else:
+            op.operands.append(found[0])
             self._bind(op, index, found[0], name, span, declared)
 
     def _bind(self, op: Operation, index: int, v: Value, name: str, span: Span, declared: Type | None) -> None:
