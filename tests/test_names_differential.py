@@ -3,7 +3,9 @@
 Programs are generated from a fixed seed: functions whose bodies nest
 regions (``affine.for``, ``affine.if``, ``scf.if``, ``scf.for``,
 ``affine.for`` with results, a generic region op, ``builtin.module`` with a
-function inside, in generic and custom form), with names drawn from a small
+function inside, in generic and custom form, ``scf.forall`` and
+``gpu.launch``, which bind names affine-lsp's unknown-op fallback must
+recover), with names drawn from a small
 pool so that they get defined again after a region closes, in siblings,
 inside a region that already sees them, used after their region closed,
 used before their definition, used across isolated-from-above boundaries;
@@ -95,7 +97,7 @@ class Gen:
 
     def region_op(self, depth: int, level: int, args: tuple[str, str]) -> None:
         a, cond = args
-        kind = self.rng.choice(["for", "if", "scf_if", "scf_for", "iter", "generic", "isolated", "isolated_custom"])
+        kind = self.rng.choice(["for", "if", "scf_if", "scf_for", "iter", "generic", "isolated", "isolated_custom", "forall", "launch"])
         iv = self.rng.choice(IV_NAMES) if self.rng.random() < 0.4 else self.name("%k")
         inner = (depth + 1, level + 1, args)
         if kind == "for":
@@ -122,6 +124,21 @@ class Gen:
             self.emit(depth, f"{self.rng.choice(DEF_NAMES)} = affine.for {iv} = 0 to 4 iter_args({acc} = {a}) -> (index) {{")
             self.block(*inner)
             self.emit(depth + 1, f"affine.yield {self.rng.choice([a, acc, *DEF_NAMES])} : index")
+        elif kind == "forall":
+            # Syntax affine-lsp may skip (the unknown-op fallback): its names
+            # are fresh, as the fallback cannot tell a definition from a use,
+            # and its body is fixed (no verifier runs inside an op it skipped).
+            i, j = self.name("%f"), self.name("%f")
+            self.emit(depth, f"scf.forall ({i}, {j}) in ({a}, {a}) {{")
+            self.emit(depth + 1, f'"test.use"({i}, {j}, {a}) : (index, index, index) -> ()')
+            self.emit(depth + 1, f"{self.rng.choice(DEF_NAMES)} = arith.addi {i}, {j} : index")
+        elif kind == "launch":
+            n = [self.name("%g") for _ in range(12)]
+            self.emit(depth, f"gpu.launch blocks({n[0]}, {n[1]}, {n[2]}) in ({n[3]} = {a}, {n[4]} = {a}, {n[5]} = {a})")
+            self.emit(depth, f"           threads({n[6]}, {n[7]}, {n[8]}) in ({n[9]} = {a}, {n[10]} = {a}, {n[11]} = {a}) {{")
+            self.emit(depth + 1, f'"test.use"({n[0]}, {n[3]}, {n[8]}, {a}) : (index, index, index, index) -> ()')
+            self.emit(depth + 1, f"{self.rng.choice(DEF_NAMES)} = arith.addi {n[1]}, {n[10]} : index")
+            self.emit(depth + 1, "gpu.terminator")
         elif kind == "generic":
             self.emit(depth, '"test.region"() ({')
             self.block(*inner)
