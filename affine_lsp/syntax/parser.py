@@ -275,9 +275,13 @@ class ChunkTransformer(Transformer):
         self.note("remark", unknown_op_message(str(c[0])), op.name_span, code=UNKNOWN_OP_CODE)
         names: list[tuple[str, Span]] = []
         regions: list[RegionSyn] = []
-        _collect_soup(c[1:], names, regions, self.anchor)
+        defs: list[tuple[str, Span, None]] = []
+        _collect_soup(c[1:], names, regions, self.anchor, defs)
         op.operands = names
         op.regions = regions
+        if defs and regions and (not regions[0].blocks or regions[0].blocks[0].label is None):
+            # `(%x = %a, ...)`: `%x` is an argument of the op's region.
+            _set_entry_args(regions[0], defs, self.anchor)
         return op
 
     def soup_punct(self, c: list) -> Any:
@@ -288,6 +292,10 @@ class ChunkTransformer(Transformer):
 
     soup_square = soup_paren
     soup_dict = soup_paren
+    soup_inner_punct = soup_punct
+
+    def soup_eq(self, c: list) -> str:
+        return SOUP_EQ
 
     def soup_region(self, c: list) -> RegionSyn:
         return self.region(c)
@@ -947,7 +955,7 @@ class ChunkTransformer(Transformer):
             elif isinstance(x, _TOKENS) and x.type == "SYMBOL_REF":
                 op.attrs["sym_name"] = StringAttr(_unquote(str(x)[1:]), str(x), self.sp(x))
             elif isinstance(x, tuple) and x[0] == "sig":
-                _, args, results, arg_attrs, res_attrs = x
+                _, args, results, arg_attrs, res_attrs, _sp = x
                 op.attrs["function_type"] = TypeAttr(FunctionType([t for _, _, t in args], results))
                 op.attrs["__args"] = _ArgsHolder(args)
                 if any(arg_attrs):
@@ -980,7 +988,8 @@ class ChunkTransformer(Transformer):
                 for t, a in x[1]:
                     results.append(t)
                     res_attrs.append(a)
-        return ("sig", args, results, arg_attrs, res_attrs)
+        # The span gives `()` a position when there are no args and no results.
+        return ("sig", args, results, arg_attrs, res_attrs, self.span_of(c[0], c[-1]))
 
     def func_args(self, c: list) -> tuple[str, list]:
         return ("args", c)
@@ -1001,7 +1010,7 @@ class ChunkTransformer(Transformer):
                 out.append(x)
             else:
                 out.append((x, None))
-        return ("results", out)
+        return ("results", out, self.span_of(c[0], c[-1]))  # the span: `-> ()` has no type to take it from
 
     def func_result(self, c: list) -> tuple:
         return (c[0], c[1] if len(c) > 1 else None)
@@ -2036,15 +2045,25 @@ def _hex_float(bits: int, kind: str) -> float:
     return float("nan")
 
 
-def _collect_soup(items: Sequence[Any], names: list, regions: list, anchor: Anchor) -> None:
-    for x in items:
+SOUP_EQ = "="  # an `=` inside the brackets of a soup (grammar rule soup_eq)
+
+
+def _collect_soup(items: Sequence[Any], names: list, regions: list, anchor: Anchor, defs: list) -> None:
+    """The SSA names (``names``; ``defs`` for those followed by ``=``
+    inside brackets) and the regions of an unknown op's soup."""
+    for i, x in enumerate(items):
         if isinstance(x, _TOKENS):
             if x.type == "SSA_ID":
-                names.append((str(x), Span(x.start_pos, x.end_pos, anchor)))
+                sp = Span(x.start_pos, x.end_pos, anchor)
+                nxt = items[i + 1] if i + 1 < len(items) else None
+                if nxt is SOUP_EQ:
+                    defs.append((str(x), sp, None))
+                else:
+                    names.append((str(x), sp))
         elif isinstance(x, RegionSyn):
             regions.append(x)
         elif isinstance(x, list) and x and x[0] == "soup":
-            _collect_soup(x[1], names, regions, anchor)
+            _collect_soup(x[1], names, regions, anchor, defs)
 
 
 def _set_entry_args(region: RegionSyn, args: list, anchor: Anchor) -> None:

@@ -407,6 +407,14 @@ def _parse_func(c: Checker, op: Operation) -> Note | None:
     return None
 
 
+def _func_func(c: Checker, op: Operation) -> Note | None:
+    """SymbolOpInterface: a declaration (no body) may not be public."""
+    vis = op.attributes.get("sym_visibility")
+    if not op.regions and (vis is None or getattr(vis, "value", None) == "public"):
+        return c.op_error(op, "symbol declaration cannot have public visibility")
+    return None
+
+
 def _func_return(c: Checker, op: Operation) -> Note | None:
     parent = op.parent_op
     if parent is None or parent.name != "func.func":
@@ -472,6 +480,6 @@ def _memref_view(c: Checker, op: Operation) -> Note | None:
 
 
 _PARSE_CHECKS: dict[str, CheckFn] = {"func.func": _parse_func}
-_ENTRANCE: dict[str, CheckFn] = {"func.return": _func_return, "memref.view": _memref_view}
+_ENTRANCE: dict[str, CheckFn] = {"func.func": _func_func, "func.return": _func_return, "memref.view": _memref_view}
 
 __all__ = ["Checker", "VectorType", "VerifyFailure", "float_like", "is_index", "signless_int_like", "tstr"]

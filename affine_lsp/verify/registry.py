@@ -112,6 +112,8 @@ def has_ssa_dominance(op: Operation) -> Tri:
     """Whether the regions of ``op`` are SSACFG regions (dominance applies)."""
     if not op.known:
         return None
+    if op.dialect not in REGISTERED_DIALECTS:
+        return False  # MLIR: the regions of an unregistered op have no SSA dominance
     return op.name not in GRAPH_REGION_OPS
 
 

@@ -137,27 +137,53 @@ class _Verifier:
             return True
         if not self.run(op, lambda: self.c.entrance(op)):
             return False
-        # Isolated nested ops are verified independently (in parallel in MLIR).
-        ok = True
-        for region in op.regions:
-            for block in region.blocks:
-                for o in block.operations:
-                    if o.regions and _isolated_or_unknown(o):
-                        ok = self.verify_isolated(o) and ok
-        if not ok:
-            return False
         for region in op.regions:
             for block in region.blocks:
                 if not self.run(op, lambda b=block: self.c.block_entrance(b)):
                     return False
                 for o in block.operations:
-                    if o.regions and _isolated_or_unknown(o):
+                    if _deferred(o):
                         continue
                     if not self.verify_operation(o):
                         return False
                 if not self.run(op, lambda b=block: self.c.block_exit(b)):
                     return False
+        # Isolated nested ops are verified independently (in parallel in
+        # MLIR), when the op is left: after the other nested ops.
+        ok = True
+        for region in op.regions:
+            for block in region.blocks:
+                for o in block.operations:
+                    if _deferred(o):
+                        ok = self.verify_isolated(o) and ok
+        if not ok:
+            return False
+        # (The root module encloses every value: no check, also because the
+        # incremental verifier passes a view of it whose body is not the ops' parent.)
+        if op.parent is not None and registry.is_isolated(op) and not self.run(op, lambda: self._isolation(op)):
+            return False
         return self.run(op, lambda: self.c.exit(op))
+
+    def _isolation(self, iso: Operation) -> Note | None:
+        """``verifyIsIsolatedFromAbove``: no op inside uses a value defined
+        outside (nested isolated ops check themselves)."""
+        for region in iso.regions:
+            pending = [region]
+            while pending:
+                for block in pending.pop().blocks:
+                    for o in block.operations:
+                        for v in o.operands:
+                            if _is_undefined(v):
+                                continue
+                            blk = v.parent_block
+                            where = blk.parent if blk is not None else None
+                            if where is not None and where is not region and not _region_is_proper_ancestor(region, where):
+                                return self.c.op_error(
+                                    o, "using value defined outside the region", related=[(iso.name_span, "required by region isolation constraints")]
+                                )
+                        if o.regions and not registry.is_isolated(o):
+                            pending.extend(o.regions)
+        return None
 
     # ------------------------------------------------------------ dominance
     def verify_dominance(self, op: Operation) -> Note | None:
@@ -166,23 +192,26 @@ class _Verifier:
         return self._dominance_regions(op, dom)
 
     def _dominance_regions(self, op: Operation, dom: _Dominance) -> Note | None:
-        ssa = registry.has_ssa_dominance(op)
-        for region in op.regions:
-            for block in region.blocks:
-                reachable = dom.reachable(block)
-                for o in block.operations:
-                    if reachable and ssa:
-                        for i, v in enumerate(o.operands):
-                            if _is_undefined(v):
-                                continue
-                            if not dom.properly_dominates_value(v, o):
-                                return self._dominance_note(o, i, v)
-                    if o.regions:
-                        if _isolated_or_unknown(o):
-                            continue
-                        n = self._dominance_regions(o, dom)
-                        if n is not None:
-                            return n
+        # MLIR's worklist order (the first violation is the one reported): the
+        # ops of a region before those nested in them, the last nested op first.
+        worklist = [op]
+        while worklist:
+            cur = worklist.pop()
+            ssa = registry.has_ssa_dominance(cur)
+            for region in cur.regions:
+                for block in region.blocks:
+                    reachable = dom.reachable(block)
+                    for o in block.operations:
+                        # Every use is checked (the region of the definition
+                        # decides), unless the op's syntax was skipped.
+                        if reachable and ssa is not None:
+                            for i, v in enumerate(o.operands):
+                                if _is_undefined(v):
+                                    continue
+                                if not dom.properly_dominates_value(v, o):
+                                    return self._dominance_note(o, i, v)
+                        if o.regions and not _isolated_or_unknown(o):
+                            worklist.append(o)
         return None
 
     def _dominance_note(self, op: Operation, index: int, v: Value) -> Note:
@@ -226,6 +255,13 @@ class _Verifier:
 
 def _is_undefined(v: Value) -> bool:
     return type(v).__name__ == "UndefinedValue"
+
+
+def _deferred(op: Operation) -> bool:
+    """Verified on its own, after the other ops nested in its parent: an op
+    isolated from above (a declaration too: MLIR's has an empty region) or
+    an op with regions whose syntax was skipped."""
+    return (bool(op.regions) and _isolated_or_unknown(op)) or registry.is_isolated(op) is True
 
 
 def _isolated_or_unknown(op: Operation) -> bool:
@@ -341,7 +377,7 @@ class _Dominance:
                 return False
             b = anc
             if a is b:
-                return False
+                return not _ssa(a_block)  # a use inside `a`'s own regions: only in a graph region
         b_block = b.parent
         if b_block is a_block:
             if not _ssa(a_block):
