@@ -114,6 +114,7 @@ class IRBuilder:
         self.aliases = aliases
         self.top = top_scope
         self.notes: list[Note] = []
+        self._undefined_type_aliases: set[object] = set()
         # Uses of names not defined yet, per isolated scope (by id): name -> uses.
         self._forward: dict[int, dict[str, list[_Pending]]] = {}
 
@@ -168,7 +169,10 @@ class IRBuilder:
                     o = OpaqueType(t.name)
                     o.span = t.span
                     return o
-                self.error(f"undefined symbol alias id '{t.name[1:]}'", t.span, "undefined-alias")
+                if t.span not in self._undefined_type_aliases:
+                    # (a function's argument type is seen again in its signature: reported once)
+                    self._undefined_type_aliases.add(t.span)
+                    self.error(f"undefined symbol alias id '{t.name[1:]}'", t.span, "undefined-alias")
                 return t
             return d.value if isinstance(d.value, Type) else t
         if isinstance(t, MemRefType):
