@@ -350,6 +350,9 @@ class IRBuilder:
         if found is None and "#" not in name:
             # `%x` may name the first result of a multi-result op (`%x#0`).
             found = scope.find(name + "#0")
+        elif found is None and name.endswith("#0"):
+            # `%x#0` names the result of a group of one (`%x:1 = ...`, or plain `%x = ...`).
+            found = scope.find(name[:-2])
         index = len(op.operands)
         op.operand_spans.append(span)
         if found is None:
