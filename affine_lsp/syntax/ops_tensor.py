@@ -1,0 +1,167 @@
+"""Reduce actions of ``grammar/tensor.lark`` and ``grammar/memref.lark``
+(the tensor and memref ops beyond those of mlir.lark): slices, reshapes,
+from_elements, generate, yield, cast, realloc, atomic_rmw, rank,
+extract_strided_metadata, alloca_scope.return; in MLIR's generic shape."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from affine_lsp.ir.attributes import ArrayAttr, DictAttr, IntegerAttr
+from affine_lsp.ir.types import INDEX, IntegerType, Type
+from affine_lsp.syntax.nodes import OpSyn, RegionSyn
+from affine_lsp.syntax.opkit import Mixed, Ops, is_tok
+
+I64 = IntegerType(64)
+# arith::AtomicRMWKind (MLIR 22.1.8), the `kind` of memref.atomic_rmw.
+ATOMIC_RMW_KIND = {
+    name: i
+    for i, name in enumerate(
+        ["addf", "addi", "assign", "maximumf", "maxs", "maxu", "minimumf", "mins", "minu", "mulf", "muli", "ori", "andi", "maxnumf", "minnumf", "xori"]
+    )
+}
+
+
+class TensorOps:
+    """Mixed into :class:`~affine_lsp.syntax.parser.ChunkTransformer`."""
+
+    # ---- tensor
+    def tensor_extract_slice(self: Any, c: list) -> OpSyn:
+        op = self._offsets_sizes_strides(c, "tensor.extract_slice")
+        return op
+
+    def tensor_insert_slice(self: Any, c: list) -> OpSyn:
+        """tensor.insert_slice / tensor.parallel_insert_slice."""
+        op = self._op(c[0], c)
+        lists = [x for x in c if isinstance(x, Mixed)]
+        dyn: list = []
+        segs = [1, 1]
+        for key, lst in zip(("static_offsets", "static_sizes", "static_strides"), lists, strict=False):
+            d = self._mixed(op, lst, key)
+            dyn.extend(d)
+            segs.append(len(d))
+        op.operands = [(str(c[1]), self.sp(c[1])), (str(c[2]), self.sp(c[2]))] + dyn
+        op.segments = tuple(segs)
+        self._trailing(op, c[3:])
+        types = op.operand_types or []
+        op.operand_types = types[:2] + [INDEX] * len(dyn)
+        op.result_types = types[1:2] if op.name == "tensor.insert_slice" else []
+        return op
+
+    def tensor_from_elements(self: Any, c: list) -> OpSyn:
+        op = self._op(c[0], c, "tensor.from_elements")
+        op.operands = list(next((x for x in c if isinstance(x, Ops)), []))
+        self._trailing(op, c[1:])
+        t = (op.operand_types or [None])[0]
+        op.result_types = [t]
+        op.operand_types = [getattr(t, "element", None)] * len(op.operands)
+        return op
+
+    def tensor_generate(self: Any, c: list) -> OpSyn:
+        op = self._op(c[0], c, "tensor.generate")
+        op.operands = list(next((x for x in c if isinstance(x, Ops)), []))
+        op.regions = [x for x in c if isinstance(x, RegionSyn)]
+        self._trailing(op, c[1:])
+        op.result_types = (op.operand_types or [])[:1]
+        op.operand_types = [INDEX] * len(op.operands)
+        return op
+
+    def tensor_yield(self: Any, c: list) -> OpSyn:
+        op = self._op(c[0], c, "tensor.yield")
+        op.operands = [(str(c[1]), self.sp(c[1]))]
+        self._trailing(op, c[2:])
+        op.result_types = []
+        return op
+
+    def tensor_cast(self: Any, c: list) -> OpSyn:
+        return self._cast_like(c, "tensor.cast")
+
+    def tensor_reshape(self: Any, c: list) -> OpSyn:
+        return self._reshape(c)
+
+    # ---- memref
+    def memref_reshape(self: Any, c: list) -> OpSyn:
+        return self._reshape(c)
+
+    def _reshape(self: Any, c: list) -> OpSyn:
+        """memref/tensor .expand_shape/.collapse_shape: the source, the
+        reassociation, the expanded shape (mixed static/dynamic)."""
+        op = self._op(c[0], c)
+        op.operands = [(str(c[1]), self.sp(c[1]))]
+        op.attrs["reassociation"] = c[2]
+        shape = next((x for x in c[3:] if isinstance(x, Mixed)), None)
+        if shape is not None:
+            op.operands += self._mixed(op, shape, "static_output_shape")
+        self._trailing(op, c[3:])
+        types = op.operand_types or []
+        op.operand_types = types[:1] + [INDEX] * (len(op.operands) - 1)
+        op.result_types = types[1:2]
+        return op
+
+    def reassociation(self: Any, c: list) -> ArrayAttr:
+        return ArrayAttr([x for x in c if isinstance(x, ArrayAttr)], self.span_of(c[0], c[-1]))
+
+    def reassociation_group(self: Any, c: list) -> ArrayAttr:
+        return ArrayAttr([IntegerAttr(int(str(x)), None, self.sp(x)) for x in c if is_tok(x, "INT")], self.span_of(c[0], c[-1]))
+
+    def memref_realloc(self: Any, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.realloc")
+        op.operands = [(str(x), self.sp(x)) for x in c[1:] if is_tok(x, "SSA_ID")]
+        self._trailing(op, c[2:])
+        types = op.operand_types or []
+        op.operand_types = types[:1] + [INDEX] * (len(op.operands) - 1)
+        op.result_types = types[1:2]
+        return op
+
+    def memref_atomic_rmw(self: Any, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.atomic_rmw")
+        kind = str(c[1])
+        if kind in ATOMIC_RMW_KIND:
+            op.attrs["kind"] = IntegerAttr(ATOMIC_RMW_KIND[kind], I64, self.sp(c[1]))
+        else:
+            self.note("error", f"unknown atomic kind '{kind}'", self.sp(c[1]), "syntax")
+        op.operands = [(str(c[2]), self.sp(c[2])), (str(c[3]), self.sp(c[3]))]
+        op.operands += next((x for x in c[4:] if isinstance(x, Ops)), [])
+        self._trailing(op, c[4:])
+        types: list[Type | None] = list(op.operand_types or [])
+        op.operand_types = types[:2] + [INDEX] * (len(op.operands) - 2)
+        op.result_types = types[2:3]
+        return op
+
+    def memref_alloca_scope_return(self: Any, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.alloca_scope.return")
+        self._simple_operands(op, c[1:])
+        op.result_types = []
+        return op
+
+    def memref_rank(self: Any, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.rank")
+        op.operands = [(str(c[1]), self.sp(c[1]))]
+        self._trailing(op, c[2:])
+        op.result_types = [INDEX]
+        return op
+
+    def memref_extract_metadata(self: Any, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.extract_strided_metadata")
+        op.operands = [(str(c[1]), self.sp(c[1]))]
+        for x in c[2:]:
+            if isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+        op.operand_types = [next(x for x in c[2:] if isinstance(x, Type))]
+        op.result_types = list(c[-1])
+        return op
+
+
+class TransformOps:
+    """Reduce actions of ``grammar/transform.lark``."""
+
+    def transform_named_sequence(self: Any, c: list) -> OpSyn:
+        op = self._op(c[0], c, "transform.named_sequence")
+        self._function_parts(op, c[1:])
+        return op
+
+    def transform_yield(self: Any, c: list) -> OpSyn:
+        op = self._op(c[0], c, "transform.yield")
+        self._simple_operands(op, c[1:])
+        op.result_types = []
+        return op
