@@ -15,7 +15,9 @@ from affine_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region
 from affine_lsp.ir.types import MemRefType, Type
 from affine_lsp.syntax.nodes import AliasDefSyn, AliasRef, AliasType, BlockSyn, Note, OpSyn, RegionSyn
 
-ISOLATED_OPS = frozenset({"func.func", "builtin.module", "gpu.func", "llvm.func", "gpu.module", "spirv.func"})
+# Ops whose regions are isolated from above (MLIR's IsolatedFromAbove trait);
+# the verifier's registry uses this set too.
+ISOLATED_OPS = frozenset({"func.func", "builtin.module", "gpu.func", "gpu.module", "llvm.func", "spirv.func", "spirv.module", "transform.named_sequence"})
 
 
 class UndefinedValue(Value):

@@ -72,10 +72,10 @@ class GpuOps:
         return ("clusters", c[0][1], c[1][1])
 
     def launch_sizes(self: Any, c: list) -> tuple:
-        return ("sizes", [x for x in c if isinstance(x, tuple)])
+        return ("sizes", [x for x in c if isinstance(x, tuple)], self.span_of(c[0], c[-1]))
 
     def ssa_triple(self: Any, c: list) -> tuple:
-        return ("triple", [(str(x), self.sp(x)) for x in c if is_tok(x, "SSA_ID")])
+        return ("triple", [(str(x), self.sp(x)) for x in c if is_tok(x, "SSA_ID")], self.span_of(c[0], c[-1]))
 
     def launch_dsm(self: Any, c: list) -> tuple:
         return ("dsm", (str(c[0]), self.sp(c[0])))
@@ -102,7 +102,7 @@ class GpuOps:
         return (str(c[0]), self.sp(c[0]), c[2])
 
     def launch_args(self: Any, c: list) -> tuple:
-        return ("args", [x for x in c if isinstance(x, tuple)])
+        return ("args", [x for x in c if isinstance(x, tuple)], self.span_of(c[0], c[-1]))
 
     def gpu_launch_func(self: Any, c: list) -> OpSyn:
         op = self._op(c[0], c, "gpu.launch_func")

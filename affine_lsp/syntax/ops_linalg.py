@@ -20,15 +20,17 @@ I64 = IntegerType(64)
 class LinalgOps:
     """Mixed into :class:`~affine_lsp.syntax.parser.ChunkTransformer`."""
 
-    def _structured(self: Any, op: OpSyn, items: list) -> list[Type | None]:
+    def _structured(self: Any, op: OpSyn, items: list, segmented: bool = True) -> list[Type | None]:
         """ins/outs, attribute dictionaries, `-> types`, region arguments and
-        region of a structured op; returns the types of the ``outs``."""
+        region of a structured op; returns the types of the ``outs``.
+        ``segmented``: the op has ``operandSegmentSizes`` (generic and named
+        ops; map, reduce, transpose and broadcast have not)."""
         groups: dict[str, tuple[list, list]] = {"ins": ([], []), "outs": ([], [])}
         region_args: list | None = None
         op.result_types = []
         for x in items:
             if isinstance(x, tuple) and x[0] in groups:
-                groups[x[0]] = (x[1], x[2])
+                groups[x[0]] = (x[1], x[2])  # (operands, types, span)
             elif isinstance(x, DictAttr):
                 op.attrs.update(x.entries)
             elif isinstance(x, RegionSyn):
@@ -42,13 +44,15 @@ class LinalgOps:
         ins, outs = groups["ins"], groups["outs"]
         op.operands = list(ins[0]) + list(outs[0])
         op.operand_types = list(ins[1]) + list(outs[1])
-        op.segments = (len(ins[0]), len(outs[0]))
+        op.segments = (len(ins[0]), len(outs[0])) if segmented else None
         if region_args is not None and op.regions:
             set_entry_args(op.regions[0], region_args, self.anchor)
         return list(outs[1])
 
     def linalg_ins(self: Any, c: list) -> tuple:
-        return ("ins", next((x for x in c if isinstance(x, Ops)), []), next((x for x in c if isinstance(x, list) and not isinstance(x, Ops)), []))
+        ops = next((x for x in c if isinstance(x, Ops)), [])
+        types = next((x for x in c if isinstance(x, list) and not isinstance(x, Ops)), [])
+        return ("ins", ops, types, self.span_of(c[0], c[-1]))
 
     def linalg_outs(self: Any, c: list) -> tuple:
         return ("outs",) + self.linalg_ins(c)[1:]
@@ -73,7 +77,7 @@ class LinalgOps:
 
     def linalg_map(self: Any, c: list) -> OpSyn:
         op = self._op(c[0], c, "linalg.map")
-        self._tensor_results(op, self._structured(op, c[1:]))
+        self._tensor_results(op, self._structured(op, c[1:], segmented=False))
         return op
 
     def linalg_short(self: Any, c: list) -> tuple:
@@ -83,7 +87,7 @@ class LinalgOps:
         op = self._op(c[0], c, "linalg.reduce")
         dims = next(x for x in c if isinstance(x, tuple) and x[0] == "ints")
         op.attrs["dimensions"] = DenseArrayAttr(I64, dims[1])
-        self._tensor_results(op, self._structured(op, c[1:]))
+        self._tensor_results(op, self._structured(op, c[1:], segmented=False))
         return op
 
     def linalg_dims_op(self: Any, c: list) -> OpSyn:
@@ -91,7 +95,7 @@ class LinalgOps:
         key = next(x for x in c if is_tok(x, "BARE_ID"))
         dims = next(x for x in c if isinstance(x, tuple) and x[0] == "ints")
         op.attrs[str(key)] = DenseArrayAttr(I64, dims[1])
-        self._tensor_results(op, self._structured(op, c[1:]))
+        self._tensor_results(op, self._structured(op, c[1:], segmented=False))
         return op
 
     def int_list(self: Any, c: list) -> tuple:
