@@ -92,7 +92,7 @@ class LinalgOps:
 
     def linalg_dims_op(self: Any, c: list) -> OpSyn:
         op = self._op(c[0], c)
-        key = next(x for x in c if is_tok(x, "BARE_ID"))
+        key = next(x for x in c if is_tok(x, "DIMENSIONS_KW") or is_tok(x, "PERMUTATION_KW"))
         dims = next(x for x in c if isinstance(x, tuple) and x[0] == "ints")
         op.attrs[str(key)] = DenseArrayAttr(I64, dims[1])
         self._tensor_results(op, self._structured(op, c[1:], segmented=False))

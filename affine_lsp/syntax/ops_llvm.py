@@ -78,8 +78,8 @@ class LlvmOps:
         op = self._op(c[0], c, "llvm.getelementptr")
         flags = 0
         i = 1
-        while is_tok(c[i], "GEP_FLAG_KW"):
-            flags |= GEP_FLAGS[str(c[i])]
+        if is_tok(c[i], "GEP_FLAG_KW"):  # (`nusw|nuw`, flags joined by '|', is not supported)
+            flags = GEP_FLAGS[str(c[i])]
             i += 1
         op.operands = [(str(c[i]), self.sp(c[i]))]
         raw: list[int] = []

@@ -13,13 +13,11 @@ from affine_lsp.syntax.nodes import OpSyn, RegionSyn
 from affine_lsp.syntax.opkit import Mixed, Ops, is_tok
 
 I64 = IntegerType(64)
-# arith::AtomicRMWKind (MLIR 22.1.8), the `kind` of memref.atomic_rmw.
+# arith::AtomicRMWKind (MLIR 22.1.8, as mlir-opt prints it), the `kind` of memref.atomic_rmw.
 ATOMIC_RMW_KIND = {
-    name: i
-    for i, name in enumerate(
-        ["addf", "addi", "assign", "maximumf", "maxs", "maxu", "minimumf", "mins", "minu", "mulf", "muli", "ori", "andi", "maxnumf", "minnumf", "xori"]
-    )
-}
+    "addf": 0, "addi": 1, "andi": 2, "assign": 3, "maximumf": 4, "maxnumf": 5, "maxs": 6, "maxu": 7,
+    "minimumf": 8, "minnumf": 9, "mins": 10, "minu": 11, "mulf": 12, "muli": 13, "ori": 14, "xori": 15,
+}  # fmt: skip
 
 
 class TensorOps:
@@ -119,7 +117,13 @@ class TensorOps:
         if kind in ATOMIC_RMW_KIND:
             op.attrs["kind"] = IntegerAttr(ATOMIC_RMW_KIND[kind], I64, self.sp(c[1]))
         else:
-            self.note("error", f"unknown atomic kind '{kind}'", self.sp(c[1]), "syntax")
+            self.note(
+                "error",
+                "custom op 'memref.atomic_rmw' expected string or keyword containing one of the following enum values"
+                f" for attribute 'kind' [{', '.join(sorted(ATOMIC_RMW_KIND))}]",
+                self.sp(c[1]),
+                "syntax",
+            )
         op.operands = [(str(c[2]), self.sp(c[2])), (str(c[3]), self.sp(c[3]))]
         op.operands += next((x for x in c[4:] if isinstance(x, Ops)), [])
         self._trailing(op, c[4:])

@@ -40,7 +40,7 @@ REGISTERED_DIALECTS = frozenset(
     }
 )  # fmt: skip
 
-AFFINE_SCOPE_OPS = frozenset({"func.func", "builtin.module", "gpu.func"})
+AFFINE_SCOPE_OPS = frozenset({"func.func", "builtin.module", "gpu.func", "gpu.launch"})
 GRAPH_REGION_OPS = frozenset({"builtin.module", "gpu.module", "spirv.module"})
 NO_TERMINATOR_OPS = frozenset({"builtin.module", "gpu.module", "spirv.module", "memref.global", "func.func_decl"})
 
