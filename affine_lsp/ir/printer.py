@@ -173,7 +173,7 @@ class Printer:
                 self._emit(level if i == 0 else 0, line)
             return
         fn = getattr(self, "_p_" + op.name.replace(".", "_"), None)
-        if fn is None and op.custom and not op.regions and op.dialect in _AS_WRITTEN_DIALECTS:
+        if fn is None and op.custom and not op.regions and (op.dialect in _AS_WRITTEN_DIALECTS or op.name in _AS_WRITTEN_OPS):
             text = self._source_text(op)
             if text is not None:
                 for i, line in enumerate(text.splitlines()):
@@ -647,6 +647,7 @@ class Printer:
 # (the implicit body of linalg's named ops, default-valued enum properties
 # of llvm and gpu ops), and their text is all there is to them.
 _AS_WRITTEN_DIALECTS = frozenset({"linalg", "llvm", "gpu"})
+_AS_WRITTEN_OPS = frozenset({"vector.contract"})  # iterator types written as strings
 # Terminators that an op's custom syntax may leave out: (name, generic text).
 _IMPLICIT_TERMINATORS = {"scf.forall": ("scf.forall.in_parallel", ['"scf.forall.in_parallel"() ({', "^bb0:", "}) : () -> ()"])}
 

@@ -1,5 +1,5 @@
 // One of every op form of the dialect families with a grammar file of their
-// own (grammar/{scf,gpu,llvm,linalg,tensor,memref,transform}.lark), next to
+// own (grammar/{scf,gpu,llvm,linalg,tensor,memref,transform,vector}.lark), next to
 // affine code as real files have them. mlir-opt 22.1.8 accepts this file
 // (tests/test_dialect_families.py checks it, and that affine-lsp parses it
 // without a diagnostic and prints it back to the same IR).
@@ -157,6 +157,27 @@ module attributes {gpu.container_module} {
     %ix = builtin.unrealized_conversion_cast %n : i32 to index
     affine.for %k = 0 to 4 {
       %v = affine.load %ex[%k, %k] : memref<4x8xf32>
+    }
+    return
+  }
+
+  func.func @vector_ops(%a: vector<4x8xf32>, %b: vector<8x4xf32>, %acc: vector<4x4xf32>, %v: vector<4xf32>, %w: vector<8xf32>, %x: f32, %m: memref<16xf32>) {
+    %ct = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>],
+                           iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}
+        %a, %b, %acc : vector<4x8xf32>, vector<8x4xf32> into vector<4x4xf32>
+    %tr = vector.transpose %a, [1, 0] : vector<4x8xf32> to vector<8x4xf32>
+    %bc = vector.bitcast %v : vector<4xf32> to vector<4xi32>
+    %fe = vector.from_elements %x, %x, %x, %x : vector<4xf32>
+    %ss = vector.extract_strided_slice %w {offsets = [2], sizes = [4], strides = [1]} : vector<8xf32> to vector<4xf32>
+    %is = vector.insert_strided_slice %ss, %w {offsets = [0], strides = [1]} : vector<4xf32> into vector<8xf32>
+    %sh = vector.shuffle %v, %v [0, 5, 2] : vector<4xf32>, vector<4xf32>
+    %op = vector.outerproduct %v, %w : vector<4xf32>, vector<8xf32>
+    %ax = vector.outerproduct %v, %x, %v {kind = #vector.kind<add>} : vector<4xf32>, f32
+    %st = vector.step : vector<4xindex>
+    affine.for %i = 0 to 16 step 4 {
+      %l = affine.vector_load %m[%i] : memref<16xf32>, vector<4xf32>
+      %s = arith.addf %l, %fe : vector<4xf32>
+      affine.vector_store %s, %m[%i] : memref<16xf32>, vector<4xf32>
     }
     return
   }
