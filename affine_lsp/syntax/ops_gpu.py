@@ -87,7 +87,7 @@ class GpuOps:
         return ("function", SymbolRefAttr(str(c[1]), self.sp(c[1])))
 
     def gpu_async(self: Any, c: list) -> tuple:
-        return ("async", list(next((x for x in c if isinstance(x, Ops)), [])))
+        return ("async", list(next((x for x in c if isinstance(x, Ops)), [])), self.span_of(c[0], c[-1]))
 
     def gpu_workgroup(self: Any, c: list) -> tuple:
         return ("workgroup", c[0])
@@ -135,6 +135,20 @@ class GpuOps:
         op.segments = tuple(len(g) for g in groups)
         op.operand_types = [ASYNC_TOKEN] * len(deps) + [dim_type] * (len(grid) + len(block) + len(clusters)) + [I32] * len(dsm) + [t for _, _, t in args]
         op.result_types = [ASYNC_TOKEN] if is_async else []
+        return op
+
+    def gpu_wait(self: Any, c: list) -> OpSyn:
+        op = self._op(c[0], c, "gpu.wait")
+        op.result_types = []
+        for x in c[1:]:
+            if isinstance(x, tuple) and x[0] == "async":
+                op.operands = list(x[1])
+                op.result_types = [ASYNC_TOKEN]
+            elif isinstance(x, Ops):
+                op.operands = list(x)
+            elif isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+        op.operand_types = [ASYNC_TOKEN] * len(op.operands)
         return op
 
     def gpu_dim(self: Any, c: list) -> OpSyn:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from affine_lsp.ir.attributes import DenseArrayAttr, DictAttr, IntegerAttr, OpaqueAttr, SymbolRefAttr, TypeAttr, UnitAttr
+from affine_lsp.ir.attributes import Attribute, DenseArrayAttr, DictAttr, IntegerAttr, OpaqueAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from affine_lsp.ir.types import FunctionType, IntegerType, OpaqueType, Type
-from affine_lsp.syntax.nodes import OpSyn
-from affine_lsp.syntax.opkit import Ops, is_tok
+from affine_lsp.syntax.nodes import OpSyn, RegionSyn
+from affine_lsp.syntax.opkit import Ops, is_tok, unquote
 
 I32 = IntegerType(32)
 GEP_DYNAMIC = -(2**31)  # LLVM::GEPOp::kDynamicIndex in rawConstantIndices
@@ -130,6 +130,44 @@ class LlvmOps:
             res = ft.type.results
             ret = str(res[0]) if len(res) == 1 else "void" if not res else "!llvm.struct<(" + ", ".join(map(str, res)) + ")>"
             op.attrs["function_type"] = TypeAttr(OpaqueType(f"!llvm.func<{ret} ({', '.join(map(str, ft.type.inputs))})>"))
+        return op
+
+    def llvm_global(self: Any, c: list) -> OpSyn:
+        op = self._op(c[0], c, "llvm.mlir.global")
+        op.result_types = []
+        rp = next(i for i, x in enumerate(c) if is_tok(x, "RP"))
+        for i, x in enumerate(c[1:], 1):
+            if is_tok(x, "BARE_ID"):
+                word = str(x)
+                if word in LINKAGES:
+                    op.attrs["linkage"] = OpaqueAttr(f"#llvm.linkage<{word}>", None, self.sp(x))
+                else:  # constant, thread_local, unnamed_addr, ...
+                    op.attrs[word] = UnitAttr(self.sp(x))
+            elif is_tok(x, "SYMBOL_REF"):
+                op.attrs["sym_name"] = StringAttr(unquote(str(x)[1:]), str(x), self.sp(x))
+            elif i < rp and isinstance(x, Attribute):
+                op.attrs["value"] = x
+            elif isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+            elif isinstance(x, Type):
+                op.attrs["global_type"] = TypeAttr(x)
+            elif isinstance(x, RegionSyn):
+                op.regions = [x]
+        return op
+
+    def llvm_addressof(self: Any, c: list) -> OpSyn:
+        op = self._op(c[0], c, "llvm.mlir.addressof")
+        op.attrs["global_name"] = SymbolRefAttr(str(c[1]), self.sp(c[1]))
+        self._trailing(op, c[2:])
+        op.result_types = list(op.operand_types or [])[:1]
+        op.operand_types = []
+        return op
+
+    def llvm_nullary(self: Any, c: list) -> OpSyn:
+        op = self._op(c[0], c)
+        self._trailing(op, c[1:])
+        op.result_types = list(op.operand_types or [])[:1]
+        op.operand_types = []
         return op
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from affine_lsp.ir.attributes import ArrayAttr, DictAttr, IntegerAttr
-from affine_lsp.ir.types import INDEX, IntegerType, Type
+from affine_lsp.ir.attributes import AffineMapAttr, ArrayAttr, DictAttr, IntegerAttr
+from affine_lsp.ir.types import INDEX, FunctionType, IntegerType, Type
 from affine_lsp.syntax.nodes import OpSyn, RegionSyn
 from affine_lsp.syntax.opkit import Mixed, Ops, is_tok
 
@@ -153,6 +153,55 @@ class TensorOps:
                 op.attrs.update(x.entries)
         op.operand_types = [next(x for x in c[2:] if isinstance(x, Type))]
         op.result_types = list(c[-1])
+        return op
+
+    def memref_extract_pointer(self: Any, c: list) -> OpSyn:
+        op = self._cast_like(c, "memref.extract_aligned_pointer_as_index")
+        return op
+
+    def memref_reshape_dynamic(self: Any, c: list) -> OpSyn:
+        """``memref.reshape %src(%shape) : (memref<..>, memref<..>) -> memref<..>``"""
+        op = self._op(c[0], c, "memref.reshape")
+        op.operands = [(str(c[1]), self.sp(c[1])), (str(c[3]), self.sp(c[3]))]
+        for x in c[5:]:
+            if isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+            elif isinstance(x, FunctionType):
+                op.operand_types = list(x.inputs)
+                op.result_types = list(x.results)
+        return op
+
+    def memref_transpose(self: Any, c: list) -> OpSyn:
+        """``memref.transpose %m (i, j) -> (j, i) : T to T``: the map is the
+        ``permutation`` attribute."""
+        op = self._op(c[0], c, "memref.transpose")
+        op.operands = [(str(c[1]), self.sp(c[1]))]
+        m = c[2]
+        op.attrs["permutation"] = AffineMapAttr(m, None, m.span)
+        self._trailing(op, c[3:])
+        types = op.operand_types or []
+        op.operand_types = types[:1]
+        op.result_types = types[1:2]
+        return op
+
+    def memref_generic_atomic_rmw(self: Any, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.generic_atomic_rmw")
+        op.operands = [(str(c[1]), self.sp(c[1]))] + list(next((x for x in c if isinstance(x, Ops)), []))
+        t = next(x for x in c if isinstance(x, Type))
+        op.operand_types = [t] + [INDEX] * (len(op.operands) - 1)
+        op.result_types = [getattr(t, "element", None)]
+        for x in c:
+            if isinstance(x, RegionSyn):
+                op.regions = [x]
+            elif isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+        return op
+
+    def memref_atomic_yield(self: Any, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.atomic_yield")
+        op.operands = [(str(c[1]), self.sp(c[1]))]
+        self._trailing(op, c[2:])
+        op.result_types = []
         return op
 
 

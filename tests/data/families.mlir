@@ -78,6 +78,8 @@ module attributes {gpu.container_module} {
       gpu.terminator
     }
     gpu.launch_func @kernels::@k blocks in (%sz, %sz, %sz) threads in (%sz, %sz, %sz) args(%buf : memref<4xf32>)
+    %t4 = gpu.wait async
+    gpu.wait [%t4]
     %t3 = gpu.launch_func async [%tok] @kernels::@k blocks in (%sz, %sz, %sz) threads in (%sz, %sz, %sz) dynamic_shared_memory_size %smem args(%buf : memref<4xf32>)
     return
   }
@@ -155,6 +157,15 @@ module attributes {gpu.container_module} {
     %tex = tensor.expand_shape %fe [[0, 1]] output_shape [1, 2] : tensor<2xf32> into tensor<1x2xf32>
     %tco = tensor.collapse_shape %tex [[0, 1]] : tensor<1x2xf32> into tensor<2xf32>
     %ix = builtin.unrealized_conversion_cast %n : i32 to index
+    %ptr = memref.extract_aligned_pointer_as_index %m : memref<32xf32> -> index
+    %shape = memref.alloca() : memref<2xi32>
+    %rs = memref.reshape %m(%shape) : (memref<32xf32>, memref<2xi32>) -> memref<?x?xf32>
+    %tp = memref.transpose %ex (i, j) -> (j, i) : memref<4x8xf32> to memref<8x4xf32, strided<[1, 8]>>
+    %ga = memref.generic_atomic_rmw %m[%i] : memref<32xf32> {
+    ^bb0(%old: f32):
+      %new = arith.addf %old, %cst : f32
+      memref.atomic_yield %new : f32
+    }
     affine.for %k = 0 to 4 {
       %v = affine.load %ex[%k, %k] : memref<4x8xf32>
     }
@@ -192,6 +203,17 @@ module attributes {gpu.container_module} {
     %3 = llvm.getelementptr inbounds %1[%0, 1] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.struct<(f32, f32)>
     %4 = llvm.call @llvm_ops(%arg0) : (i64) -> i64
     llvm.return %4 : i64
+  }
+
+  llvm.mlir.global internal @global(42 : i64) {addr_space = 0 : i32} : i64
+  llvm.mlir.global internal constant @zeros() : !llvm.array<2 x i64> {
+    %z = llvm.mlir.zero : !llvm.array<2 x i64>
+    llvm.return %z : !llvm.array<2 x i64>
+  }
+
+  llvm.func @llvm_globals() -> !llvm.ptr {
+    %a = llvm.mlir.addressof @global : !llvm.ptr
+    llvm.return %a : !llvm.ptr
   }
 
   llvm.func internal @llvm_void() {
