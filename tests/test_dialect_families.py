@@ -237,3 +237,40 @@ def test_an_unknown_atomic_kind_is_reported_as_mlir_opt_does() -> None:
             "custom op 'memref.atomic_rmw' expected string or keyword containing one of the following enum values for attribute 'kind' [addf, addi, andi, assign, maximumf, maxnumf, maxs, maxu, minimumf, minnumf, mins, minu, mulf, muli, ori, xori]",
         )
     ]
+
+
+SHADOWING = """\
+#id = affine_map<(d0) -> (d0)>
+func.func @f(%n: index, %t: tensor<4xf32>) -> tensor<4xf32> {
+  scf.for %i = %n to %n step %n {
+    %x = arith.constant 1 : index
+  }
+  %x = arith.constant 2 : index
+  %0 = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel"]} outs(%t : tensor<4xf32>) {
+  ^bb0(%0: f32):
+    linalg.yield %0 : f32
+  } -> tensor<4xf32>
+  %y = arith.constant 2 : index
+  scf.for %i = %n to %n step %n {
+    %y = arith.constant 1 : index
+  }
+  return %0 : tensor<4xf32>
+}
+"""
+
+
+def test_a_region_may_name_what_its_op_binds_after_it() -> None:
+    """MLIR binds an op's results once its regions are parsed and forgets a
+    region's names when it ends: only the redefinition of a name already
+    bound is an error."""
+    doc = Document(SHADOWING)
+    errors = [(doc.lines.position(n.span.start)[0] + 1, n.message) for n in diagnostics.collect(doc) if n.severity == "error"]
+    assert errors == [(13, "redefinition of SSA value '%y'")]
+    generic = ops(doc, "linalg.generic")[0]
+    assert generic.regions[0].blocks[0].operations[0].operands[0].owner is generic.regions[0].blocks[0]  # type: ignore[attr-defined]
+
+
+@pytest.mark.oracle
+@NEEDS_ORACLE
+def test_mlir_opt_agrees_on_the_shadowing() -> None:
+    assert [(d.line, d.message) for d in oracle.errors(SHADOWING)] == [(13, "redefinition of SSA value '%y'")]

@@ -157,6 +157,14 @@ class IRBuilder:
     def _define(self, scope: Scope, name: str, v: Value, span: Span) -> None:
         prev = scope.lookup(name)
         if prev is not None and not isinstance(prev, UndefinedValue):
+            if name not in scope.values and (prev.span.start > span.start or _encloses(prev, span)):
+                # A value of an enclosing block bound after this one: written
+                # later, or a result of the op whose region this is (`%0 =
+                # linalg.generic ... { ^bb0(%0: f32): ... }`). MLIR binds an
+                # op's results once its regions are parsed, and forgets a
+                # region's names when it ends, so this one is a new name.
+                scope.values[name] = v
+                return
             self.error(f"redefinition of SSA value '{name}'", span, "redefinition", related=[(prev.span, "previously defined here")])
             return
         scope.values[name] = v
@@ -265,6 +273,12 @@ class IRBuilder:
         v.uses.append(use)
         op.operands.append(v)
         op.operand_spans.append(span)
+
+
+def _encloses(v: Value, span: Span) -> bool:
+    """Whether ``v`` is a result of an op whose text contains ``span``."""
+    op = v.owner if isinstance(v, OpResult) else None
+    return op is not None and op.span.start <= span.start < op.span.end
 
 
 def _entry_arg_named(syn: OpSyn, name: str) -> Span | None:
