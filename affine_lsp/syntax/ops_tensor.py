@@ -204,6 +204,57 @@ class TensorOps:
         op.result_types = []
         return op
 
+    def dma_indices(self: Any, c: list) -> Ops:
+        return next((x for x in c if isinstance(x, Ops)), Ops())
+
+    def memref_dma_start(self: Any, c: list) -> OpSyn:
+        """Operands in MLIR's order: source and its indices, destination and
+        its indices, the element count, the tag and its indices, then the
+        stride and the elements per stride when given."""
+        op = self._op(c[0], c, "memref.dma_start")
+        types = [x for x in c if isinstance(x, Type)]
+        src_t, dst_t, tag_t = (types + [None, None, None])[:3]
+        ssa = iter(x for x in c[1:] if is_tok(x, "SSA_ID"))
+        lists = iter(x for x in c if isinstance(x, Ops))
+        operands: list = []
+        kinds: list = []
+        for t in (src_t, dst_t):
+            operands.append(self._ssa(next(ssa)))
+            idx = next(lists)
+            operands += idx
+            kinds += [t] + [INDEX] * len(idx)
+        operands.append(self._ssa(next(ssa)))
+        kinds.append(INDEX)
+        operands.append(self._ssa(next(ssa)))
+        idx = next(lists)
+        operands += idx
+        kinds += [tag_t] + [INDEX] * len(idx)
+        for x in ssa:  # stride, elements per stride
+            operands.append(self._ssa(x))
+            kinds.append(INDEX)
+        op.operands = operands
+        op.operand_types = kinds
+        op.result_types = []
+        for x in c:
+            if isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+        return op
+
+    def memref_dma_wait(self: Any, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.dma_wait")
+        idx = next(x for x in c if isinstance(x, Ops))
+        op.operands = [self._ssa(c[1])] + list(idx) + [self._ssa(c[3])]
+        t = next(x for x in c if isinstance(x, Type))
+        op.operand_types = [t] + [INDEX] * (len(idx) + 1)
+        op.result_types = []
+        for x in c:
+            if isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+        return op
+
+    def _ssa(self: Any, tok: Any) -> tuple:
+        return (str(tok), self.sp(tok))
+
 
 class TransformOps:
     """Reduce actions of ``grammar/transform.lark``."""

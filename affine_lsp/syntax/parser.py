@@ -1090,6 +1090,17 @@ class ChunkTransformer(ScfOps, GpuOps, LlvmOps, LinalgOps, TensorOps, VectorOps,
         op.result_types = [t, types[1] if len(types) > 1 else t]
         return op
 
+    def math_sincos(self, c: list) -> OpSyn:
+        """``%s, %c = math.sincos %x : f32``: two results of the operand's type."""
+        op = self._op(c[0], c, "math.sincos")
+        op.operands = [(str(c[1]), self.sp(c[1]))]
+        self._flags(op, c)
+        self._trailing(op, c[2:])
+        t = op.operand_types[0] if op.operand_types else None
+        op.operand_types = [t]
+        op.result_types = [t, t]
+        return op
+
     def math_predicate(self, c: list) -> OpSyn:
         """``math.isnan %x : f32`` (an i1, or a vector of i1, per element)."""
         op = self._op(c[0], c)

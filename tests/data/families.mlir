@@ -158,6 +158,12 @@ module attributes {gpu.container_module} {
     %tco = tensor.collapse_shape %tex [[0, 1]] : tensor<1x2xf32> into tensor<2xf32>
     %ix = builtin.unrealized_conversion_cast %n : i32 to index
     %ptr = memref.extract_aligned_pointer_as_index %m : memref<32xf32> -> index
+    %fast = memref.alloc() : memref<32xf32, 2>
+    %tag = memref.alloc() : memref<1xi32>
+    memref.dma_start %m[%i], %fast[%i], %i, %tag[%i] : memref<32xf32>, memref<32xf32, 2>, memref<1xi32>
+    memref.dma_start %m[%i], %fast[%i], %i, %tag[%i], %i, %i : memref<32xf32>, memref<32xf32, 2>, memref<1xi32>
+    memref.dma_wait %tag[%i], %i : memref<1xi32>
+    %sin, %cos = math.sincos %cst : f32
     %shape = memref.alloca() : memref<2xi32>
     %rs = memref.reshape %m(%shape) : (memref<32xf32>, memref<2xi32>) -> memref<?x?xf32>
     %tp = memref.transpose %ex (i, j) -> (j, i) : memref<4x8xf32> to memref<8x4xf32, strided<[1, 8]>>
