@@ -87,7 +87,8 @@ def test_scf_ops_have_mlir_generic_shape(doc: Document) -> None:
 
 
 def test_gpu_launch_defines_its_ids_sizes_and_attributions(doc: Document) -> None:
-    async_launch, cluster_launch = ops(doc, "gpu.launch")
+    async_launch, cluster_launch, outlined = ops(doc, "gpu.launch")
+    assert str(outlined.attributes["module"]) == "@outlined" and str(outlined.attributes["function"]) == "@kernel"
     assert async_launch.operand_segments == (1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1)
     assert entry_args(async_launch) == ["%bx", "%by", "%bz", "%tx", "%ty", "%tz", "%gx", "%gy", "%gz", "%sx", "%sy", "%sxz", "%w", "%p"]
     assert str(async_launch.results[0].type) == "!gpu.async.token"

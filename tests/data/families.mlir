@@ -31,6 +31,10 @@ module attributes {gpu.container_module} {
       }
       scf.yield %f : f32
     }
+    %ni = scf.execute_region -> i32 no_inline {
+      %c7 = arith.constant 7 : i32
+      scf.yield %c7 : i32
+    }
     %s = scf.index_switch %n -> f32
     case 2 {
       scf.yield %f : f32
@@ -75,6 +79,11 @@ module attributes {gpu.container_module} {
       %d = gpu.block_dim z
       %g = gpu.grid_dim x upper_bound 64
       %c = gpu.cluster_id x
+      gpu.terminator
+    }
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %sz, %gy = %sz, %gz = %sz)
+        threads(%tx, %ty, %tz) in (%sx = %sz, %sy = %sz, %sxz = %sz)
+        module(@outlined) function(@kernel) {
       gpu.terminator
     }
     gpu.launch_func @kernels::@k blocks in (%sz, %sz, %sz) threads in (%sz, %sz, %sz) args(%buf : memref<4xf32>)
@@ -125,6 +134,7 @@ module attributes {gpu.container_module} {
     %e3 = tensor.empty() : tensor<8x4xf32>
     %tr = linalg.transpose ins(%t : tensor<4x8xf32>) outs(%e3 : tensor<8x4xf32>) permutation = [1, 0]
     %bc = linalg.broadcast ins(%rd : tensor<4xf32>) outs(%e : tensor<4x8xf32>) dimensions = [1]
+    %ew = linalg.elementwise kind=#linalg.elementwise_kind<exp> ins(%t : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
     return %bc : tensor<4x8xf32>
   }
 
@@ -234,5 +244,8 @@ module attributes {gpu.container_module} {
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%arg0: !transform.any_op {transform.readonly}) {
     transform.yield
+  }
+  transform.named_sequence @forward(%arg0: !transform.any_op {transform.consumed}) -> !transform.any_op {
+    transform.yield %arg0 : !transform.any_op
   }
 }
