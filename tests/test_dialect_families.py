@@ -1,5 +1,6 @@
 """The dialect families with a grammar file of their own (grammar/scf.lark,
-gpu.lark, llvm.lark, linalg.lark, tensor.lark, memref.lark, transform.lark):
+gpu.lark, llvm.lark, linalg.lark, tensor.lark, memref.lark, vector.lark,
+bufferization.lark, transform.lark):
 tests/data/families.mlir writes one of every op form they support; mlir-opt
 22.1.8 accepts it, affine-lsp parses and verifies it without a diagnostic,
 builds each op in MLIR's generic shape with its region arguments defined,
@@ -186,7 +187,7 @@ def test_family_grammars_keep_their_names() -> None:
     names = {str(r.origin.name) for r in parser.rules} | {str(r.alias) for r in parser.rules if r.alias} | {str(t.name) for t in parser.terminals}
     assert sorted(n for n in names if re.match(r"^[a-z]+__", n)) == []
     families = sorted(p.stem for p in P.grammar_path().parent.glob("*.lark") if p.stem != "mlir")
-    assert families == ["gpu", "linalg", "llvm", "memref", "scf", "tensor", "transform", "vector"]
+    assert families == ["bufferization", "gpu", "linalg", "llvm", "memref", "scf", "tensor", "transform", "vector"]
     for fam in families:
         assert f"%import .{fam} (" in P.grammar_path().read_text()
 

@@ -76,7 +76,7 @@ from affine_lsp.syntax.ops_gpu import GpuOps
 from affine_lsp.syntax.ops_linalg import LinalgOps
 from affine_lsp.syntax.ops_llvm import LlvmOps
 from affine_lsp.syntax.ops_scf import ScfOps
-from affine_lsp.syntax.ops_tensor import TensorOps, TransformOps
+from affine_lsp.syntax.ops_tensor import BufferizationOps, TensorOps, TransformOps
 from affine_lsp.syntax.ops_vector import VectorOps
 from affine_lsp.syntax.reductions import ReduceRule, compile_reductions
 
@@ -106,7 +106,7 @@ _Ops = Ops
 _Mixed = Mixed
 
 
-class ChunkTransformer(ScfOps, GpuOps, LlvmOps, LinalgOps, TensorOps, VectorOps, TransformOps, Transformer):
+class ChunkTransformer(ScfOps, GpuOps, LlvmOps, LinalgOps, TensorOps, VectorOps, BufferizationOps, TransformOps, Transformer):
     """Builds syntax records while the LALR parser reduces.
 
     The reduce actions of the dialect families that have a grammar file of

@@ -1,5 +1,5 @@
 // One of every op form of the dialect families with a grammar file of their
-// own (grammar/{scf,gpu,llvm,linalg,tensor,memref,transform,vector}.lark), next to
+// own (grammar/{scf,gpu,llvm,linalg,tensor,memref,vector,bufferization,transform}.lark), next to
 // affine code as real files have them. mlir-opt 22.1.8 accepts this file
 // (tests/test_dialect_families.py checks it, and that affine-lsp parses it
 // without a diagnostic and prints it back to the same IR).
@@ -184,6 +184,27 @@ module attributes {gpu.container_module} {
     }
     affine.for %k = 0 to 4 {
       %v = affine.load %ex[%k, %k] : memref<4x8xf32>
+    }
+    return
+  }
+
+  func.func @pad_and_bufferization(%t: tensor<4x4xf32>, %m: memref<4xf32>, %i: index, %c: f32, %d: index) {
+    %p = tensor.pad %t low[0, %i] high[1, 0] {
+    ^bb0(%a: index, %b: index):
+      tensor.yield %c : f32
+    } : tensor<4x4xf32> to tensor<5x?xf32>
+    %p2 = tensor.pad %t nofold low[1, 1] high[1, 1] {
+    ^bb0(%a: index, %b: index):
+      tensor.yield %c : f32
+    } : tensor<4x4xf32> to tensor<6x6xf32>
+    %tt = bufferization.to_tensor %m : memref<4xf32> to tensor<4xf32>
+    %tr = bufferization.to_tensor %m restrict writable : memref<4xf32> to tensor<4xf32>
+    %mb = bufferization.to_buffer %tt read_only : tensor<4xf32> to memref<4xf32>
+    %at = bufferization.alloc_tensor(%d) : tensor<?xf32>
+    %ac = bufferization.alloc_tensor() copy(%tt) : tensor<4xf32>
+    bufferization.materialize_in_destination %tt in writable %m : (tensor<4xf32>, memref<4xf32>) -> ()
+    affine.for %k = 0 to 4 {
+      %v = affine.load %mb[%k] : memref<4xf32>
     }
     return
   }
