@@ -125,6 +125,10 @@ def test_llvm_and_memref_ops(doc: Document) -> None:
     assert gep[1].attributes["rawConstantIndices"].values == [-(2**31), 1] and gep[1].attributes["noWrapFlags"].value == 3
     f = next(op for op in ops(doc, "llvm.func") if op.attributes["sym_name"].value == "llvm_ops")  # type: ignore[attr-defined]
     assert str(f.attributes["function_type"]) == "!llvm.func<i64 (i64)>" and entry_args(f) == ["%arg0"]
+    printf = next(op for op in ops(doc, "llvm.func") if op.attributes["sym_name"].value == "printf")  # type: ignore[attr-defined]
+    assert str(printf.attributes["function_type"]) == "!llvm.func<i32 (!llvm.ptr, ...)>"
+    indirect, vararg = [op for op in ops(doc, "llvm.call") if "callee" not in op.attributes or "var_callee_type" in op.attributes]
+    assert [o.name for o in indirect.operands] == ["%fp", "%a"] and str(vararg.attributes["var_callee_type"]) == "!llvm.func<i32 (ptr, ...)>"
     ex = ops(doc, "memref.expand_shape")[0]
     assert str(ex.attributes["reassociation"]) == "[[0, 1]]" and ex.attributes["static_output_shape"].values == [4, 8]
     meta = ops(doc, "memref.extract_strided_metadata")[0]

@@ -102,13 +102,33 @@ class LlvmOps:
 
     def llvm_call(self: Any, c: list) -> OpSyn:
         op = self._op(c[0], c, "llvm.call")
-        op.attrs["callee"] = SymbolRefAttr(str(c[1]), self.sp(c[1]))
+        indirect = is_tok(c[1], "SSA_ID")  # the callee pointer is the first operand
+        if not indirect:
+            op.attrs["callee"] = SymbolRefAttr(str(c[1]), self.sp(c[1]))
+        op.operands = [(str(c[1]), self.sp(c[1]))] if indirect else []
         for x in c[2:]:
             if isinstance(x, Ops):
-                op.operands = list(x)
+                op.operands += list(x)
+            elif isinstance(x, tuple) and x[0] == "vararg":
+                op.attrs["var_callee_type"] = TypeAttr(x[1])
         self._llvm_tail(op, c[2:])
+        if indirect:  # `: !llvm.ptr, (args) -> results`
+            ptr = next((x for x in c[2:] if isinstance(x, Type) and not isinstance(x, FunctionType)), None)
+            op.operand_types = [ptr] + list(op.operand_types or [])
         op.segments = (len(op.operands), 0)
         return op
+
+    def llvm_vararg(self: Any, c: list) -> tuple:
+        return ("vararg", c[1], self.span_of(c[0], c[-1]))
+
+    def llvm_signature(self: Any, c: list) -> tuple:
+        """func.func's signature (a ``sig`` tuple), marked ``variadic``
+        when the arguments end with ``...``."""
+        variadic = any(isinstance(x, tuple) and x[0] == "args" and x[2] for x in c)
+        return (*self.func_signature(c), "variadic" if variadic else "fixed")
+
+    def llvm_args(self: Any, c: list) -> tuple:
+        return ("args", [x for x in c if isinstance(x, tuple)], any(is_tok(x, "ELLIPSIS") for x in c))
 
     def llvm_return(self: Any, c: list) -> OpSyn:
         op = self._op(c[0], c, "llvm.return")
@@ -123,13 +143,16 @@ class LlvmOps:
         for x in c[1:]:
             if is_tok(x, "BARE_ID") and str(x) in LINKAGES:
                 op.attrs["linkage"] = OpaqueAttr(f"#llvm.linkage<{x}>", None, self.sp(x))
-        self._function_parts(op, c[1:])
+        sig = next(x for x in c if isinstance(x, tuple) and x[0] == "sig")
+        variadic = sig[-1] == "variadic"
+        self._function_parts(op, [x[:-1] if x is sig else x for x in c[1:]])
         ft = op.attrs.get("function_type")
         if isinstance(ft, TypeAttr) and isinstance(ft.type, FunctionType):
             # llvm.func's type is an LLVM function type: `!llvm.func<i64 (i64)>`.
             res = ft.type.results
             ret = str(res[0]) if len(res) == 1 else "void" if not res else "!llvm.struct<(" + ", ".join(map(str, res)) + ")>"
-            op.attrs["function_type"] = TypeAttr(OpaqueType(f"!llvm.func<{ret} ({', '.join(map(str, ft.type.inputs))})>"))
+            args = [str(t) for t in ft.type.inputs] + (["..."] if variadic else [])
+            op.attrs["function_type"] = TypeAttr(OpaqueType(f"!llvm.func<{ret} ({', '.join(args)})>"))
         return op
 
     def llvm_global(self: Any, c: list) -> OpSyn:

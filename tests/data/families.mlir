@@ -258,6 +258,13 @@ module attributes {gpu.container_module} {
   }
 
   llvm.func @llvm_decl(i64) -> i64
+  llvm.func @printf(!llvm.ptr, ...) -> i32
+
+  llvm.func @llvm_calls(%fp: !llvm.ptr, %a: i64, %s: !llvm.ptr) -> i64 {
+    %r = llvm.call %fp(%a) : !llvm.ptr, (i64) -> i64
+    %p = llvm.call @printf(%s, %a) vararg(!llvm.func<i32 (ptr, ...)>) : (!llvm.ptr, i64) -> i32
+    llvm.return %r : i64
+  }
 }
 
 // -----
