@@ -100,7 +100,7 @@ def config_parser(engine: str, lexer: str, transformer: bool, fast: bool = True)
     from affine_lsp.syntax.lexer import lexer_class
 
     kwargs["lexer"] = lexer_class(cython) if lexer == "fast" else lexer
-    lark = Lark(P._grammar_text(), **kwargs)
+    lark = Lark(P._grammar_text(), source_path=str(P.grammar_path()), **kwargs)
     if lexer == "fast":
         lark.parser.lexer.bind(lark.parser.parser._parse_table.states)
     return lark.parse

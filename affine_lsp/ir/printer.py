@@ -68,6 +68,8 @@ def print_attr(a: Attribute) -> str:
         return "[" + ", ".join(print_attr(e) for e in a.elements) + "]"
     if isinstance(a, DictAttr):
         return "{" + ", ".join(k if isinstance(v, UnitAttr) else f"{k} = {print_attr(v)}" for k, v in a.entries.items()) + "}"
+    if isinstance(a, StringAttr) and a.spelling.startswith("@"):  # a symbol's name (`sym_name`), written `@name`
+        return '"' + a.value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if isinstance(a, TypeAttr | IntegerAttr | StringAttr | BoolAttr | UnitAttr | SymbolRefAttr | DenseArrayAttr | OpaqueAttr):
         return str(a)
     return str(a)
@@ -171,6 +173,12 @@ class Printer:
                 self._emit(level if i == 0 else 0, line)
             return
         fn = getattr(self, "_p_" + op.name.replace(".", "_"), None)
+        if fn is None and op.custom and not op.regions and (op.dialect in _AS_WRITTEN_DIALECTS or op.name in _AS_WRITTEN_OPS):
+            text = self._source_text(op)
+            if text is not None:
+                for i, line in enumerate(text.splitlines()):
+                    self._emit(level if i == 0 else 0, line)
+                return
         if fn is None or not op.custom:
             self._generic(op, level)
             return
@@ -192,9 +200,13 @@ class Printer:
             self._emit(level, head + tail)
             return
         self._emit(level, head + " ({")
+        implicit = _IMPLICIT_TERMINATORS.get(op.name)
         for ri, region in enumerate(op.regions):
             for bi, blk in enumerate(region.blocks):
                 self._block(blk, level, label=bool(blk.arguments) or bi > 0)
+            if implicit is not None and region.blocks and not (region.blocks[-1].operations and region.blocks[-1].operations[-1].name == implicit[0]):
+                for line in implicit[1]:  # the terminator the custom syntax leaves implicit
+                    self._emit(level + 1, line)
             if ri + 1 < len(op.regions):
                 self._emit(level, "}, {")
         self._emit(level, "})" + tail)
@@ -607,11 +619,37 @@ class Printer:
     def _p_tensor_empty(self, op: Operation, level: int, res: str) -> None:
         self._simple(op, level, res, f"({_vs(op.operands)}){_attr_dict(op.attributes)} : {_t(op.results[0].type)}")
 
+    # linalg
+    def _p_linalg_generic(self, op: Operation, level: int, res: str) -> None:
+        """Custom syntax: its generic form wants the iterator types as enum
+        attributes (``#linalg.iterator_type<parallel>``), written as strings."""
+        attrs: dict[str, Attribute] = {}
+        trait = op.attributes.get("__trait")  # `linalg.generic #trait`, resolved
+        if isinstance(trait, DictAttr):
+            attrs.update(trait.entries)
+        attrs.update(op.attributes)
+        n_in = op.operand_segments[0] if op.operand_segments else 0
+        head = f"{res}linalg.generic" + (_attr_dict(attrs, skip=("operandSegmentSizes",)) or " {}")
+        for kw, vals in (("ins", op.operands[:n_in]), ("outs", op.operands[n_in:])):
+            if vals:
+                head += f" {kw}({_vs(vals)} : {', '.join(_t(v.type) for v in vals)})"
+        suffix = " -> " + ", ".join(_t(r.type) for r in op.results) if op.results else ""
+        self._region(op.regions[0], level, head, print_entry_args=True, suffix=suffix)
+
     def _p_cf_br(self, op: Operation, level: int, res: str) -> None:
         self._generic(op, level)
 
     _p_cf_cond_br = _p_cf_br
 
+
+# Dialects whose ops, when they have no region of ours, are printed as
+# written: their generic form spells out what the custom syntax implies
+# (the implicit body of linalg's named ops, default-valued enum properties
+# of llvm and gpu ops), and their text is all there is to them.
+_AS_WRITTEN_DIALECTS = frozenset({"linalg", "llvm", "gpu"})
+_AS_WRITTEN_OPS = frozenset({"vector.contract"})  # iterator types written as strings
+# Terminators that an op's custom syntax may leave out: (name, generic text).
+_IMPLICIT_TERMINATORS = {"scf.forall": ("scf.forall.in_parallel", ['"scf.forall.in_parallel"() ({', "^bb0:", "}) : () -> ()"])}
 
 _UNARY_BINARY = [
     "arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.divui", "arith.ceildivsi", "arith.ceildivui",
@@ -677,7 +715,9 @@ def print_section(section: object, source: str | None = None) -> str:
     p = Printer(source)
     for op in section.top_level_ops():
         if op.name == "builtin.module" and op.regions:
-            out.append("module {")
+            name = op.attributes.get("sym_name")
+            attrs = _attr_dict(op.attributes, skip=("sym_name",))
+            out.append("module" + (f" @{name.value}" if isinstance(name, StringAttr) else "") + (f" attributes{attrs}" if attrs else "") + " {")
             for inner in op.regions[0].blocks[0].operations:
                 out.append(p.print_op(inner, 1))
             out.append("}")

@@ -79,9 +79,9 @@ def known_op_names() -> tuple[str, ...]:
     the language), plus the snippets' ops."""
     names: set[str] = set(FALLBACK_OPS)
     try:
-        from affine_lsp.syntax.parser import _grammar_text
+        from affine_lsp.syntax.parser import grammar_texts
 
-        text = _grammar_text()
+        text = "\n".join(grammar_texts())
     except Exception:
         return tuple(sorted(names))
     for m in re.finditer(r'"([a-z_]+\.[a-z_.]+)"', text):

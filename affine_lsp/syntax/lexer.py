@@ -91,7 +91,7 @@ _MASTER = re.compile(
     r"(?>(?:[ \t\r\n\f\v]+|//[^\n]*)*)(?:"
     + "|".join(
         [
-            r"(?P<PUNCT>->|>=|<=|==|[()\[\]{}<>,:=*+?\-])",
+            r"(?P<PUNCT>->|>=|<=|==|\.\.\.|[()\[\]{}<>,:=*+?\-])",
             r"(?P<SSA>%[A-Za-z0-9_$.\-]+(?:#[0-9]+)?)",
             r"(?P<LOC>loc\(" + _PAREN + r"\))",
             r"(?P<WORD>[A-Za-z_][A-Za-z0-9_$.]*)",
@@ -155,16 +155,17 @@ class _FastLexing:
         self.punct: dict[str, list[str]] = {}
         for t in lexer_conf.terminals:
             p = t.pattern
+            name = str(t.name)  # a lark Token for terminals %import-ed from a family grammar
             if p.type == "str":
                 s = p.value
                 target = self.keywords if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", s) else self.punct
-                target.setdefault(s, []).append(t.name)
-            elif p.type == "re" and t.name.endswith(("_KW", "_OP", "VISIBILITY", "AFFINE_MIN_MAX")):
+                target.setdefault(s, []).append(name)
+            elif p.type == "re" and name.endswith(("_KW", "_OP", "VISIBILITY", "AFFINE_MIN_MAX")):
                 # Keyword alternations written as regexes: (?:a|b)(?!...)
                 m = re.match(r"^\(\?:(.*)\)\(\?!", p.value)
                 if m:
                     for alt in m.group(1).split("|"):
-                        self.keywords.setdefault(alt.replace("\\", ""), []).append(t.name)
+                        self.keywords.setdefault(alt.replace("\\", ""), []).append(name)
         self.accepts: dict[int, frozenset[str]] = {}
         self.memo: dict[tuple[int, str], str] = {}  # (state, text) -> type
         self.memo_kind: dict[tuple[int, str | None], str] = {}  # (state, kind) -> type

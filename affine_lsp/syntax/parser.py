@@ -55,7 +55,7 @@ from affine_lsp.ir.types import (
     VectorType,
 )
 from affine_lsp.syntax.driver import LalrDriver, NeedsLark
-from affine_lsp.syntax.lexer import Tok, TokenStream, _FastLexing, lexer_class
+from affine_lsp.syntax.lexer import TokenStream, _FastLexing, lexer_class
 from affine_lsp.syntax.nodes import (
     AliasDefSyn,
     AliasRef,
@@ -69,18 +69,22 @@ from affine_lsp.syntax.nodes import (
     RegionSyn,
     SuccSyn,
 )
+from affine_lsp.syntax.opkit import TOKEN_TYPES, TOKENS, Mixed, Ops
+from affine_lsp.syntax.opkit import set_entry_args as _set_entry_args
+from affine_lsp.syntax.opkit import unquote as _unquote
+from affine_lsp.syntax.ops_gpu import GpuOps
+from affine_lsp.syntax.ops_linalg import LinalgOps
+from affine_lsp.syntax.ops_llvm import LlvmOps
+from affine_lsp.syntax.ops_scf import ScfOps
+from affine_lsp.syntax.ops_tensor import BufferizationOps, TensorOps, TransformOps
+from affine_lsp.syntax.ops_vector import VectorOps
 from affine_lsp.syntax.reductions import ReduceRule, compile_reductions
 
 GRAMMAR_PATH = Path(__file__).resolve().parent.parent.parent / "grammar" / "mlir.lark"
 _PACKAGED_GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "mlir.lark"
 
-try:
-    from lark_cython.lark_cython import Token as _CythonToken
-
-    _TOKENS: tuple[type, ...] = (Token, Tok, _CythonToken)
-except ImportError:  # pragma: no cover - optional speed-up
-    _TOKENS = (Token, Tok)
-_TOKEN_TYPES = frozenset(_TOKENS)
+_TOKENS = TOKENS
+_TOKEN_TYPES = TOKEN_TYPES
 _DEBUG = bool(os.environ.get("AFFINE_LSP_DEBUG_PARSER"))
 # arith::AtomicRMWKind values accepted by affine.parallel's `reduce` in MLIR 22.1.8.
 ATOMIC_RMW_KINDS = frozenset(
@@ -98,16 +102,16 @@ _RESULT_RE = re.compile(r"%[A-Za-z0-9_$.\-]+(?::([0-9]+))?")
 I1 = IntegerType(1)
 
 
-class _Ops(list):
-    """Marker list type for ``operand_list`` results: [(name, Span)]."""
+_Ops = Ops
+_Mixed = Mixed
 
 
-class _Mixed(list):
-    """``mixed_list``: items are (name, Span) for SSA values or int."""
-
-
-class ChunkTransformer(Transformer):
+class ChunkTransformer(ScfOps, GpuOps, LlvmOps, LinalgOps, TensorOps, VectorOps, BufferizationOps, TransformOps, Transformer):
     """Builds syntax records while the LALR parser reduces.
+
+    The reduce actions of the dialect families that have a grammar file of
+    their own (``grammar/scf.lark``, ``gpu.lark``, ...) are mixed in from one
+    module each (:mod:`.ops_scf`, :mod:`.ops_gpu`, ...).
 
     Affine expressions are built directly as :class:`AffineExpr`; the names
     they refer to are resolved through per-map state (``_dim_names``) or, for
@@ -949,7 +953,14 @@ class ChunkTransformer(Transformer):
                 code="legacy-func",
                 data={"replacement": "func.func"},
             )
-        for x in c[1:]:
+        self._function_parts(op, c[1:])
+        return op
+
+    def _function_parts(self, op: OpSyn, items: Sequence[Any], extra_args: Sequence[tuple] = ()) -> None:
+        """The parts of a function-like op (func.func, gpu.func, llvm.func,
+        transform.named_sequence): visibility, name, signature, attributes
+        and body, whose entry block gets the arguments (then ``extra_args``)."""
+        for x in items:
             if isinstance(x, _TOKENS) and x.type == "VISIBILITY":
                 op.attrs["sym_visibility"] = StringAttr(str(x), f'"{x}"', self.sp(x))
             elif isinstance(x, _TOKENS) and x.type == "SYMBOL_REF":
@@ -967,12 +978,11 @@ class ChunkTransformer(Transformer):
             elif isinstance(x, RegionSyn):
                 args = op.attrs["__args"].args  # type: ignore[attr-defined]
                 if (x.blocks and x.blocks[0].label is None) or not x.blocks:
-                    _set_entry_args(x, args, self.anchor)
+                    _set_entry_args(x, list(args) + list(extra_args), self.anchor)
                 op.regions = [x]
         if not op.regions:
             op.regions = []
         op.result_types = []
-        return op
 
     def func_signature(self, c: list) -> tuple:
         args: list = []
@@ -1066,9 +1076,44 @@ class ChunkTransformer(Transformer):
         op.operands = [(str(c[1]), self.sp(c[1])), (str(c[2]), self.sp(c[2]))]
         self._flags(op, c)
         self._trailing(op, c[3:])
-        t = op.operand_types[0] if op.operand_types else None
-        op.operand_types = [t, t]
+        types = op.operand_types or []
+        t = types[0] if types else None
+        op.operand_types = [t, types[1] if len(types) > 1 else t]  # `math.fpowi %x, %n : f32, i32`
         op.result_types = [t]
+        return op
+
+    def arith_extended(self, c: list) -> OpSyn:
+        """``arith.addui_extended %a, %b : i32, i1`` (sum, overflow) and
+        ``arith.mul[su]i_extended %a, %b : i32`` (low, high)."""
+        op = self._op(c[0], c)
+        op.operands = [(str(c[1]), self.sp(c[1])), (str(c[2]), self.sp(c[2]))]
+        self._trailing(op, c[3:])
+        types = op.operand_types or []
+        t = types[0] if types else None
+        op.operand_types = [t, t]
+        op.result_types = [t, types[1] if len(types) > 1 else t]
+        return op
+
+    def math_sincos(self, c: list) -> OpSyn:
+        """``%s, %c = math.sincos %x : f32``: two results of the operand's type."""
+        op = self._op(c[0], c, "math.sincos")
+        op.operands = [(str(c[1]), self.sp(c[1]))]
+        self._flags(op, c)
+        self._trailing(op, c[2:])
+        t = op.operand_types[0] if op.operand_types else None
+        op.operand_types = [t]
+        op.result_types = [t, t]
+        return op
+
+    def math_predicate(self, c: list) -> OpSyn:
+        """``math.isnan %x : f32`` (an i1, or a vector of i1, per element)."""
+        op = self._op(c[0], c)
+        op.operands = [(str(c[1]), self.sp(c[1]))]
+        self._flags(op, c)
+        self._trailing(op, c[2:])
+        t = op.operand_types[0] if op.operand_types else None
+        op.operand_types = [t]
+        op.result_types = [VectorType(t.shape, I1, t.scalable) if isinstance(t, VectorType) else I1]
         return op
 
     def arith_unary(self, c: list) -> OpSyn:
@@ -1593,8 +1638,11 @@ class ChunkTransformer(Transformer):
     def unrealized_cast(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "builtin.unrealized_conversion_cast")
         op.operands = list(next((x for x in c if isinstance(x, _Ops)), []))
-        op.result_types = list(c[-1])
-        op.operand_types = None
+        lists = [x for x in c if isinstance(x, list) and not isinstance(x, _Ops)]
+        op.result_types = list(lists[-1])
+        op.operand_types = list(lists[0]) if len(lists) == 2 else None  # `%x : i64 to index`
+        if isinstance(c[-1], DictAttr):
+            op.attrs.update(c[-1].entries)
         return op
 
     # ------------------------------------------------------------ lists
@@ -1640,6 +1688,8 @@ class ChunkTransformer(Transformer):
         return self._ts(OpaqueType(str(c[0])), c)
 
     def alias_type(self, c: list) -> Type:
+        if "." in str(c[0]):  # `!gpu.async.token`: a dialect type (alias names have no '.')
+            return self.dialect_type(c)
         return AliasType(str(c[0]), self.sp(c[0]))
 
     def _shape(self, tok: Any) -> tuple[list[int | None], list[bool]]:
@@ -1975,12 +2025,6 @@ def _set_span(e: AffineExpr, sp: Span) -> AffineExpr:
     return e
 
 
-def _unquote(s: str) -> str:
-    if len(s) >= 2 and s[0] == '"' and s[-1] == '"':
-        return s[1:-1].encode("utf-8").decode("unicode_escape") if "\\" in s else s[1:-1]
-    return s
-
-
 def _make_shaped(kind: str, shape: list, scal: list, elem: Type, memspace: str | None) -> Type:
     if kind == "memref":
         return MemRefType(shape, elem, None, None, memspace)
@@ -2066,23 +2110,29 @@ def _collect_soup(items: Sequence[Any], names: list, regions: list, anchor: Anch
             _collect_soup(x[1], names, regions, anchor, defs)
 
 
-def _set_entry_args(region: RegionSyn, args: list, anchor: Anchor) -> None:
-    if not region.blocks:
-        region.blocks.append(BlockSyn(None, Span(region.span.rel_start, region.span.rel_start, anchor), [], []))
-    blk = region.blocks[0]
-    if blk.label is None:
-        blk.args = [(n, s, t) for n, s, t in args if n is not None]
-
-
 # ---------------------------------------------------------------- driver
 
 
 @lru_cache(maxsize=1)
-def _grammar_text() -> str:
+def grammar_path() -> Path:
+    """``mlir.lark``; the family grammars it ``%import``s (``scf.lark``,
+    ``gpu.lark``, ...) sit next to it and are found relative to it, so lark
+    must be given this path as ``source_path``."""
     for p in (GRAMMAR_PATH, _PACKAGED_GRAMMAR):
         if p.exists():
-            return p.read_text()
+            return p
     raise FileNotFoundError("grammar/mlir.lark not found")
+
+
+@lru_cache(maxsize=1)
+def _grammar_text() -> str:
+    return grammar_path().read_text()
+
+
+def grammar_texts() -> list[str]:
+    """The text of ``mlir.lark`` and of every family grammar beside it."""
+    main = grammar_path()
+    return [main.read_text()] + [p.read_text() for p in sorted(main.parent.glob("*.lark")) if p != main]
 
 
 class _ParserHolder:
@@ -2105,7 +2155,7 @@ def _make_parser(transformer: ChunkTransformer, lexer: str | None = None, engine
     engine = engine or os.environ.get("AFFINE_LSP_ENGINE", "cython")
     # cache=True: lark stores the LALR tables in the temp folder, keyed by a
     # hash of the grammar and options (1.8 s to build, 0.25 s to load).
-    kwargs: dict[str, Any] = dict(parser="lalr", start="start", transformer=transformer, cache=True)
+    kwargs: dict[str, Any] = dict(parser="lalr", start="start", transformer=transformer, cache=True, source_path=str(grammar_path()))
     cython = False
     if engine == "cython":
         try:

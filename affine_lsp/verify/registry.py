@@ -39,8 +39,9 @@ REGISTERED_DIALECTS = frozenset(
     }
 )  # fmt: skip
 
-AFFINE_SCOPE_OPS = frozenset({"func.func", "builtin.module", "gpu.func"})
-ISOLATED_OPS = frozenset({"func.func", "builtin.module", "gpu.func", "gpu.module", "llvm.func", "spirv.func", "spirv.module"})
+AFFINE_SCOPE_OPS = frozenset({"func.func", "builtin.module", "gpu.func", "gpu.launch"})
+# Ops whose regions are isolated from above (MLIR's IsolatedFromAbove trait).
+ISOLATED_OPS = frozenset({"func.func", "builtin.module", "gpu.func", "gpu.module", "llvm.func", "spirv.func", "spirv.module", "transform.named_sequence"})
 GRAPH_REGION_OPS = frozenset({"builtin.module", "gpu.module", "spirv.module"})
 NO_TERMINATOR_OPS = frozenset({"builtin.module", "gpu.module", "spirv.module", "memref.global", "func.func_decl"})
 
@@ -50,7 +51,7 @@ TERMINATOR_OPS = frozenset(
         "scf.forall.in_parallel", "scf.in_parallel", "cf.br", "cf.cond_br", "cf.switch", "cf.assert_never",
         "memref.alloca_scope.return", "vector.yield", "tensor.yield", "linalg.yield", "gpu.terminator",
         "gpu.return", "gpu.yield", "llvm.return", "llvm.br", "llvm.cond_br", "llvm.unreachable",
-        "bufferization.yield", "shape.yield", "async.yield", "omp.terminator", "omp.yield", "spirv.Return",
+        "bufferization.yield", "shape.yield", "async.yield", "transform.yield", "omp.terminator", "omp.yield", "spirv.Return",
         "ub.unreachable",
     }
 )  # fmt: skip
