@@ -2220,8 +2220,81 @@ class ParseResult:
         self.notes = notes
 
 
+# Ops of these dialects whose form the grammar does not know (an attribute
+# or keyword it has no rule for) are skipped like ops of unknown dialects,
+# never a syntax error: their grammars cover the common forms, and a false
+# error on valid code costs more than a missed one. The affine, func, arith,
+# math, memref, scf and cf grammars are complete: their errors stay errors.
+_SOFT_DIALECT_OP = re.compile(r"(?<![\w.$%#!^@\"])(?:gpu|llvm|linalg|tensor|bufferization|transform|vector|async|nvvm|rocdl|spirv)\.[A-Za-z0-9_$.]+")
+# ... except the ops of those dialects that affine code is made of (what the
+# vectorizer writes, the tensor ops of the original grammar): their errors stay.
+_STRICT_OPS = frozenset(
+    "vector." + n
+    for n in (
+        "transfer_read transfer_write broadcast reduction splat load store create_mask constant_mask maskedload maskedstore "
+        "extract insert print fma shape_cast"
+    ).split()
+) | frozenset({"tensor.empty", "tensor.dim", "tensor.extract", "tensor.insert"})
+_MAX_SOFT_RETRIES = 16
+
+
 def parse_chunk(text: str, anchor: Anchor) -> ParseResult:
-    """Parse one top-level item. Never raises: errors become notes."""
+    """Parse one top-level item. Never raises: errors become notes.
+
+    When the first syntax error lies in an op of a dialect listed in
+    ``_SOFT_DIALECT_OP``, that op is parsed again as an op of an unknown
+    dialect (its name respelt, same length, so every span stays put), and
+    the op keeps its name; repeated while the error moves forward."""
+    result = _parse_chunk_once(text, anchor)
+    demoted: dict[int, str] = {}
+    for _ in range(_MAX_SOFT_RETRIES):
+        err = _first_syntax_error(result)
+        if err is None:
+            break
+        at = err.span.rel_start
+        m = None
+        for m in _SOFT_DIALECT_OP.finditer(text, 0, at + 1):
+            pass
+        if m is None or m.start() in demoted or m.group(0) in _STRICT_OPS:
+            break
+        demoted[m.start()] = m.group(0)
+        text = text[: m.start()] + "Z" + text[m.start() + 1 :]  # `Zpu.launch_func`: no keyword, an unknown op
+        retry = _parse_chunk_once(text, anchor)
+        retry_err = _first_syntax_error(retry)
+        if retry_err is not None and retry_err.span.rel_start <= at:
+            break
+        result = retry
+    if demoted and result.item is not None:
+        _restore_names(result, demoted)
+    return result
+
+
+def _first_syntax_error(result: ParseResult) -> Note | None:
+    if result.item is not None:
+        return None
+    return next((n for n in result.notes if n.severity == "error" and n.code == "syntax"), None)
+
+
+def _restore_names(result: ParseResult, demoted: dict[int, str]) -> None:
+    """The names of the ops parsed as unknown after a respelling, back."""
+    stack = [result.item]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, OpSyn):
+            name = demoted.get(x.name_span.rel_start)
+            if name is not None:
+                x.name = name
+            for r in x.regions:
+                for b in r.blocks:
+                    stack.extend(b.ops)
+    for n in result.notes:
+        if n.code == "unknown-op":
+            name = demoted.get(n.span.rel_start)
+            if name is not None:
+                n.message = n.message.replace("'Z" + name[1:] + "'", f"'{name}'", 1)
+
+
+def _parse_chunk_once(text: str, anchor: Anchor) -> ParseResult:
     parser, tr = get_parser()
     driver = _HOLDER.driver
     _arm(tr, anchor)
