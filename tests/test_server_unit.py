@@ -252,17 +252,19 @@ def test_incremental_diagnostics_equal_a_fresh_open_after_structural_edits(path)
 
 
 def test_verification_after_an_edit_in_one_function_verifies_only_that_function():
-    """Edits in one function, adding, removing or breaking one do not verify
-    the rest of the section again."""
+    """Edits in one function, adding, removing, renaming or breaking one,
+    editing an alias do not verify the rest of the section again (only the
+    alias' users)."""
     funcs = "\n".join(
         f"func.func @f{i}(%m: memref<8xf32>) {{\n  affine.for %i = 0 to 8 {{\n    %v = affine.load %m[%i] : memref<8xf32>\n  }}\n  return\n}}"
         for i in range(30)
     )
-    st = DocumentState("file:///t.mlir", "#id = affine_map<(d0) -> (d0)>\n" + funcs + "\n", 1)
+    user = "func.func @user(%n: index) {\n  %x = affine.apply #id(%n)\n  return\n}\n"
+    st = DocumentState("file:///t.mlir", "#id = affine_map<(d0) -> (d0)>\n#other = affine_map<(d0) -> (d0)>\n" + funcs + "\n" + user, 1)
     engine = Engine()
     with st.locked() as doc:
         engine.verify(doc, st)
-        assert engine.verified_items == 30
+        assert engine.verified_items == 31
 
         def edit(old: str, new: str) -> int:
             at = doc.text.index(old)
@@ -279,3 +281,5 @@ def test_verification_after_an_edit_in_one_function_verifies_only_that_function(
         assert edit("func.func @f11(", "func.func @new() {\n  return\n}\nfunc.func @f11(") == 1  # added
         assert edit("func.func @f12(%m: memref<8xf32>) {\n  affine.for %i = 0 to 8 {\n    %v = affine.load %m[%i] : memref<8xf32>\n  }\n  return\n}\n", "") == 0
         assert edit("  %x = = \n", "") == 1  # repaired
+        assert edit("#id = affine_map<(d0) -> (d0)>", "#id = affine_map<(d0) -> (d0 + 1)>") == 1  # its one user
+        assert edit("#other = affine_map<(d0) -> (d0)>\n", "") == 0  # used by nobody
