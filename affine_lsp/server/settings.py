@@ -5,7 +5,7 @@ The same shape arrives as ``initializationOptions`` and as the answer to
 
     {"analysis": {"enabled": true, "islMaxOperations": 200000, "timeBudgetMs": 2000},
      "vectorize": {"defaultWidth": 8},
-     "diagnostics": {"debounceMs": 150}}
+     "diagnostics": {"debounceMs": 500}}
 
 Dotted keys (``{"analysis.enabled": false}``) are accepted too. Values of the
 wrong type are ignored (the previous value is kept), so a bad setting never
@@ -28,7 +28,7 @@ class Settings:
     isl_max_operations: int = 200_000  # 0 = unlimited
     time_budget_ms: int = 2_000  # per function analysis, and per slice of the background analysis; 0 = unlimited
     vectorize_default_width: int = 8
-    debounce_ms: int = 150
+    debounce_ms: int = 500  # after a change, before the analysis phase (the fast diagnostics do not wait)
 
     # (json path, field, type, minimum)
     _KEYS = (

@@ -74,6 +74,8 @@ class DocumentState:
         self.last_edit_offset: int | None = None  # where the latest change started
         # Diagnostics scheduling (event loop only).
         self.diag_task: asyncio.Task[Any] | None = None
+        # The fast phase computed or pending for one version: (version, concurrent future).
+        self.fast_future: tuple[int, Any] | None = None
         self.last: DiagnosticsResult | None = None
         self.published_version: int | None = None
         self.last_published: list[types.Diagnostic] | None = None
