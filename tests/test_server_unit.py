@@ -234,7 +234,7 @@ def test_incremental_diagnostics_equal_a_fresh_open_after_structural_edits(path)
         for step in range(24):
             before = {id(c.ir_op) for c in doc.chunks if c.ir_op is not None}
             # items whose messages name a line are verified again when they move
-            line_bound = {k[0] for k, v in st.verify_cache.items() if v[4]}
+            line_bound = {k for k, v in st.verify_cache.items() if any(r[2] for r in v[2].values())}
             if undo and rnd.random() < 0.25:
                 kind, (s, e, new) = "undo", undo.pop()
             else:

@@ -435,32 +435,40 @@ def _names_lines(notes: list[Note]) -> bool:
 
 class _VerifyCache:
     """The per-item verifier results of one document (``verify_cache``:
-    ``(id(op), kind)`` -> ``(op, ok, notes anchored to the item, line of the
-    item, whether a note names a line)``) for one verification run."""
+    ``id(op)`` -> ``[op, line of the item, {kind: (ok, notes anchored to the
+    item, whether a note names a line)}]``) for one verification run."""
 
-    def __init__(self, entries: dict[Any, Any], line_of: Callable[[int], int]) -> None:
+    def __init__(self, entries: dict[int, Any], line_of: Callable[[int], int]) -> None:
         self.entries = entries
         self.line_of = line_of
-        self.live: set[Any] = set()
+        self.live: set[int] = set()
         self.computed = 0
 
     def lookup(self, op: Operation, kind: str) -> tuple[bool, list[Note]] | None:
-        key = (id(op), kind)
-        hit = self.entries.get(key)
-        if hit is None or hit[0] is not op:
+        entry = self.entries.get(id(op))
+        if entry is None or entry[0] is not op:
+            return None
+        hit = entry[2].get(kind)
+        if hit is None:
             return None
         # Messages that name a line ("defined by ... at line 12") are stale
         # once the item moved to another line.
-        if hit[4] and hit[3] != self.line_of(op.span.start):
+        if hit[2] and entry[1] != self.line_of(op.span.start):
             return None
-        self.live.add(key)
-        return hit[1], hit[2]
+        self.live.add(id(op))
+        return hit[0], hit[1]
 
     def store(self, op: Operation, kind: str, ok: bool, notes: list[Note]) -> None:
-        key = (id(op), kind)
+        line = self.line_of(op.span.start)
+        entry = self.entries.get(id(op))
+        if entry is None or entry[0] is not op:
+            entry = self.entries[id(op)] = [op, line, {}]
+        elif entry[1] != line:  # moved: keep only the results that name no line
+            entry[1] = line
+            entry[2] = {k: r for k, r in entry[2].items() if not r[2]}
         anchor = op.span.anchor
-        self.entries[key] = (op, ok, [anchored(n, anchor) for n in notes], self.line_of(op.span.start), _names_lines(notes))
-        self.live.add(key)
+        entry[2][kind] = (ok, [anchored(n, anchor) for n in notes], _names_lines(notes))
+        self.live.add(id(op))
         if kind == "verify":
             self.computed += 1
 
