@@ -358,7 +358,7 @@ async def test_fast_diagnostics_are_pulled_without_waiting_for_the_debounce(pati
     text = (DATA / "analysis.mlir").read_text()
     open_doc(client, uri, text)
     ident = types.TextDocumentIdentifier(uri=uri)
-    await wait_for(lambda: traces(client, uri, 1) == ["fast phase", "analysis"], 30, "the analysis after opening")
+    await wait_for(lambda: traces(client, uri, 1) == ["fast phase", "analysis", "analysis complete"], 30, "the analysis after opening")
     p = pos(text, "%v = affine.load %A[%i + 1] : memref<100xf32>")
     change(client, uri, 2, p, p, RACY_EDIT)
     rep = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))

@@ -30,7 +30,8 @@ A client that supports pull diagnostics (``textDocument/diagnostic``) gets
 them by pull only, others by ``textDocument/publishDiagnostics``: never both,
 so no editor shows them twice. With ``$/setTrace`` (or ``trace`` at
 initialization) other than ``off``, each computation is reported by a
-``$/logTrace`` ("diagnostics <uri> vN: fast phase", "... analysis").
+``$/logTrace`` ("diagnostics <uri> vN: fast phase", "... analysis", "...
+analysis complete").
 """
 
 from __future__ import annotations
@@ -291,6 +292,8 @@ class DiagnosticsManager:
                 self._publish(st, final, final=not todo)
                 if todo:
                     await asyncio.sleep(ANALYSIS_IDLE_S)
+                else:
+                    self._trace(f"diagnostics {st.uri} v{fast.version}: analysis complete")
         finally:
             if token is not None:
                 progress.end()
