@@ -27,8 +27,9 @@ it is measured with the push client only.
 * **peak memory**: ``VmHWM`` of the server process plus that of every child
   process (affine-lsp's dataflow worker, :mod:`affine_lsp.server.flowproc`).
 
-Between opening and editing each server gets ``--settle`` seconds to finish
-background work. affine-lsp runs with its defaults (debounce 500 ms before
+Editing starts once the opened version's diagnostics are complete (at most
+``--complete-timeout`` seconds) and the server has been quiet for
+``--settle`` seconds. affine-lsp runs with its defaults (debounce 500 ms before
 the analysis, time budget 2000 ms) unless ``--debounce-ms`` is given.
 
 Usage::
@@ -67,6 +68,7 @@ class Server:
         self.inbox: queue.Queue[tuple[float, dict[str, Any]]] = queue.Queue()
         self.next_id = 0
         self.refreshes: list[float] = []  # arrival times of workspace/diagnostic/refresh
+        self.traces: list[tuple[float, str]] = []  # $/logTrace messages (arrival time, message)
         self.write_lock = threading.Lock()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -112,6 +114,8 @@ class Server:
                 t, msg = self.inbox.get(timeout=max(0.001, end - time.monotonic()))
             except queue.Empty:
                 raise TimeoutError(f"{self.name}: no answer within {timeout} s") from None
+            if msg.get("method") == "$/logTrace":
+                self.traces.append((t, msg["params"]["message"]))
             if "id" in msg and "method" in msg:  # server -> client request
                 if msg["method"] == "workspace/diagnostic/refresh":
                     self.refreshes.append(t)
@@ -305,18 +309,27 @@ def measure(
         else:
             t1, _ = srv.wait(lambda m: is_publish(m, 1), args.timeout)
         res.open_s = last = t1 - t0
-        # then until complete or quiet for --settle seconds: pull again after
-        # each refresh (the analysis adds diagnostics), or take each publish
+        # then until complete (affine-lsp: its trace, at most --complete-timeout
+        # seconds; mlir-lsp-server: quiet for --settle seconds): pull again
+        # after each refresh (the analysis adds diagnostics), or take each publish
+        traced = name == "affine-lsp"
+        end = time.monotonic() + (args.complete_timeout if traced else args.timeout)
         while True:
             try:
-                t2, m = srv.wait(lambda m: complete(m) or m.get("method") == "workspace/diagnostic/refresh" or is_publish(m, 1), args.settle, requests=True)
+                t2, m = srv.wait(
+                    lambda m: complete(m) or m.get("method") == "workspace/diagnostic/refresh" or is_publish(m, 1),
+                    max(0.001, end - time.monotonic()) if traced else args.settle,
+                    requests=True,
+                )
             except TimeoutError:
+                if traced:
+                    last = float("nan")  # not complete within --complete-timeout
                 break
             if m.get("method") == "workspace/diagnostic/refresh":
                 t2, _ = srv.pull(uri, args.timeout)
             last = max(last, t2 - t0)
-            if complete(m):
-                break
+            if complete(m) or any(msg == f"diagnostics {uri} v1: analysis complete" for _, msg in srv.traces):
+                break  # (the trace may have arrived while waiting for the pull)
         res.complete_s = last
         srv.drain(args.settle, args.settle + 120)
         # edits
@@ -388,6 +401,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hovers", type=int, default=40, help="hovers per file")
     p.add_argument("--settle", type=float, default=3.0, help="quiet seconds to wait after opening and after editing")
     p.add_argument("--pause", type=float, default=0.05, help="pause between edits (s)")
+    p.add_argument("--complete-timeout", type=float, default=300.0, help="how long to wait for affine-lsp's analysis after opening (s)")
     p.add_argument("--timeout", type=float, default=600.0)
     p.add_argument("--debounce-ms", type=int, default=None, help="affine-lsp diagnostics.debounceMs before the analysis (default: the server's, 500)")
     p.add_argument("--skip-mlir", action="store_true", help="do not run mlir-lsp-server")

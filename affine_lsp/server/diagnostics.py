@@ -37,6 +37,7 @@ analysis complete").
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import time
@@ -183,9 +184,10 @@ class DiagnosticsManager:
             def done(f: Any, version: int = version) -> None:
                 if not f.cancelled() and f.exception() is None and f.result() is not None:
                     res: FastResult = f.result()
-                    loop.call_soon_threadsafe(
-                        self._trace, f"diagnostics {st.uri} v{version}: fast phase", f"{res.elapsed_ms:.1f} ms, {len(res.missing)} functions to analyse"
-                    )
+                    with contextlib.suppress(RuntimeError):  # the loop is closed (shutdown)
+                        loop.call_soon_threadsafe(
+                            self._trace, f"diagnostics {st.uri} v{version}: fast phase", f"{res.elapsed_ms:.1f} ms, {len(res.missing)} functions to analyse"
+                        )
 
             cf.add_done_callback(done)
             pending = st.fast_future = (version, cf)
