@@ -24,7 +24,8 @@ After a change the document's diagnostics are computed in two phases:
    is merged with the fast phase's notes and published (or, for pull clients,
    announced with ``workspace/diagnostic/refresh``) if the document did not
    change meanwhile; a change cancels the pending phase and stops a running
-   one between two functions.
+   one between two functions, and holds the background requests to the
+   dataflow worker process for ``diagnostics.debounceMs`` too.
 
 A client that supports pull diagnostics (``textDocument/diagnostic``) gets
 them by pull only, others by ``textDocument/publishDiagnostics``: never both,
@@ -94,7 +95,10 @@ class DiagnosticsManager:
         self._schedule(st, ANALYSIS_IDLE_S)
 
     def document_changed(self, st: DocumentState) -> None:
-        self._schedule(st, self.server.settings.debounce_ms / 1000.0)
+        delay = self.server.settings.debounce_ms / 1000.0
+        # The background dataflow (worker process) pauses while typing too.
+        self.server.engine.flow_worker.hold(delay)
+        self._schedule(st, delay)
 
     def document_saved(self, st: DocumentState) -> None:
         last = st.last
