@@ -1,23 +1,36 @@
 """Language-server latency: affine-lsp versus mlir-lsp-server, side by side.
 
 For generated affine files of 1k, 10k and 50k lines (``bench/generate.py``),
-each server is started over stdio and measured on the same traffic:
+each server is started over stdio and measured on the same traffic, in one
+run, affine-lsp twice: with a client that takes pushed diagnostics
+(``textDocument/publishDiagnostics``) and with one that pulls them
+(``textDocument/diagnostic`` after each change and after each
+``workspace/diagnostic/refresh``). mlir-lsp-server has no pull diagnostics:
+it is measured with the push client only.
 
-* **open -> diagnostics**: ``didOpen`` to the first ``publishDiagnostics``;
+* **open -> first diagnostics**: ``didOpen`` to the first diagnostics (push:
+  the first ``publishDiagnostics``; pull: the answer to a pull sent right
+  after ``didOpen``);
+* **open -> complete diagnostics**: to the last diagnostics of the opened
+  version, analysis included (push: the last publish before ``--settle``
+  quiet seconds; pull: the answer to the pull after the last refresh);
 * **edit -> diagnostics**: single-character edits in one function (a loop
   bound ``64`` <-> ``63``, so the file stays valid), each followed by waiting
-  for the diagnostics of that version; p50/p95. affine-lsp gets incremental
-  changes; mlir-lsp-server advertises full sync, so it gets the whole text
-  (what an editor sends it);
+  for the diagnostics of that version (push: its publish; pull: the answer
+  to a pull sent right after the change); p50/p95. affine-lsp gets
+  incremental changes; mlir-lsp-server advertises full sync, so it gets the
+  whole text (what an editor sends it);
 * **hover**: on op names and SSA values in functions spread over the file;
   p50/p95 (affine-lsp's hover on an access/loop includes its dependences,
   analysed on demand when the background analysis has not reached that
   function yet);
-* **peak memory**: ``VmHWM`` of the server process.
+* **peak memory**: ``VmHWM`` of the server process plus that of every child
+  process (affine-lsp's dataflow worker, :mod:`affine_lsp.server.flowproc`).
 
-Between opening and editing each server gets ``--settle`` seconds to finish
-background work. affine-lsp runs with its defaults (debounce 150 ms, time
-budget 2000 ms) unless ``--debounce-ms`` is given.
+Editing starts once the opened version's diagnostics are complete (at most
+``--complete-timeout`` seconds) and the server has been quiet for
+``--settle`` seconds. affine-lsp runs with its defaults (debounce 500 ms before
+the analysis, time budget 2000 ms) unless ``--debounce-ms`` is given.
 
 Usage::
 
@@ -54,6 +67,8 @@ class Server:
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
         self.inbox: queue.Queue[tuple[float, dict[str, Any]]] = queue.Queue()
         self.next_id = 0
+        self.refreshes: list[float] = []  # arrival times of workspace/diagnostic/refresh
+        self.traces: list[tuple[float, str]] = []  # $/logTrace messages (arrival time, message)
         self.write_lock = threading.Lock()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -90,19 +105,26 @@ class Server:
     def notify(self, method: str, params: Any) -> None:
         self.send({"jsonrpc": "2.0", "method": method, "params": params})
 
-    def wait(self, pred: Any, timeout: float) -> tuple[float, dict[str, Any]]:
+    def wait(self, pred: Any, timeout: float, requests: bool = False) -> tuple[float, dict[str, Any]]:
+        """The next message ``pred`` accepts (server requests are answered,
+        and given to ``pred`` too when ``requests``)."""
         end = time.monotonic() + timeout
         while True:
             try:
                 t, msg = self.inbox.get(timeout=max(0.001, end - time.monotonic()))
             except queue.Empty:
                 raise TimeoutError(f"{self.name}: no answer within {timeout} s") from None
+            if msg.get("method") == "$/logTrace":
+                self.traces.append((t, msg["params"]["message"]))
             if "id" in msg and "method" in msg:  # server -> client request
+                if msg["method"] == "workspace/diagnostic/refresh":
+                    self.refreshes.append(t)
                 result: Any = None
                 if msg["method"] == "workspace/configuration":
                     result = [None for _ in msg["params"].get("items", [])]
                 self.send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
-                continue
+                if not requests:
+                    continue
             if pred(msg):
                 return t, msg
 
@@ -115,11 +137,15 @@ class Server:
             except TimeoutError:
                 return
 
-    def initialize(self, options: dict[str, Any] | None) -> None:
-        i = self.request(
-            "initialize",
-            {"processId": os.getpid(), "rootUri": None, "capabilities": {"window": {"workDoneProgress": False}}, "initializationOptions": options},
-        )
+    def initialize(self, options: dict[str, Any] | None, pull: bool = False, trace: str | None = None) -> None:
+        caps: dict[str, Any] = {"window": {"workDoneProgress": False}, "textDocument": {"publishDiagnostics": {"versionSupport": True}}}
+        if pull:
+            caps["textDocument"]["diagnostic"] = {"dynamicRegistration": False}
+            caps["workspace"] = {"diagnostics": {"refreshSupport": True}}
+        params = {"processId": os.getpid(), "rootUri": None, "capabilities": caps, "initializationOptions": options}
+        if trace is not None:
+            params["trace"] = trace
+        i = self.request("initialize", params)
         self.wait(lambda m: m.get("id") == i, 120)
         self.notify("initialized", {})
 
@@ -144,6 +170,11 @@ class Server:
     def peak_rss_mb(self) -> float:
         """Peak resident memory of the server process."""
         return self._hwm_mb(self.proc.pid) or float("nan")
+
+    def pull(self, uri: str, timeout: float) -> tuple[float, dict[str, Any]]:
+        """``textDocument/diagnostic``: (answer time, answer)."""
+        i = self.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+        return self.wait(lambda m: m.get("id") == i, timeout)
 
     def workers_peak_rss_mb(self) -> float:
         """Peak resident memory of its child processes (worker processes), summed."""
@@ -174,8 +205,10 @@ class Server:
 @dataclass
 class Result:
     server: str
+    mode: str  # push | pull
     lines: int
     open_s: float = float("nan")
+    complete_s: float = float("nan")
     edit_ms: list[float] = field(default_factory=list)
     hover_ms: list[float] = field(default_factory=list)
     peak_mb: float = float("nan")
@@ -196,14 +229,17 @@ class Result:
     def summary(self) -> dict[str, Any]:
         return {
             "server": self.server,
+            "mode": self.mode,
             "lines": self.lines,
             "open_to_diagnostics_s": round(self.open_s, 3),
+            "open_to_complete_s": round(self.complete_s, 3),
             "edit_to_diagnostics_p50_ms": round(self.pct(self.edit_ms, 0.5), 1),
             "edit_to_diagnostics_p95_ms": round(self.pct(self.edit_ms, 0.95), 1),
             "hover_p50_ms": round(self.pct(self.hover_ms, 0.5), 1),
             "hover_p95_ms": round(self.pct(self.hover_ms, 0.95), 1),
             "peak_memory_mb": round(self.peak_mb, 1),
             "workers_peak_memory_mb": round(self.workers_mb, 1),
+            "total_peak_memory_mb": round(self.peak_mb + self.workers_mb, 1),
             "hover_empty": self.hover_empty,
             "hover_partial": self.hover_partial,
             "hover_flow_pending": self.hover_flow_pending,
@@ -243,18 +279,58 @@ def hover_sites(text: str, count: int) -> list[tuple[int, int]]:
     return sites[:count]
 
 
-def measure(name: str, cmd: list[str], env: dict[str, str], text: str, full_sync: bool, args: argparse.Namespace, options: dict[str, Any] | None) -> Result:
+def measure(
+    name: str, cmd: list[str], env: dict[str, str], text: str, full_sync: bool, args: argparse.Namespace, options: dict[str, Any] | None, pull: bool
+) -> Result:
     n_lines = text.count("\n") + 1
-    res = Result(name, n_lines)
+    res = Result(name, "pull" if pull else "push", n_lines)
     srv = Server(name, cmd, env)
     uri = f"file:///tmp/affine-lsp-bench/gen_{n_lines}.mlir"
+
+    def is_publish(m: dict[str, Any], v: int) -> bool:
+        if m.get("method") != "textDocument/publishDiagnostics" or m["params"]["uri"] != uri:
+            return False
+        got = m["params"].get("version")
+        return got is None or got == v
+
+    def complete(m: dict[str, Any]) -> bool:
+        """affine-lsp's trace when the analysis of the opened version is done."""
+        return m.get("method") == "$/logTrace" and m["params"]["message"] == f"diagnostics {uri} v1: analysis complete"
+
     try:
-        srv.initialize(options)
+        # affine-lsp says with a $/logTrace when its analysis is complete (the
+        # analysis may add no diagnostic, then nothing else shows it)
+        srv.initialize(options, pull=pull, trace="messages" if name == "affine-lsp" else None)
         srv.drain(0.5, 30)  # let the server finish starting (e.g. parser tables)
         t0 = time.perf_counter()
         srv.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "mlir", "version": 1, "text": text}})
-        t1, _ = srv.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri, args.timeout)
-        res.open_s = t1 - t0
+        if pull:
+            t1, _ = srv.pull(uri, args.timeout)
+        else:
+            t1, _ = srv.wait(lambda m: is_publish(m, 1), args.timeout)
+        res.open_s = last = t1 - t0
+        # then until complete (affine-lsp: its trace, at most --complete-timeout
+        # seconds; mlir-lsp-server: quiet for --settle seconds): pull again
+        # after each refresh (the analysis adds diagnostics), or take each publish
+        traced = name == "affine-lsp"
+        end = time.monotonic() + (args.complete_timeout if traced else args.timeout)
+        while True:
+            try:
+                t2, m = srv.wait(
+                    lambda m: complete(m) or m.get("method") == "workspace/diagnostic/refresh" or is_publish(m, 1),
+                    max(0.001, end - time.monotonic()) if traced else args.settle,
+                    requests=True,
+                )
+            except TimeoutError:
+                if traced:
+                    last = float("nan")  # not complete within --complete-timeout
+                break
+            if m.get("method") == "workspace/diagnostic/refresh":
+                t2, _ = srv.pull(uri, args.timeout)
+            last = max(last, t2 - t0)
+            if complete(m) or any(msg == f"diagnostics {uri} v1: analysis complete" for _, msg in srv.traces):
+                break  # (the trace may have arrived while waiting for the pull)
+        res.complete_s = last
         srv.drain(args.settle, args.settle + 120)
         # edits
         line, col = edit_site(text)
@@ -273,15 +349,10 @@ def measure(name: str, cmd: list[str], env: dict[str, str], text: str, full_sync
                 change = {"range": {"start": {"line": line, "character": col}, "end": {"line": line, "character": col + 1}}, "text": ch}
             t0 = time.perf_counter()
             srv.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]})
-            v = version
-
-            def is_diag(m: dict[str, Any], v: int = v) -> bool:
-                if m.get("method") != "textDocument/publishDiagnostics" or m["params"]["uri"] != uri:
-                    return False
-                got = m["params"].get("version")
-                return got is None or got == v
-
-            t1, _ = srv.wait(is_diag, args.timeout)
+            if pull:
+                t1, _ = srv.pull(uri, args.timeout)
+            else:
+                t1, _ = srv.wait(lambda m, v=version: is_publish(m, v), args.timeout)
             res.edit_ms.append((t1 - t0) * 1000)
             time.sleep(args.pause)
         srv.drain(args.settle, args.settle + 120)
@@ -330,8 +401,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hovers", type=int, default=40, help="hovers per file")
     p.add_argument("--settle", type=float, default=3.0, help="quiet seconds to wait after opening and after editing")
     p.add_argument("--pause", type=float, default=0.05, help="pause between edits (s)")
+    p.add_argument("--complete-timeout", type=float, default=300.0, help="how long to wait for affine-lsp's analysis after opening (s)")
     p.add_argument("--timeout", type=float, default=600.0)
-    p.add_argument("--debounce-ms", type=int, default=None, help="affine-lsp diagnostics.debounceMs (default: the server's, 150)")
+    p.add_argument("--debounce-ms", type=int, default=None, help="affine-lsp diagnostics.debounceMs before the analysis (default: the server's, 500)")
     p.add_argument("--skip-mlir", action="store_true", help="do not run mlir-lsp-server")
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     args = p.parse_args(argv)
@@ -348,31 +420,31 @@ def main(argv: list[str] | None = None) -> int:
     for size in args.sizes:
         text = generate(size)
         print(f"== {text.count(chr(10)) + 1} lines", file=sys.stderr)
-        r = measure("affine-lsp", affine_cmd, affine_env, text, False, args, options)
-        print(json.dumps(r.summary()), file=sys.stderr)
-        results.append(r)
+        runs = [("affine-lsp", affine_cmd, affine_env, False, options, False), ("affine-lsp", affine_cmd, affine_env, False, options, True)]
         if mlir is not None:
-            r = measure("mlir-lsp-server", mlir[0], mlir[1], text, True, args, None)
+            runs.append(("mlir-lsp-server", mlir[0], mlir[1], True, None, False))
+        for name, cmd, env, full_sync, opts, pull in runs:
+            r = measure(name, cmd, env, text, full_sync, args, opts, pull)
             print(json.dumps(r.summary()), file=sys.stderr)
             results.append(r)
 
     header = (
-        f"{'server':<16} {'lines':>6} {'open->diag s':>12} {'edit p50 ms':>11} {'edit p95 ms':>11} {'hover p50 ms':>12} {'hover p95 ms':>12} {'peak MB':>8}"
-        f" {'+workers MB':>11}"
+        f"{'server':<16} {'mode':<5} {'lines':>6} {'open->first s':>13} {'open->complete s':>16} {'edit p50 ms':>11} {'edit p95 ms':>11}"
+        f" {'hover p50 ms':>12} {'hover p95 ms':>12} {'peak MB':>8} {'(children)':>10}"
     )
     print(header)
     print("-" * len(header))
     for r in results:
         s = r.summary()
         print(
-            f"{r.server:<16} {r.lines:>6} {s['open_to_diagnostics_s']:>12.3f} {s['edit_to_diagnostics_p50_ms']:>11.1f} "
-            f"{s['edit_to_diagnostics_p95_ms']:>11.1f} {s['hover_p50_ms']:>12.1f} {s['hover_p95_ms']:>12.1f} {s['peak_memory_mb']:>8.1f}"
-            f" {s['workers_peak_memory_mb']:>11.1f}" + (f"  ERROR {r.error}" if r.error else "")
+            f"{r.server:<16} {r.mode:<5} {r.lines:>6} {s['open_to_diagnostics_s']:>13.3f} {s['open_to_complete_s']:>16.3f}"
+            f" {s['edit_to_diagnostics_p50_ms']:>11.1f} {s['edit_to_diagnostics_p95_ms']:>11.1f} {s['hover_p50_ms']:>12.1f} {s['hover_p95_ms']:>12.1f}"
+            f" {s['total_peak_memory_mb']:>8.1f} {s['workers_peak_memory_mb']:>10.1f}" + (f"  ERROR {r.error}" if r.error else "")
         )
     ratios = []
-    by = {(r.server, r.lines): r for r in results}
+    by = {(r.server, r.mode, r.lines): r for r in results}
     for r in results:
-        m = by.get(("mlir-lsp-server", r.lines))
+        m = by.get(("mlir-lsp-server", "push", r.lines))
         if r.server != "affine-lsp" or m is None:
             continue
         a, b = r.summary(), m.summary()
@@ -383,28 +455,34 @@ def main(argv: list[str] | None = None) -> int:
         ratios.append(
             {
                 "lines": r.lines,
+                "mode": r.mode,
                 "open": ratio("open_to_diagnostics_s"),
                 "edit_p50": ratio("edit_to_diagnostics_p50_ms"),
                 "hover_p95": ratio("hover_p95_ms"),
-                "memory": ratio("peak_memory_mb"),
+                "memory": ratio("total_peak_memory_mb"),
             }
         )
     if ratios:
         print()
-        print("affine-lsp / mlir-lsp-server (lower is better for affine-lsp):")
+        print("affine-lsp / mlir-lsp-server (push) (lower is better for affine-lsp):")
         for q in ratios:
-            print(f"  {q['lines']:>6} lines: open x{q['open']:.2f}  edit p50 x{q['edit_p50']:.2f}  hover p95 x{q['hover_p95']:.2f}  memory x{q['memory']:.2f}")
-    targets = [r for r in results if r.server == "affine-lsp" and r.lines >= 49000]
-    if targets:
-        t = targets[-1].summary()
-        m = by.get(("mlir-lsp-server", targets[-1].lines))
-        print()
-        print("targets at 50k lines:")
-        if m is not None:
-            ok = t["edit_to_diagnostics_p50_ms"] < m.summary()["edit_to_diagnostics_p50_ms"]
-            print(f"  edit->diagnostics p50 below mlir-lsp-server's: {'yes' if ok else 'NO'}")
-        print(f"  hover p95 < 50 ms: {'yes' if t['hover_p95_ms'] < 50 else 'NO'} ({t['hover_p95_ms']} ms)")
-        print(f"  peak memory < 500 MB: {'yes' if t['peak_memory_mb'] < 500 else 'NO'} ({t['peak_memory_mb']} MB)")
+            print(
+                f"  {q['lines']:>6} lines, {q['mode']}: open x{q['open']:.2f}  edit p50 x{q['edit_p50']:.2f}  hover p95 x{q['hover_p95']:.2f}"
+                f"  memory x{q['memory']:.2f}"
+            )
+    print()
+    print("targets: edit->diagnostics p50 <= 20 ms at 1k and 10k lines, <= 0.25x mlir-lsp-server's at 50k, push and pull:")
+    for r in results:
+        if r.server != "affine-lsp":
+            continue
+        p50 = r.summary()["edit_to_diagnostics_p50_ms"]
+        if r.lines < 49000:
+            print(f"  {r.lines:>6} lines, {r.mode}: {p50} ms: {'yes' if p50 <= 20 else 'NO'}")
+        else:
+            m = by.get(("mlir-lsp-server", "push", r.lines))
+            if m is not None:
+                ref = m.summary()["edit_to_diagnostics_p50_ms"]
+                print(f"  {r.lines:>6} lines, {r.mode}: {p50} ms vs {ref} ms: x{p50 / ref:.2f}: {'yes' if p50 <= 0.25 * ref else 'NO'}")
     if args.json:
         Path(args.json).write_text(json.dumps({"results": [r.summary() for r in results], "raw": [asdict(r) for r in results], "ratios": ratios}, indent=2))
     return 0

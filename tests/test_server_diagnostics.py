@@ -19,6 +19,7 @@ from tests.test_server_support import (
     diagnostics_for,
     hover_text,
     no_server_errors,
+    offset,
     open_doc,
     open_file,
     pos,
@@ -45,18 +46,19 @@ def publishes(client: LanguageClient, uri: str) -> list[types.PublishDiagnostics
     return [p for p in client.diag_log if p.uri == uri]  # type: ignore[attr-defined]
 
 
-async def test_debounce_publishes_only_the_latest_version(client: LanguageClient):
+async def test_keystrokes_publish_in_order_and_end_with_the_latest_version(client: LanguageClient):
     uri = "file:///tmp/affine-lsp-test/debounce.mlir"
     text = (DATA / "kernels.mlir").read_text()
     open_doc(client, uri, text)
     await diagnostics_for(client, uri, 1)
     n = len(publishes(client, uri))
-    for v in range(2, 8):  # six keystrokes in a comment, faster than the debounce
+    for v in range(2, 8):  # six keystrokes in a comment
         change(client, uri, v, types.Position(line=0, character=3 + v), types.Position(line=0, character=3 + v), "x")
     await diagnostics_for(client, uri, 7)
     await asyncio.sleep(DEBOUNCE_MS / 1000 + 0.3)
-    later = publishes(client, uri)[n:]
-    assert {p.version for p in later} == {7}, [p.version for p in later]
+    later = [p.version for p in publishes(client, uri)[n:]]
+    # never an older version after a newer one, and the latest last
+    assert later == sorted(later) and later[-1] == 7, later
 
 
 async def test_save_and_close(client: LanguageClient):
@@ -169,9 +171,13 @@ async def test_pull_diagnostics(pull_client: LanguageClient):
     assert rep.kind == "full"
     assert [d.range.start.line for d in rep.items if d.severity == types.DiagnosticSeverity.Error] == [12]
     assert all(d.source == "affine-lsp" for d in rep.items)
-    await asyncio.sleep(0.5)
-    rep = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
-    again = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident, previous_result_id=rep.result_id))
+    # once the analysis (deferred) has been merged, the same result is "unchanged"
+    for _ in range(20):
+        await asyncio.sleep(0.3)
+        rep = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
+        again = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident, previous_result_id=rep.result_id))
+        if again.kind == "unchanged":
+            break
     assert again.kind == "unchanged" and again.result_id == rep.result_id
     # fix the error: the next pull has no error
     p = pos(text, "%A[%i :", delta=5)
@@ -250,3 +256,113 @@ async def test_settings_from_configuration_and_changes(settings_client: Language
     )
     await asyncio.sleep(0.2)
     assert "RAW on `%A`" in await hover()
+
+
+# ---------------------------------------------------------------- no debounce before the fast diagnostics
+HUGE_DEBOUNCE_MS = 10_000_000
+RACY_EDIT = "%bad = arith.addi %nowhere, %nowhere : index\n    "
+
+
+async def _fresh_diagnostics(client: LanguageClient, uri: str, text: str) -> list[tuple]:
+    """The first diagnostics of a fresh open of ``text`` (before any analysis)."""
+    open_doc(client, uri, text)
+    first = await wait_for(lambda: publishes(client, uri), 30, "diagnostics of a fresh open")
+    return _key(first[0].diagnostics)
+
+
+def _key(diags: list[types.Diagnostic]) -> list[tuple]:
+    return sorted((d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character, d.severity, d.message) for d in diags)
+
+
+@pytest_lsp.fixture(scope="module", config=config())
+async def patient_client(lsp_client: LanguageClient):
+    await start(lsp_client, init_options={"diagnostics": {"debounceMs": HUGE_DEBOUNCE_MS}}, trace=types.TraceValue.Messages)
+    yield
+    no_server_errors(lsp_client)
+    await lsp_client.shutdown_session()
+
+
+def traces(client: LanguageClient, uri: str, version: int) -> list[str]:
+    """The server's ``$/logTrace`` messages about computing ``version`` of ``uri``."""
+    prefix = f"diagnostics {uri} v{version}: "
+    return [m[len(prefix) :] for m in client.trace_log if m.startswith(prefix)]  # type: ignore[attr-defined]
+
+
+@needs_analysis
+async def test_fast_diagnostics_are_pushed_without_waiting_for_the_debounce(patient_client: LanguageClient):
+    """debounceMs delays the analysis only: with a debounce of hours, an
+    edit's syntax and verifier diagnostics are published, and they are those
+    of a fresh open of the same text; the analysis of the edited function
+    never runs, the other functions keep theirs."""
+    client = patient_client
+    uri = "file:///tmp/affine-lsp-test/patient.mlir"
+    text = (DATA / "analysis.mlir").read_text()
+    open_doc(client, uri, text)
+    # after opening, the analysis runs without waiting for the debounce
+    await diagnostics_for(client, uri, 1, pred=lambda d: any("race" in x.message for x in d) and any("out of upper bound" in x.message for x in d))
+    p = pos(text, "%v = affine.load %A[%i + 1] : memref<100xf32>")
+    change(client, uri, 2, p, p, RACY_EDIT)
+    diags = await diagnostics_for(client, uri, 2)
+    assert [d.message for d in diags if d.severity == types.DiagnosticSeverity.Error] == ["use of undeclared SSA value name"] * 2
+    assert not any("race" in d.message for d in diags)  # @racy changed: its analysis is deferred
+    assert any("out of upper bound" in d.message for d in diags)  # the other functions keep theirs
+    assert traces(client, uri, 2) == ["fast phase"]
+    await asyncio.sleep(1.0)
+    assert traces(client, uri, 2) == ["fast phase"]  # no analysis: the debounce has not passed
+    new_text = text.replace("%v = affine.load %A[%i + 1] : memref<100xf32>", RACY_EDIT + "%v = affine.load %A[%i + 1] : memref<100xf32>", 1)
+    fresh = await _fresh_diagnostics(client, "file:///tmp/affine-lsp-test/patient-fresh.mlir", new_text)
+    assert [k for k in _key(diags) if "out of upper bound" not in k[-1]] == fresh
+
+
+async def test_a_burst_of_changes_computes_only_current_versions(patient_client: LanguageClient):
+    """Fifty changes sent at once: diagnostics for the last version, equal to
+    those of a fresh open; a computation never starts for a version already
+    replaced (each one that ran was the latest when it started, so there are
+    far fewer than fifty), and versions are published in order."""
+    client = patient_client
+    uri = "file:///tmp/affine-lsp-test/burst.mlir"
+    text = (DATA / "kernels.mlir").read_text()
+    open_doc(client, uri, text)
+    await diagnostics_for(client, uri, 1)
+    n = len(publishes(client, uri))
+    cur = text
+    for v in range(2, 52):  # in three functions, one notification each, without waiting
+        p = pos(cur, "return", nth=v % 3)
+        change(client, uri, v, p, p, f"%burst{v} = arith.constant {v} : index\n  ")
+        i = offset(cur, p)
+        cur = cur[:i] + f"%burst{v} = arith.constant {v} : index\n  " + cur[i:]
+    final = await diagnostics_for(client, uri, 51)
+    versions = [p.version for p in publishes(client, uri)[n:]]
+    assert versions == sorted(versions) and versions[-1] == 51, versions
+    computed = [v for v in range(2, 52) for m in traces(client, uri, v) if m == "fast phase"]
+    assert computed == sorted(set(computed)) and computed[-1] == 51, computed
+    assert len(computed) < 25, computed
+    assert _key(final) == await _fresh_diagnostics(client, "file:///tmp/affine-lsp-test/burst-fresh.mlir", cur)
+
+
+@pytest_lsp.fixture(scope="module", config=config())
+async def patient_pull_client(lsp_client: LanguageClient):
+    await start(lsp_client, init_options={"diagnostics": {"debounceMs": HUGE_DEBOUNCE_MS}}, pull=True, trace=types.TraceValue.Messages)
+    yield
+    no_server_errors(lsp_client)
+    await lsp_client.shutdown_session()
+
+
+@needs_analysis
+async def test_fast_diagnostics_are_pulled_without_waiting_for_the_debounce(patient_pull_client: LanguageClient):
+    """The same for a pull client: the pull after a change answers with the
+    new version's verifier diagnostics, computed once (the change's run and
+    the pull share it); the analysis waits for the debounce."""
+    client = patient_pull_client
+    uri = "file:///tmp/affine-lsp-test/patient-pull.mlir"
+    text = (DATA / "analysis.mlir").read_text()
+    open_doc(client, uri, text)
+    ident = types.TextDocumentIdentifier(uri=uri)
+    await wait_for(lambda: traces(client, uri, 1) == ["fast phase", "analysis", "analysis complete"], 30, "the analysis after opening")
+    p = pos(text, "%v = affine.load %A[%i + 1] : memref<100xf32>")
+    change(client, uri, 2, p, p, RACY_EDIT)
+    rep = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
+    assert [d.message for d in rep.items if d.severity == types.DiagnosticSeverity.Error] == ["use of undeclared SSA value name"] * 2
+    assert not any("race" in d.message for d in rep.items)
+    await asyncio.sleep(1.0)
+    assert traces(client, uri, 2) == ["fast phase"]

@@ -48,6 +48,10 @@ def make_client() -> LanguageClient:
         _default_publish(c, params)
 
     client.inlay_refreshes = 0  # type: ignore[attr-defined]
+    client.trace_log = []  # type: ignore[attr-defined]
+
+    def on_log_trace(c: LanguageClient, params: types.LogTraceParams) -> None:
+        c.trace_log.append(params.message)  # type: ignore[attr-defined]
 
     def on_inlay_refresh(c: LanguageClient, params: None) -> None:
         c.inlay_refreshes += 1  # type: ignore[attr-defined]
@@ -55,6 +59,7 @@ def make_client() -> LanguageClient:
     features = dict(DEFAULT_CLIENT_FEATURES)
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = on_publish
     features[types.WORKSPACE_INLAY_HINT_REFRESH] = on_inlay_refresh
+    features[types.LOG_TRACE] = on_log_trace
     register_lsp_features(client, features)
     return client
 
@@ -98,8 +103,12 @@ def capabilities(pull: bool = False, snippets: bool = True, progress: bool = Tru
     )
 
 
-async def start(client: LanguageClient, init_options: dict[str, Any] | None = None, pull: bool = False, **caps: Any) -> types.InitializeResult:
-    return await client.initialize_session(types.InitializeParams(capabilities=capabilities(pull=pull, **caps), initialization_options=init_options))
+async def start(
+    client: LanguageClient, init_options: dict[str, Any] | None = None, pull: bool = False, trace: types.TraceValue | None = None, **caps: Any
+) -> types.InitializeResult:
+    return await client.initialize_session(
+        types.InitializeParams(capabilities=capabilities(pull=pull, **caps), initialization_options=init_options, trace=trace)
+    )
 
 
 def uri_of(name: str) -> str:

@@ -1,31 +1,44 @@
 """Diagnostics: scheduling, computation in two phases, push and pull.
 
-After a change the document's diagnostics are recomputed once the edits pause
-(``diagnostics.debounceMs``, default 150 ms); a newer version cancels the
-pending run and makes a running one give up between steps.
+After a change the document's diagnostics are computed in two phases:
 
-1. *Fast phase* (parse worker, document lock held): apply the queued edits,
-   re-parse the changed chunks, rebuild the IR, run the verifier; analysis
-   notes of functions whose IR did not change come from the per-function
-   cache. Published at once.
-2. *Analysis phase* (analysis worker, no document lock), once the edits
-   have paused for ``ANALYSIS_IDLE_S``: the dependence analysis of the
-   functions without results, the edited one first, each query under the isl
+1. *Fast phase* (parse worker, document lock held), at once, no debounce:
+   apply the queued edits, re-parse the changed chunks, rebuild the IR of
+   the changed items, verify the items whose IR is new (see
+   :meth:`.engine.Engine.verify`); analysis notes of functions whose IR did
+   not change come from the per-function cache. Published at once (push
+   clients) or answered to the pending ``textDocument/diagnostic`` (pull
+   clients); both wait for the same computation. A burst of changes does
+   not queue work: the changes are queued and applied together by the next
+   computation, one computation per document is pending at most, and a
+   computation whose version is no longer the latest when it starts returns
+   without doing anything (a newer change cancels it).
+2. *Analysis phase* (analysis worker, no document lock), deferred until the
+   edits have paused for ``diagnostics.debounceMs`` (after opening, saving or
+   a settings change, for ``ANALYSIS_IDLE_S``): the dependence analysis of
+   the functions without results, the edited one first, each query under the isl
    operation budget (``analysis.islMaxOperations``), each function under the
    time budget ``analysis.timeBudgetMs`` (past it the function gets an info
    note, "dependence analysis skipped"), in slices of at most that budget
-   separated by idle pauses, with ``$/progress`` when it is long. Each slice is published (or, for pull clients, announced
-   with ``workspace/diagnostic/refresh``) if the document did not change
-   meanwhile; a change stops the phase between two functions.
+   separated by idle pauses, with ``$/progress`` when it is long. Each slice
+   is merged with the fast phase's notes and published (or, for pull clients,
+   announced with ``workspace/diagnostic/refresh``) if the document did not
+   change meanwhile; a change cancels the pending phase and stops a running
+   one between two functions, and holds the background requests to the
+   dataflow worker process for ``diagnostics.debounceMs`` too.
 
 A client that supports pull diagnostics (``textDocument/diagnostic``) gets
 them by pull only, others by ``textDocument/publishDiagnostics``: never both,
-so no editor shows them twice.
+so no editor shows them twice. With ``$/setTrace`` (or ``trace`` at
+initialization) other than ``off``, each computation is reported by a
+``$/logTrace`` ("diagnostics <uri> vN: fast phase", "... analysis", "...
+analysis complete").
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import time
@@ -50,8 +63,9 @@ log = logging.getLogger("affine_lsp.server.diagnostics")
 PROGRESS_MIN_FUNCTIONS = 8
 PROGRESS_AFTER_S = 0.5
 ANALYSIS_IDLE_S = 0.5
-"""The analysis phase starts once the document has not changed for this long
-(and pauses this long between two slices of ``analysis.timeBudgetMs``)."""
+"""The analysis phase after opening, saving or a settings change starts this
+long after the fast phase (after a change: ``diagnostics.debounceMs``), and
+pauses this long between two slices of ``analysis.timeBudgetMs``."""
 REFREEZE_EVERY = 2000
 """Fast phases between two full garbage collections (see ``_housekeeping``)."""
 
@@ -68,6 +82,7 @@ class FastResult:
     base_notes: list[Note]  # parse + IR + verifier
     missing: list[Operation] = field(default_factory=list)  # functions without analysis results
     sources: dict[int, tuple[str, str]] = field(default_factory=dict)  # their text (see engine.function_source)
+    elapsed_ms: float = 0.0
 
 
 class DiagnosticsManager:
@@ -78,10 +93,13 @@ class DiagnosticsManager:
 
     # ------------------------------------------------------------ lifecycle hooks (event loop)
     def document_opened(self, st: DocumentState) -> None:
-        self._schedule(st, 0.0)
+        self._schedule(st, ANALYSIS_IDLE_S)
 
     def document_changed(self, st: DocumentState) -> None:
-        self._schedule(st, self.server.settings.debounce_ms / 1000.0)
+        delay = self.server.settings.debounce_ms / 1000.0
+        # The background dataflow (worker process) pauses while typing too.
+        self.server.engine.flow_worker.hold(delay)
+        self._schedule(st, delay)
 
     def document_saved(self, st: DocumentState) -> None:
         last = st.last
@@ -89,7 +107,7 @@ class DiagnosticsManager:
             # Up to date: publish again (an analysis still running will follow).
             self._publish(st, last, force=True)
         else:
-            self._schedule(st, 0.0)
+            self._schedule(st, ANALYSIS_IDLE_S)
 
     def document_closed(self, uri: str, st: DocumentState | None) -> None:
         if st is not None and st.diag_task is not None:
@@ -101,20 +119,22 @@ class DiagnosticsManager:
         """Recompute every open document (settings changed)."""
         for st in list(self.server.documents.docs.values()):
             st.last = None
-            self._schedule(st, 0.0)
+            st.fast_future = None
+            self._schedule(st, ANALYSIS_IDLE_S)
 
     # ------------------------------------------------------------ scheduling
-    def _schedule(self, st: DocumentState, delay: float) -> None:
+    def _schedule(self, st: DocumentState, analysis_delay: float) -> None:
+        """Compute the diagnostics of the current version now; the analysis
+        follows after ``analysis_delay`` seconds without a newer change."""
         if st.diag_task is not None and not st.diag_task.done():
             st.diag_task.cancel()
-        st.diag_task = asyncio.ensure_future(self._run(st, st.version, delay))
+        pending = st.fast_future
+        if pending is not None and pending[0] != st.version:
+            pending[1].cancel()  # not started yet: never runs (a started one finds its version stale)
+        st.diag_task = asyncio.ensure_future(self._run(st, st.version, analysis_delay))
 
-    async def _run(self, st: DocumentState, version: int, delay: float) -> None:
+    async def _run(self, st: DocumentState, version: int, analysis_delay: float) -> None:
         try:
-            if delay > 0:
-                await asyncio.sleep(delay)
-            if not st.is_current(version):
-                return
             t0 = time.perf_counter()
             fast = await self.fast(st, version)
             if fast is None or not st.is_current(version):
@@ -124,9 +144,8 @@ class DiagnosticsManager:
             if fast.missing:
                 # The heavy phase waits for a pause in the typing: it competes
                 # with the fast phase for the interpreter.
-                pause = ANALYSIS_IDLE_S - delay
-                if pause > 0:
-                    await asyncio.sleep(pause)
+                if analysis_delay > 0:
+                    await asyncio.sleep(analysis_delay)
                 if st.is_current(version):
                     await self._analyse(st, fast)
             await self._housekeeping()
@@ -135,6 +154,14 @@ class DiagnosticsManager:
             raise
         except Exception:
             log.exception("diagnostics failed for %s", st.uri)
+
+    def _trace(self, message: str, verbose: str | None = None) -> None:
+        """``$/logTrace`` when the client asked for traces (event loop only)."""
+        proto = self.server.protocol
+        trace = getattr(proto, "trace", None)
+        if trace in (None, types.TraceValue.Off) or proto.writer is None:
+            return
+        self.server.log_trace(types.LogTraceParams(message=message, verbose=verbose if trace == types.TraceValue.Verbose else None))
 
     async def _housekeeping(self) -> None:
         """Keep garbage collections short. The IR of a big document is
@@ -151,8 +178,32 @@ class DiagnosticsManager:
 
     # ------------------------------------------------------------ phase 1
     async def fast(self, st: DocumentState, version: int) -> FastResult | None:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.server.parse_pool, self._fast, st, version)
+        """The fast phase of ``version``: one computation per version, shared
+        by the scheduled run and pull requests (cancelling one awaiting
+        task does not cancel it for the others)."""
+        pending = st.fast_future
+        if pending is None or pending[0] != version or (pending[1].cancelled() and st.is_current(version)):
+            loop = asyncio.get_running_loop()
+            cf = self.server.parse_pool.submit(self._fast, st, version)
+
+            def done(f: Any, version: int = version) -> None:
+                if not f.cancelled() and f.exception() is None and f.result() is not None:
+                    res: FastResult = f.result()
+                    with contextlib.suppress(RuntimeError):  # the loop is closed (shutdown)
+                        loop.call_soon_threadsafe(
+                            self._trace, f"diagnostics {st.uri} v{version}: fast phase", f"{res.elapsed_ms:.1f} ms, {len(res.missing)} functions to analyse"
+                        )
+
+            cf.add_done_callback(done)
+            pending = st.fast_future = (version, cf)
+        cf = pending[1]
+        try:
+            return await asyncio.shield(asyncio.wrap_future(cf))
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if cf.cancelled() and task is not None and not task.cancelling():
+                return None  # a newer version cancelled it before it started
+            raise
 
     def _fast(self, st: DocumentState, version: int) -> FastResult | None:
         if not st.is_current(version):
@@ -170,7 +221,9 @@ class DiagnosticsManager:
             if first:
                 gc.enable()
                 gc.freeze()
-        log.debug("fast phase v%d: %.1f ms", version, 1000 * (time.perf_counter() - t0))
+        if res is not None:
+            res.elapsed_ms = 1000 * (time.perf_counter() - t0)
+            log.debug("fast phase v%d: %.1f ms", version, res.elapsed_ms)
         return res
 
     def _fast_locked(self, st: DocumentState, version: int) -> FastResult | None:
@@ -222,6 +275,7 @@ class DiagnosticsManager:
         token: str | None = None
         started = time.monotonic()
         todo = list(fast.missing)
+        self._trace(f"diagnostics {st.uri} v{fast.version}: analysis", f"{len(todo)} functions")
         try:
             if len(todo) >= PROGRESS_MIN_FUNCTIONS:
                 token = await progress.begin()
@@ -245,6 +299,8 @@ class DiagnosticsManager:
                 self._publish(st, final, final=not todo)
                 if todo:
                     await asyncio.sleep(ANALYSIS_IDLE_S)
+                else:
+                    self._trace(f"diagnostics {st.uri} v{fast.version}: analysis complete")
         finally:
             if token is not None:
                 progress.end()
@@ -318,27 +374,24 @@ class DiagnosticsManager:
     async def pull(self, st: DocumentState, previous_result_id: str | None) -> types.DocumentDiagnosticReport:
         last = st.last
         if last is None or last.version != st.version:
-            # Run the fast phase now (no debounce) and let the analysis follow.
-            if st.diag_task is not None and not st.diag_task.done():
-                st.diag_task.cancel()
-            fast = await self.fast(st, st.version)
-            if fast is None:
-                return types.RelatedFullDocumentDiagnosticReport(items=[])
-            if fast.missing:
-                st.diag_task = asyncio.ensure_future(self._continue(st, fast))
+            # The fast phase of this version (the one the change scheduled, or
+            # a new one); its run defers the analysis.
+            if st.diag_task is None or st.diag_task.done():
+                self._schedule(st, self.server.settings.debounce_ms / 1000.0)
+            while True:
+                fast = await self.fast(st, st.version)
+                if fast is not None:
+                    break
+                if st.closed:
+                    return types.RelatedFullDocumentDiagnosticReport(items=[])
+                # A newer change arrived meanwhile: answer for it.
             last = fast.result
+            if st.last is not None and st.last.version == last.version:
+                last = st.last  # the analysis may have been merged meanwhile
         result_id = f"{last.version}.{len(last.diagnostics)}.{int(last.complete)}.{id(last)}"
         if previous_result_id is not None and previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
         return types.RelatedFullDocumentDiagnosticReport(items=list(last.diagnostics), result_id=result_id)
-
-    async def _continue(self, st: DocumentState, fast: FastResult) -> None:
-        try:
-            await self._analyse(st, fast)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("analysis failed for %s", st.uri)
 
 
 def _refreeze(full: bool) -> None:

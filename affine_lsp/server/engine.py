@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from types import ModuleType, SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from affine_lsp.ir.core import ROOT_ANCHOR, Anchor, Block, Operation, Region, Span, Value
+from affine_lsp.ir.core import ROOT_ANCHOR, Anchor, Operation, Span, Value
 from affine_lsp.syntax.document import Document
 from affine_lsp.syntax.nodes import Note
 
@@ -92,6 +92,7 @@ class FunctionAnalysis:
 class Engine:
     def __init__(self) -> None:
         self.generation = 0
+        self.verified_items = 0  # top-level items verified (not reused) so far: tests, benchmarks
         self._lock = threading.Lock()
         self._inflight: dict[int, threading.Event] = {}
         self._verify: ModuleType | bool | None = False
@@ -131,11 +132,14 @@ class Engine:
         parse is skipped, the others are verified).
 
         With ``st``, incremental: the verifier checks every op isolated from
-        above on its own, so the notes of a top-level item whose IR did not
-        change (same op object) are reused and only the changed items are
-        verified, through a view of the section holding just them (their ops
-        keep their real parents). The cache is dropped for a section whose
-        symbols or aliases change."""
+        above on its own, so the results of a top-level item whose IR did not
+        change (the same op object: the document builds a new one when the
+        item's text or its environment changes) are reused from
+        ``st.verify_cache`` (see :class:`affine_lsp.verify.verifier.ItemCache`);
+        only new items are verified, whatever else changed in the section
+        (items added, removed, broken, renamed). The rest of a section's
+        verification (aliases, module-level checks, items without regions) is
+        done again every time."""
         m = self.verify_mod
         if m is None:
             return []
@@ -148,54 +152,16 @@ class Engine:
             except TypeError:
                 return list(fn(doc))
         text, line_of = doc.text, doc.lines.line_of
+        cache = _VerifyCache(st.verify_cache, line_of)
         out: list[Note] = []
-        cache: dict[int, tuple[Operation, list[Note], int]] = st.verify_cache
-        sigs: dict[int, tuple[Operation, tuple[str, str] | None]] = st.symbol_sigs
-        live: set[int] = set()
         for section in doc.sections:
-            items = [c.ir_op for c in section.chunks if c.kind == "item" and c.ir_op is not None]
-            key = (section.aliases.key(), tuple(_symbol_sig(sigs, op) for op in items))
-            skey = ("section", section.index)
-            prev = st.verify_extra.get(skey)
-            same_env = prev is not None and prev[0] == key
-            changed: list[Operation] = []
-            for op in items:
-                hit = cache.get(id(op)) if same_env else None
-                # Messages that name a line ("defined by ... at line 12") are
-                # stale once the item moved to another line.
-                if hit is not None and hit[0] is op and (hit[2] == line_of(op.span.start) or not _names_lines(hit[1])):
-                    out.extend(hit[1])
-                    live.add(id(op))
-                else:
-                    changed.append(op)
-            if not changed and same_env and prev is not None:
-                out.extend(prev[1])
-                continue
-            ids = {id(op) for op in changed}
-            view = SimpleNamespace(
-                index=section.index,
-                start=section.start,
-                end=section.end,
-                aliases=section.aliases,
-                notes=section.notes,
-                chunks=[c for c in section.chunks if c.ir_op is None or id(c.ir_op) in ids],
-                module=_module_view(section.module, changed),
-            )
-            notes = list(m.verify_section(view, text, line_of, strict=False))
-            per_op: dict[int, list[Note]] = {id(op): [] for op in changed}
-            extra: list[Note] = []
-            for n in notes:
-                owner = next((op for op in changed if op.span.start <= n.span.start < max(op.span.end, op.span.start + 1)), None)
-                (per_op[id(owner)] if owner is not None else extra).append(n)
-            for op in changed:
-                cache[id(op)] = (op, [anchored(n, op.span.anchor) for n in per_op[id(op)]], line_of(op.span.start))
-                live.add(id(op))
-            st.verify_extra[skey] = (key, extra)
-            out.extend(notes)
-        for k in [k for k in cache if k not in live]:
-            del cache[k]
-        for k in [k for k in sigs if k not in live]:
-            del sigs[k]
+            try:
+                out.extend(m.verify_section(section, text, line_of, strict=False, cache=cache))
+            except Exception as e:  # pragma: no cover - defensive, as verify_document
+                log.exception("verifier failed")
+                out.append(Note("info", f"internal verifier error: {e!r}", Span(section.start, section.start), "internal"))
+        cache.forget_others()
+        self.verified_items += cache.computed
         return out
 
     def classify(self, value: Value, user: Operation, line_of: Callable[[int], int] | None = None) -> Any:
@@ -467,26 +433,51 @@ def _names_lines(notes: list[Note]) -> bool:
     return False
 
 
-def _symbol_sig(sigs: dict[int, tuple[Operation, tuple[str, str] | None]], op: Operation) -> tuple[str, str] | None:
-    """The name and type of a top-level symbol op (memoised per op object):
-    what the verification of the other items may depend on."""
-    hit = sigs.get(id(op))
-    if hit is not None and hit[0] is op:
-        return hit[1]
-    name = op.attributes.get("sym_name")
-    sig = (str(name), str(op.attributes.get("function_type"))) if name is not None else None
-    sigs[id(op)] = (op, sig)
-    return sig
+class _VerifyCache:
+    """The per-item verifier results of one document (``verify_cache``:
+    ``id(op)`` -> ``[op, line of the item, {kind: (ok, notes anchored to the
+    item, whether a note names a line)}]``) for one verification run."""
 
+    def __init__(self, entries: dict[int, Any], line_of: Callable[[int], int]) -> None:
+        self.entries = entries
+        self.line_of = line_of
+        self.live: set[int] = set()
+        self.computed = 0
 
-def _module_view(module: Operation, ops: list[Operation]) -> Operation:
-    """A module op whose body lists ``ops`` (their parents are unchanged)."""
-    block = Block(None, module.span, operations=list(ops))
-    region = Region(module.span, [block])
-    view = Operation(module.name, module.span, module.name_span, regions=[region], attributes=dict(module.attributes))
-    block.parent = region
-    region.parent = view
-    return view
+    def lookup(self, op: Operation, kind: str) -> tuple[bool, list[Note]] | None:
+        entry = self.entries.get(id(op))
+        if entry is None or entry[0] is not op:
+            return None
+        hit = entry[2].get(kind)
+        if hit is None:
+            return None
+        # Messages that name a line ("defined by ... at line 12") are stale
+        # once the item moved to another line.
+        if hit[2] and entry[1] != self.line_of(op.span.start):
+            return None
+        self.live.add(id(op))
+        return hit[0], hit[1]
+
+    def store(self, op: Operation, kind: str, ok: bool, notes: list[Note]) -> None:
+        line = self.line_of(op.span.start)
+        entry = self.entries.get(id(op))
+        if entry is None or entry[0] is not op:
+            entry = self.entries[id(op)] = [op, line, {}]
+        elif entry[1] != line:  # moved: keep only the results that name no line
+            entry[1] = line
+            entry[2] = {k: r for k, r in entry[2].items() if not r[2]}
+        anchor = op.span.anchor
+        entry[2][kind] = (ok, [anchored(n, anchor) for n in notes], _names_lines(notes))
+        self.live.add(id(op))
+        if kind == "verify":
+            self.computed += 1
+
+    def forget_others(self) -> None:
+        """Drop the entries of items this run did not see (edited away)."""
+        entries, live = self.entries, self.live
+        if len(entries) != len(live):
+            for k in [k for k in entries if k not in live]:
+                del entries[k]
 
 
 def scope_of(op: Operation) -> Operation | None:

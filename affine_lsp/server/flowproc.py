@@ -18,6 +18,7 @@ import itertools
 import logging
 import multiprocessing
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -83,6 +84,7 @@ class FlowWorker:
         self._thread: threading.Thread | None = None
         self._stopped = False
         self.broken = False
+        self._hold_until = 0.0  # time.monotonic() before which background requests wait (see hold)
 
     def submit(
         self,
@@ -105,11 +107,25 @@ class FlowWorker:
             self._cv.notify()
         return fut
 
+    def hold(self, seconds: float) -> None:
+        """Start no background request for ``seconds`` (the user is typing:
+        the worker process would compete with the fast diagnostics for the
+        CPU); urgent ones still go."""
+        with self._cv:
+            self._hold_until = max(self._hold_until, time.monotonic() + seconds)
+            self._cv.notify()
+
     def _dispatch(self) -> None:
         while True:
             with self._cv:
-                while not self._heap and not self._stopped:
-                    self._cv.wait()
+                while not self._stopped:
+                    if not self._heap:
+                        self._cv.wait()
+                        continue
+                    wait = self._hold_until - time.monotonic()
+                    if self._heap[0][0] == 0 or wait <= 0:
+                        break
+                    self._cv.wait(wait)
                 if self._stopped:
                     return
                 _p, _n, prefix, text, budget, seconds, fut, done = heapq.heappop(self._heap)

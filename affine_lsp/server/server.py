@@ -85,6 +85,8 @@ class AffineProtocol(LanguageServerProtocol):
         # The engine counts columns in UTF-16 code units, the LSP default.
         if params.capabilities.general is not None:
             params.capabilities.general.position_encodings = None
+        if params.trace is not None:
+            self.trace = params.trace  # $/logTrace from the start (see diagnostics)
         result = yield from super().lsp_initialize(params)
         return result
 

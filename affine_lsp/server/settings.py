@@ -5,7 +5,7 @@ The same shape arrives as ``initializationOptions`` and as the answer to
 
     {"analysis": {"enabled": true, "islMaxOperations": 200000, "timeBudgetMs": 2000},
      "vectorize": {"defaultWidth": 8},
-     "diagnostics": {"debounceMs": 150, "unknownOps": "once"}}
+     "diagnostics": {"debounceMs": 500, "unknownOps": "once"}}
 
 Dotted keys (``{"analysis.enabled": false}``) are accepted too. Values of the
 wrong type are ignored (the previous value is kept), so a bad setting never
@@ -30,7 +30,7 @@ class Settings:
     isl_max_operations: int = 200_000  # 0 = unlimited
     time_budget_ms: int = 2_000  # per function analysis, and per slice of the background analysis; 0 = unlimited
     vectorize_default_width: int = 8
-    debounce_ms: int = 150
+    debounce_ms: int = 500  # after a change, before the analysis phase (the fast diagnostics do not wait)
     unknown_ops: str = "once"  # "once" (a remark per op name per document) | "off"
 
     # (json path, field, type, minimum for an int or the allowed values of a str)

@@ -74,15 +74,15 @@ class DocumentState:
         self.last_edit_offset: int | None = None  # where the latest change started
         # Diagnostics scheduling (event loop only).
         self.diag_task: asyncio.Task[Any] | None = None
+        # The fast phase computed or pending for one version: (version, concurrent future).
+        self.fast_future: tuple[int, Any] | None = None
         self.last: DiagnosticsResult | None = None
         self.published_version: int | None = None
         self.last_published: list[types.Diagnostic] | None = None
         # Per-function analysis results (see engine.Engine), keyed by id(func op).
         self.fn_cache: dict[int, Any] = {}
-        # Verifier notes per top-level op and per section (see engine.Engine.verify).
+        # Verifier results per top-level item (see engine.Engine.verify).
         self.verify_cache: dict[int, Any] = {}
-        self.verify_extra: dict[Any, Any] = {}
-        self.symbol_sigs: dict[int, Any] = {}
         # Semantic tokens per chunk (see semantic_tokens.chunk_tokens).
         self.token_cache: dict[int, tuple[Any, ...]] = {}
         self.result_counter = 0

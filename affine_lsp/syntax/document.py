@@ -56,6 +56,9 @@ class _GcPause:
 
 gc_paused = _GcPause()
 
+# The spellings of HASH_ID and BANG_ID in grammar/mlir.lark.
+_ALIAS_REF_RE = re.compile(r"#[A-Za-z_0-9][A-Za-z0-9_$.\-]*|![A-Za-z_][A-Za-z0-9_$.\-]*")
+
 _NON_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 
 
@@ -65,7 +68,7 @@ def _first_non_text(text: str) -> int | None:
 
 
 class Chunk:
-    __slots__ = ("kind", "level", "section", "anchor", "length", "text", "parse", "ir_op", "ir_notes", "ir_key", "max_depth")
+    __slots__ = ("kind", "level", "section", "anchor", "length", "text", "parse", "ir_op", "ir_notes", "ir_key", "max_depth", "_alias_refs")
 
     def __init__(self, cs: ChunkSpan, text: str) -> None:
         self.kind = cs.kind
@@ -79,6 +82,16 @@ class Chunk:
         self.ir_op: Operation | None = None
         self.ir_notes: list[Note] = []
         self.ir_key: tuple | None = None
+        self._alias_refs: frozenset[str] | None = None
+
+    @property
+    def alias_refs(self) -> frozenset[str]:
+        """Every ``#name``/``!name`` written in the chunk (more than the alias
+        references it holds, never fewer)."""
+        refs = self._alias_refs
+        if refs is None:
+            refs = self._alias_refs = frozenset(_ALIAS_REF_RE.findall(self.text))
+        return refs
 
     @property
     def start(self) -> int:
@@ -374,9 +387,46 @@ class Document:
 
 def _env_key(aliases_key: object, path: tuple[int, ...], top_values: list[tuple[str, int]]) -> tuple:
     """What the IR of a top-level item depends on besides its text: the
-    aliases, the module it is in (``path``) and the values defined at the top
-    of that module."""
+    aliases it names, the module it is in (``path``) and the values defined
+    at the top of that module."""
     return (aliases_key, path, tuple(top_values))
+
+
+class _AliasKeys:
+    """The part of a section's alias table one item depends on: the value of
+    every alias it names, and of every alias those name, transitively (an
+    alias not defined counts too, it may be defined later). Editing one
+    alias rebuilds only the items that use it."""
+
+    def __init__(self, aliases: AliasTable, defs: dict[str, Chunk]) -> None:
+        self.aliases = aliases
+        self.defs = defs
+        self._values: dict[str, str | None] = {}
+
+    def _value(self, name: str) -> str | None:
+        if name in self._values:
+            return self._values[name]
+        table = self.aliases.types if name.startswith("!") else self.aliases.attrs
+        d = table.get(name)
+        v = None if d is None else str(d.value)
+        self._values[name] = v
+        return v
+
+    def key(self, chunk: Chunk) -> tuple:
+        refs = chunk.alias_refs
+        if not refs:
+            return ()
+        seen: set[str] = set()
+        todo = list(refs)
+        while todo:
+            n = todo.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            d = self.defs.get(n)
+            if d is not None:
+                todo.extend(d.alias_refs)
+        return tuple(sorted((n, self._value(n)) for n in seen))
 
 
 def build_section(index: int, chunks: list[Chunk], text_len: int) -> Section:
@@ -399,6 +449,7 @@ def build_section(index: int, chunks: list[Chunk], text_len: int) -> Section:
     scope_values: list[list[tuple[str, int]]] = [[]]
     scope_path: list[tuple[int, ...]] = [()]
     open_scopes = [0]
+    alias_defs: dict[str, Chunk] = {}
     for c in chunks:
         res = c.ensure_parsed()
         item = res.item
@@ -408,6 +459,7 @@ def build_section(index: int, chunks: list[Chunk], text_len: int) -> Section:
             if prev is not None:
                 notes.append(Note("error", f"redefinition of symbol alias id '{item.name[1:]}'", item.name_span, "redefinition"))
             aliases.add(item)
+            alias_defs[item.name] = c
         elif isinstance(item, ModuleOpenSyn):
             scope_values.append([])
             scope_path.append((*scope_path[open_scopes[-1]], id(res)))
@@ -417,12 +469,12 @@ def build_section(index: int, chunks: list[Chunk], text_len: int) -> Section:
                 open_scopes.pop()
         elif isinstance(item, OpSyn) and item.results:
             scope_values[open_scopes[-1]].append((item.results[0][0], id(res)))
-    akey = aliases.key()
+    akeys = _AliasKeys(aliases, alias_defs)
     envs: list[tuple | None] = []
     kept: set[int] = set()  # anchors of the chunks whose IR is reused
     for k, c in enumerate(chunks):
         item = c.parse.item if c.parse else None
-        env = _env_key(akey, scope_path[scope_of[k]], scope_values[scope_of[k]]) if isinstance(item, OpSyn) else None
+        env = _env_key(akeys.key(c), scope_path[scope_of[k]], scope_values[scope_of[k]]) if isinstance(item, OpSyn) else None
         envs.append(env)
         if env is not None and c.ir_op is not None and c.ir_key == env:
             kept.add(id(c.anchor))

@@ -25,13 +25,33 @@ never escapes. Messages are MLIR's exact text; extra detail goes into
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from affine_lsp.ir.core import Block, BlockArgument, Operation, Region, Span, Value
 from affine_lsp.syntax.nodes import Note
 from affine_lsp.verify import registry
 from affine_lsp.verify.checks import Checker
 
-__all__ = ["verify_document", "verify_section"]
+__all__ = ["ItemCache", "verify_document", "verify_section"]
+
+
+class ItemCache(Protocol):
+    """What an incremental caller remembers per top-level item.
+
+    Two results of a top-level item depend on nothing but the item's own IR
+    (an op isolated from above sees no value, block or op outside itself):
+    its parse-class check (``kind="parse"``) and, for an item with regions,
+    its verification as an isolated op (``kind="verify"``). Both are
+    ``(ok, notes)``. Everything else the verifier does with a section (its
+    aliases, the module's own checks, the items without regions, which MLIR
+    verifies only when every isolated item did, dominance at module level)
+    is cheap and is done again every time, so a cached result never depends
+    on the other items. ``lookup`` returns None when it has nothing for
+    ``op`` (the same op object) or its notes are stale."""
+
+    def lookup(self, op: Operation, kind: str) -> tuple[bool, list[Note]] | None: ...
+
+    def store(self, op: Operation, kind: str, ok: bool, notes: list[Note]) -> None: ...
 
 
 def verify_document(doc: object, *, strict: bool = True) -> list[Note]:
@@ -65,8 +85,11 @@ def _items(section: object) -> list[tuple[object, Operation | None]]:
     return out
 
 
-def verify_section(section: object, text: str, line_of: Callable[[int], int] | None = None, *, strict: bool = True) -> list[Note]:
-    """Verifier diagnostics for one ``// -----`` section."""
+def verify_section(
+    section: object, text: str, line_of: Callable[[int], int] | None = None, *, strict: bool = True, cache: ItemCache | None = None
+) -> list[Note]:
+    """Verifier diagnostics for one ``// -----`` section; with ``cache``, the
+    per-item results it holds are reused (see :class:`ItemCache`)."""
     chunk_errors = {}
     for c in section.chunks:  # type: ignore[attr-defined]
         parse = c.parse
@@ -83,20 +106,32 @@ def verify_section(section: object, text: str, line_of: Callable[[int], int] | N
         note = checker.guard(alias.name_span, lambda a=alias: checker.check_alias(a))
         if note is not None:
             out.append(note)
-    for c, op in _items(section):
+    items = _items(section)
+    for c, op in items:
         if chunk_errors.get(id(c)):
             parse_failed.add(id(op))
             continue
-        for o in op.walk():
-            note = checker.guard(o.name_span, lambda o=o: checker.parse_checks(o))
-            if note is not None:
-                out.append(note)
-                parse_failed.add(id(op))
-                break
+        hit = cache.lookup(op, "parse") if cache is not None else None
+        if hit is None:
+            found: list[Note] = []
+            for o in op.walk():
+                note = checker.guard(o.name_span, lambda o=o: checker.parse_checks(o))
+                if note is not None:
+                    found.append(note)
+                    break
+            if cache is not None:
+                cache.store(op, "parse", not found, found)
+        else:
+            found = hit[1]
+        if found:
+            out.extend(found)
+            parse_failed.add(id(op))
     if strict and (out or parse_failed):
         return out
     # Verification proper.
     v = _Verifier(checker, skip=set(parse_failed) if not strict else set())
+    if cache is not None:
+        v.cache, v.items = cache, {id(op) for _, op in items}
     v.verify_isolated(section.module)  # type: ignore[attr-defined]
     out.extend(v.notes)
     return out
@@ -107,6 +142,8 @@ class _Verifier:
         self.c = checker
         self.notes: list[Note] = []
         self.skip = skip
+        self.cache: ItemCache | None = None
+        self.items: set[int] = set()  # the top-level items (whose results go to the cache)
 
     # ------------------------------------------------------------ driver
     def emit(self, note: Note | None) -> bool:
@@ -132,6 +169,20 @@ class _Verifier:
             return self.emit(note)
         return True
 
+    def _verify_item(self, op: Operation) -> bool:
+        """``verify_isolated(op)``, through the cache for a top-level item."""
+        cache = self.cache
+        if cache is None or id(op) not in self.items or id(op) in self.skip:
+            return self.verify_isolated(op)
+        hit = cache.lookup(op, "verify")
+        if hit is not None:
+            self.notes.extend(hit[1])
+            return hit[0]
+        n = len(self.notes)
+        ok = self.verify_isolated(op)
+        cache.store(op, "verify", ok, self.notes[n:])
+        return ok
+
     def verify_operation(self, op: Operation) -> bool:
         if id(op) in self.skip:
             return True
@@ -155,7 +206,7 @@ class _Verifier:
             for block in region.blocks:
                 for o in block.operations:
                     if _deferred(o):
-                        ok = self.verify_isolated(o) and ok
+                        ok = self._verify_item(o) and ok
         if not ok:
             return False
         # (The root module encloses every value: no check, also because the

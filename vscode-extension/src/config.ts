@@ -149,7 +149,7 @@ export function readAnalysisSettings(): AnalysisSettings {
             defaultWidth: width === 4 || width === 8 || width === 16 ? width : 8,
         },
         diagnostics: {
-            debounceMs: intSetting(c, 'diagnostics.debounceMs', 150, 0),
+            debounceMs: intSetting(c, 'diagnostics.debounceMs', 500, 0),
             unknownOps: c.get<string>('diagnostics.unknownOps', 'once') === 'off' ? 'off' : 'once',
         },
     };
