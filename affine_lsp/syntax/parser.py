@@ -100,6 +100,7 @@ MAX_EXPR_DEPTH = 300
 _SSA_NAME_RE = re.compile(r"%[A-Za-z0-9_$.\-]+(?:#[0-9]+)?")
 _RESULT_RE = re.compile(r"%[A-Za-z0-9_$.\-]+(?::([0-9]+))?")
 I1 = IntegerType(1)
+I32 = IntegerType(32)
 
 
 _Ops = Ops
@@ -1169,8 +1170,17 @@ class ChunkTransformer(ScfOps, GpuOps, LlvmOps, LinalgOps, TensorOps, VectorOps,
     def arith_cast(self, c: list) -> OpSyn:
         op = self._op(c[0], c)
         op.operands = [(str(c[1]), self.sp(c[1]))]
+        rest = c[2:]
+        if rest and isinstance(rest[0], _TOKENS) and rest[0].type == "BARE_ID":  # `arith.truncf %x to_nearest_even`
+            mode = _ROUNDING_MODES.get(str(rest[0]))
+            if mode is None:
+                raise _SyntaxIssue(
+                    f"expected one of [to_nearest_even, downward, upward, toward_zero, to_nearest_away] for rounding mode, got: {rest[0]}", self.sp(rest[0])
+                )
+            op.attrs["roundingmode"] = IntegerAttr(mode, I32, self.sp(rest[0]))  # an I32EnumAttr
+            rest = rest[1:]
         self._flags(op, c)
-        self._trailing(op, c[2:])
+        self._trailing(op, rest)
         types = op.operand_types or []
         op.operand_types = types[:1]
         op.result_types = types[1:2]
@@ -1589,9 +1599,16 @@ class ChunkTransformer(ScfOps, GpuOps, LlvmOps, LinalgOps, TensorOps, VectorOps,
         op = self._op(c[0], c, "cf.cond_br")
         op.operands = [(str(c[1]), self.sp(c[1]))]
         op.operand_types = [I1]
-        op.successors = [c[2], c[3]]
+        # (`weights([...])` is parsed and not kept: the printer's generic form
+        # of cf.cond_br has no operandSegmentSizes, which MLIR then requires.)
+        op.successors = [x for x in c[2:] if isinstance(x, SuccSyn)]
+        # The condition, then each successor's operands (MLIR's AttrSizedOperandSegments).
+        op.segments = (1, *(len(x.operands) for x in op.successors))
         op.result_types = []
         return op
+
+    def branch_weights(self, c: list) -> tuple[str]:
+        return ("weights",)
 
     # ------------------------------------------------------------ misc
     def ub_poison(self, c: list) -> OpSyn:
@@ -2220,6 +2237,8 @@ class ParseResult:
         self.notes = notes
 
 
+_ROUNDING_MODES = {"to_nearest_even": 0, "downward": 1, "upward": 2, "toward_zero": 3, "to_nearest_away": 4}
+
 # Ops of these dialects whose form the grammar does not know (an attribute
 # or keyword it has no rule for) are skipped like ops of unknown dialects,
 # never a syntax error: their grammars cover the common forms, and a false
@@ -2231,9 +2250,23 @@ _SOFT_DIALECT_OP = re.compile(r"(?<![\w.$%#!^@\"])(?:gpu|llvm|linalg|tensor|buff
 _STRICT_OPS = frozenset(
     "vector." + n
     for n in (
-        "transfer_read transfer_write broadcast reduction splat load store create_mask constant_mask maskedload maskedstore "
-        "extract insert print fma shape_cast"
-    ).split()
+        "transfer_read",
+        "transfer_write",
+        "broadcast",
+        "reduction",
+        "splat",
+        "load",
+        "store",
+        "create_mask",
+        "constant_mask",
+        "maskedload",
+        "maskedstore",
+        "extract",
+        "insert",
+        "print",
+        "fma",
+        "shape_cast",
+    )
 ) | frozenset({"tensor.empty", "tensor.dim", "tensor.extract", "tensor.insert"})
 _MAX_SOFT_RETRIES = 16
 
@@ -2253,8 +2286,8 @@ def parse_chunk(text: str, anchor: Anchor) -> ParseResult:
             break
         at = err.span.rel_start
         m = None
-        for m in _SOFT_DIALECT_OP.finditer(text, 0, at + 1):
-            pass
+        for found in _SOFT_DIALECT_OP.finditer(text, 0, at + 1):
+            m = found  # the last op name at or before the error
         if m is None or m.start() in demoted or m.group(0) in _STRICT_OPS:
             break
         demoted[m.start()] = m.group(0)
