@@ -28,7 +28,6 @@ import io
 import json
 import os
 import pstats
-import resource
 import statistics
 import subprocess
 import sys
@@ -109,7 +108,7 @@ def median(xs: list[float]) -> float:
 
 
 def profile(path: str, text: str, top: int) -> None:
-    import affine_lsp.analysis  # noqa: F401  (imports outside the profile)
+    import affine_lsp.analysis
     import affine_lsp.verify  # noqa: F401
 
     pr = cProfile.Profile()
