@@ -67,6 +67,7 @@ def _witness(fd: FunctionDeps, acc: AccessModel, bad_rel: isl.Map) -> str:
 
 
 _BOX_CACHE: dict[str, isl.Set] = {}
+_INSIDE_CACHE: dict[tuple, bool] = {}
 
 
 def _within_static_box(fd: FunctionDeps, acc: AccessModel) -> bool:
@@ -88,6 +89,14 @@ def _within_static_box(fd: FunctionDeps, acc: AccessModel) -> bool:
         bounds.append(f"0 <= x{r} < {size}")
     xs = ", ".join(f"x{r}" for r in range(acc.rank))
     text = f"{{ {acc.memref_name}[{xs}] : {' and '.join(bounds) or 'true'} }}"
+    # An access whose relation is shared with other functions (see
+    # polyhedral._ACCESS_CACHE) and was not changed since (no parameter facts
+    # were added to it) has the answer of those functions.
+    key = (acc.key, text) if acc.key is not None and not fd.model.has_param_facts else None
+    if key is not None:
+        got = _INSIDE_CACHE.get(key)
+        if got is not None:
+            return got
     try:
         with limited(fd.budget):
             box = _BOX_CACHE.get(text)
@@ -95,9 +104,12 @@ def _within_static_box(fd: FunctionDeps, acc: AccessModel) -> bool:
                 box = isl.Set.read_from_str(CTX, text)
                 if len(_BOX_CACHE) < 4096:
                     _BOX_CACHE[text] = box
-            return bool(acc.relation.range().is_subset(box))  # type: ignore[union-attr]
+            inside = bool(acc.relation.range().is_subset(box))  # type: ignore[union-attr]
     except (BudgetExceeded, IslFailure):
         return False
+    if key is not None and len(_INSIDE_CACHE) < 16384:
+        _INSIDE_CACHE[key] = inside
+    return inside
 
 
 def check_access(fd: FunctionDeps, acc: AccessModel) -> list[Note]:

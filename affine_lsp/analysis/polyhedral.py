@@ -129,6 +129,24 @@ class Level:
     iv_pos: dict[Value, int] = field(default_factory=dict)
     iv_names: tuple[str, ...] = ()
     memo: dict[Value, Term | Unanalysable] = field(default_factory=dict)
+    # What ``domain`` is a function of, when it is built only from loops whose
+    # bounds use outer IVs and function arguments (then it is the same in
+    # every function with such a nest): see _DOMAIN_CACHE.
+    key: tuple | None = None
+
+
+# Domains of loop nests, by Level.key (see FunctionModel._loop_key): the
+# same isl set, built by the same isl calls, recurs in many functions
+# (``affine.for %i = 0 to 64``). isl objects are values (every operation returns a new
+# one), so sharing one is safe.
+_DOMAIN_CACHE: dict[tuple, isl.Set] = {}
+_DOMAIN_CACHE_MAX = 4096
+# Access relations and domains (before the parameter facts are added), by
+# AccessModel.key: the level's key, the access map, its operands, the
+# statement and memref names and the rank. Only accesses modelled without a
+# failure are cached.
+_ACCESS_CACHE: dict[tuple, tuple[isl.Map, isl.Set, tuple[bool, ...]]] = {}
+_ACCESS_CACHE_MAX = 16384
 
 
 @dataclass(eq=False)
@@ -152,6 +170,7 @@ class AccessModel:
     exact_indices: list[bool] = field(default_factory=list)
     budget_exceeded: bool = False
     path: tuple[tuple[Block, Operation], ...] = ()
+    key: tuple | None = None  # what relation and domain are a function of (see _ACCESS_CACHE)
 
     @property
     def exact(self) -> bool:
@@ -253,6 +272,12 @@ class FunctionModel:
             except (BudgetExceeded, IslFailure):
                 pass
 
+    @property
+    def has_param_facts(self) -> bool:
+        """Facts about parameters (dynamic sizes are >= 0) were added to the
+        relations and domains of the accesses."""
+        return bool(self._param_facts)
+
     def _with_facts(self, obj: _SetOrMap) -> _SetOrMap:
         sp = obj.get_space()
         for k in range(sp.dim(DT.param)):
@@ -308,7 +333,7 @@ class FunctionModel:
     # ------------------------------------------------------------------ levels
     def _root_level(self, block: Block | None) -> Level:
         sp = isl.Space.create_from_names(CTX, set=[])
-        return Level(block, (), (), sp, isl.Set.universe(sp))
+        return Level(block, (), (), sp, isl.Set.universe(sp), key=())
 
     def _level(self, block: Block | None) -> Level:
         if block is None:
@@ -339,15 +364,20 @@ class FunctionModel:
             self._iv_names[v] = n
         return n
 
-    def _extend(self, base: Level, block: Block, new_ivs: list[Value], loop: Operation) -> Level:
+    def _extend(self, base: Level, block: Block, new_ivs: list[Value], loop: Operation, with_domain: bool = True) -> Level:
+        """The level of a loop body: ``base`` plus ``new_ivs``; its domain is
+        ``base``'s extended by the new dimensions (``with_domain=False``:
+        left to the caller)."""
         ivs = base.ivs + tuple(new_ivs)
         names = list(base.iv_names)
         for v in new_ivs:
             names.append(self._iv_name(v, names))
         sp = isl.Space.create_from_names(CTX, set=names)
-        dom = base.domain.add_dims(DT.set, len(new_ivs))
-        for k in range(len(new_ivs)):
-            dom = dom.set_dim_name(DT.set, len(base.ivs) + k, names[len(base.ivs) + k])
+        dom = base.domain
+        if with_domain:
+            dom = dom.add_dims(DT.set, len(new_ivs))
+            for k in range(len(new_ivs)):
+                dom = dom.set_dim_name(DT.set, len(base.ivs) + k, names[len(base.ivs) + k])
         lv = Level(block, ivs, base.loops + (loop,) * len(new_ivs), sp, dom, base.failures, base.approximations)
         lv.iv_pos = {v: i for i, v in enumerate(ivs)}
         lv.iv_names = tuple(names)
@@ -370,8 +400,20 @@ class FunctionModel:
                 lv = self._same(base, block)
                 lv.failures = (*lv.failures, "malformed affine.for (no induction variable)")
                 return lv
-            lv = self._extend(base, block, [iv], op)
+            lv = self._extend(base, block, [iv], op, with_domain=False)
+            key = self._loop_key(base, view, lv.iv_names[-1])
+            if key is not None:
+                dom = _DOMAIN_CACHE.get(key)
+                if dom is not None:
+                    lv.domain, lv.key = dom, key
+                    return lv
+            lv.domain = base.domain.add_dims(DT.set, 1).set_dim_name(DT.set, len(base.ivs), lv.iv_names[-1])
+            failures = lv.failures
             self._add_for_constraints(lv, view, iv)
+            if key is not None and lv.failures is failures:
+                lv.key = key
+                if len(_DOMAIN_CACHE) < _DOMAIN_CACHE_MAX:
+                    _DOMAIN_CACHE[key] = lv.domain
             return lv
         if name == "affine.parallel" and region_idx == 0 and is_entry:
             pview = ParallelView(op)
@@ -394,6 +436,47 @@ class FunctionModel:
         if not is_entry:
             lv.approximations = (*lv.approximations, "in a non-entry block")
         return lv
+
+    def _loop_key(self, base: Level, view: ForView, iv_name: str) -> tuple | None:
+        """What the domain of the body of ``view`` is a function of, when
+        ``base``'s domain has a key and each bound operand is an IV of
+        ``base`` or a function argument (a parameter): ``base``'s key, the
+        IV's isl name, the bound maps, the step and the operands (IV
+        positions, parameter names). None otherwise."""
+        if base.key is None:
+            return None
+        op = view.op
+        lower, upper = op.attributes.get("lower_bound"), op.attributes.get("upper_bound")
+        if not isinstance(lower, AffineMapAttr) or not isinstance(upper, AffineMapAttr):
+            return None
+        operands: tuple | None = ()
+        if op.operands:
+            segs = op.operand_segments
+            if segs is None or len(segs) < 2:
+                return None
+            operands = self._operands_key(base, op.operands[: segs[0] + segs[1]])
+            if operands is None:
+                return None
+        return (base.key, base.iv_names, iv_name, str(lower.map), str(upper.map), view.step, operands)
+
+    def _operands_key(self, lv: Level, values: list[Value]) -> tuple | None:
+        """What the terms of ``values`` at ``lv`` are a function of, when
+        each is an IV of ``lv`` (its position), a function argument (its
+        parameter name) or an integer constant; None otherwise."""
+        out: list[int | str | tuple[str, int]] = []
+        for v in values:
+            pos = lv.iv_pos.get(v)
+            if pos is not None:
+                out.append(pos)
+                continue
+            c = _constant_of(v)
+            if c is not None:
+                out.append(("c", c))
+            elif isinstance(v, BlockArgument) and self._is_invariant(v):
+                out.append(self.param_name(v))  # as resolving it would
+            else:
+                return None
+        return tuple(out)
 
     def _var(self, lv: Level, pos: int) -> isl.PwAff:
         return isl.PwAff.from_aff(isl.Aff.var_on_domain(isl.LocalSpace.from_space(lv.space), DT.set, pos))
@@ -521,6 +604,25 @@ class FunctionModel:
 
     # --------------------------------------------------------------- accesses
     def _model_access(self, acc: AccessModel, lv: Level, amap: AffineMap | None, indices: list[Value], extent: tuple[str, object] | None) -> None:
+        key = None
+        if lv.key is not None and amap is not None and extent is None and acc.memref is not None:
+            operands = self._operands_key(lv, indices)
+            if operands is not None:
+                key = (lv.key, str(amap), operands, acc.stmt, acc.memref_name, acc.rank)
+                hit = _ACCESS_CACHE.get(key)
+                if hit is not None:
+                    acc.relation, acc.domain, exact = hit
+                    acc.exact_indices = list(exact)
+                    acc.key = key
+                    return
+        failures = len(acc.failures)
+        self._model_access_uncached(acc, lv, amap, indices, extent)
+        if key is not None and len(acc.failures) == failures:
+            acc.key = key
+            if len(_ACCESS_CACHE) < _ACCESS_CACHE_MAX:
+                _ACCESS_CACHE[key] = (acc.relation, acc.domain, tuple(acc.exact_indices))
+
+    def _model_access_uncached(self, acc: AccessModel, lv: Level, amap: AffineMap | None, indices: list[Value], extent: tuple[str, object] | None) -> None:
         if acc.memref is None:
             acc.failures.append("no memref operand")
         terms: list[Term | None] = []
