@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
         # worth collecting before the next file.
         with gc_paused:
             doc = Document(text, uri=path)
+            doc.release_syntax()
             notes = diagnostics.collect(doc)
         if args.no_warnings:
             notes = [n for n in notes if n.severity == "error"]
