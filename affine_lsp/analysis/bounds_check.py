@@ -77,6 +77,17 @@ def _within_static_box(fd: FunctionDeps, acc: AccessModel) -> bool:
     One subset test instead of two emptiness tests per dimension. False when
     it cannot tell (a dynamic size, an isl failure, the budget): the full
     checks then run as before."""
+    # An access whose relation is shared with other functions (see
+    # polyhedral._ACCESS_CACHE) and was not changed since (no parameter facts
+    # were added to it) has the answer of those functions for the same static
+    # shape (a dynamic size may come from the function's code).
+    shape = tuple(acc.memref.type.shape)  # type: ignore[union-attr]
+    static = acc.key is not None and not fd.model.has_param_facts and all(d is not None for d in shape)
+    key = (acc.key, shape) if static else None
+    if key is not None:
+        got = _INSIDE_CACHE.get(key)
+        if got is not None:
+            return got
     bounds = []
     for r in range(acc.rank):
         if r < len(acc.exact_indices) and not acc.exact_indices[r]:
@@ -89,14 +100,6 @@ def _within_static_box(fd: FunctionDeps, acc: AccessModel) -> bool:
         bounds.append(f"0 <= x{r} < {size}")
     xs = ", ".join(f"x{r}" for r in range(acc.rank))
     text = f"{{ {acc.memref_name}[{xs}] : {' and '.join(bounds) or 'true'} }}"
-    # An access whose relation is shared with other functions (see
-    # polyhedral._ACCESS_CACHE) and was not changed since (no parameter facts
-    # were added to it) has the answer of those functions.
-    key = (acc.key, text) if acc.key is not None and not fd.model.has_param_facts else None
-    if key is not None:
-        got = _INSIDE_CACHE.get(key)
-        if got is not None:
-            return got
     try:
         with limited(fd.budget):
             box = _BOX_CACHE.get(text)

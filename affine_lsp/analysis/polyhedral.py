@@ -142,7 +142,8 @@ class Level:
 _DOMAIN_CACHE: dict[tuple, isl.Set] = {}
 _DOMAIN_CACHE_MAX = 4096
 # Access relations and domains (before the parameter facts are added), by
-# AccessModel.key: the level's key, the access map, its operands, the
+# AccessModel.key: the level's key, the access map (maps compare by
+# value), its operands, the
 # statement and memref names and the rank. Only accesses modelled without a
 # failure are cached.
 _ACCESS_CACHE: dict[tuple, tuple[isl.Map, isl.Set, tuple[bool, ...]]] = {}
@@ -457,7 +458,7 @@ class FunctionModel:
             operands = self._operands_key(base, op.operands[: segs[0] + segs[1]])
             if operands is None:
                 return None
-        return (base.key, base.iv_names, iv_name, str(lower.map), str(upper.map), view.step, operands)
+        return (base.key, base.iv_names, iv_name, lower.map, upper.map, view.step, operands)
 
     def _operands_key(self, lv: Level, values: list[Value]) -> tuple | None:
         """What the terms of ``values`` at ``lv`` are a function of, when
@@ -608,7 +609,7 @@ class FunctionModel:
         if lv.key is not None and amap is not None and extent is None and acc.memref is not None:
             operands = self._operands_key(lv, indices)
             if operands is not None:
-                key = (lv.key, str(amap), operands, acc.stmt, acc.memref_name, acc.rank)
+                key = (lv.key, amap, operands, acc.stmt, acc.memref_name, acc.rank)
                 hit = _ACCESS_CACHE.get(key)
                 if hit is not None:
                     acc.relation, acc.domain, exact = hit
