@@ -4,18 +4,23 @@
 
 For generated affine files (bench/generate.py) of 10k and 50k lines:
 * ``affine-lsp check`` in this process, phase by phase (CPU time, garbage
-  collector paused as in the CLI): chunking (``Document(text)``), parsing every chunk, building the
-  IR of every section, the verifier, the analyses (bounds checks, races),
-  and the rest of :func:`affine_lsp.diagnostics.collect` plus JSON output;
-* ``affine-lsp check FILE`` end to end as a subprocess (interpreter start,
-  imports from compiled byte code, output), with its peak RSS;
+  collector paused as in the CLI): chunking (``Document(text)``), parsing
+  every chunk, building the IR of every section, the verifier, the analyses
+  (bounds checks, races), and the rest of
+  :func:`affine_lsp.diagnostics.collect` plus the JSON output;
+* ``affine-lsp check --format json FILE`` end to end as a subprocess (wall
+  and CPU time, peak RSS; interpreter start, imports from compiled byte
+  code, output);
 * ``mlir-opt FILE`` (parse + verify; found as the tests find it,
   tests/oracle.py) as a subprocess, the same figures.
 
 The three are interleaved round by round (the machine is shared and its
 speed drifts); medians are printed with the ratio of ``affine-lsp check`` to
-``mlir-opt`` (wall and CPU: on a loaded machine the CPU ratio is the steadier). ``--profile`` prints a cProfile of one in-process run of the
-largest size instead.
+``mlir-opt`` (wall and CPU; on a loaded machine the CPU ratio is the
+steadier). ``--profile`` prints a cProfile of one in-process check of the
+largest size instead. The generated files repeat two kernels: the analyses
+share the models of look-alike loop nests between functions, so this is
+their best case (real files share less).
 """
 
 from __future__ import annotations
