@@ -460,11 +460,12 @@ class FunctionModel:
                 return None
         return (base.key, base.iv_names, iv_name, lower.map, upper.map, view.step, operands)
 
-    def _operands_key(self, lv: Level, values: list[Value]) -> tuple | None:
+    def _operands_key(self, lv: Level, values: list[Value], depth: int = 0) -> tuple | None:
         """What the terms of ``values`` at ``lv`` are a function of, when
         each is an IV of ``lv`` (its position), a function argument (its
-        parameter name) or an integer constant; None otherwise."""
-        out: list[int | str | tuple[str, int]] = []
+        parameter name), an integer constant or an ``affine.apply`` of such
+        values (its map and their keys); None otherwise."""
+        out: list[object] = []
         for v in values:
             pos = lv.iv_pos.get(v)
             if pos is not None:
@@ -473,10 +474,20 @@ class FunctionModel:
             c = _constant_of(v)
             if c is not None:
                 out.append(("c", c))
-            elif isinstance(v, BlockArgument) and self._is_invariant(v):
-                out.append(self.param_name(v))  # as resolving it would
-            else:
+                continue
+            if isinstance(v, BlockArgument):
+                if self._is_invariant(v):
+                    out.append(self.param_name(v))  # as resolving it would
+                    continue
                 return None
+            owner = v.defining_op
+            m = owner.attributes.get("map") if owner is not None and owner.name == "affine.apply" else None
+            if depth >= 8 or not isinstance(m, AffineMapAttr) or m.map.num_results < 1:
+                return None
+            sub = self._operands_key(lv, list(owner.operands), depth + 1)  # type: ignore[union-attr]
+            if sub is None:
+                return None
+            out.append(("apply", m.map, sub))
         return tuple(out)
 
     def _var(self, lv: Level, pos: int) -> isl.PwAff:
