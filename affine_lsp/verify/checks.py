@@ -148,6 +148,8 @@ class Checker:
             if _undefined(v):
                 continue
             if k < num_dims:
+                if dimsym.is_certainly_valid_dim(v):
+                    continue
                 ok, why = dimsym.is_valid_dim(v, region, self.line_of)
                 msg = "operand cannot be used as a dimension id"
             else:
