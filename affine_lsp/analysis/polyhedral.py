@@ -40,6 +40,7 @@ it, and recorded in ``approximations``.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -129,25 +130,28 @@ class Level:
     iv_pos: dict[Value, int] = field(default_factory=dict)
     iv_names: tuple[str, ...] = ()
     memo: dict[Value, Term | Unanalysable] = field(default_factory=dict)
-    # What ``domain`` is a function of, when it is built only from loops whose
-    # bounds use outer IVs and function arguments (then it is the same in
-    # every function with such a nest): see _DOMAIN_CACHE.
-    key: tuple | None = None
+    # The id of what ``domain`` is a function of, when it is built only from
+    # loops whose bounds use outer IVs and function arguments (then it is the
+    # same in every function with such a nest): see _DOMAIN_CACHE.
+    key: int | None = None
 
 
 # Domains of loop nests, by Level.key (see FunctionModel._loop_key): the
 # same isl set, built by the same isl calls, recurs in many functions
-# (``affine.for %i = 0 to 64``). isl objects are values (every operation returns a new
-# one), so sharing one is safe.
-_DOMAIN_CACHE: dict[tuple, isl.Set] = {}
+# (``affine.for %i = 0 to 64``). isl objects are values (every operation
+# returns a new one), so sharing one is safe. Each entry has an id, the
+# Level.key of the levels it serves: the keys of nested levels and accesses
+# hold that int, not the whole chain (comparing the affine maps of the chain
+# at every look-up cost more than the look-up saved).
+_DOMAIN_CACHE: dict[tuple, tuple[int, isl.Set]] = {}
 _DOMAIN_CACHE_MAX = 4096
 # Access relations and domains (before the parameter facts are added), by
-# AccessModel.key: the level's key, the access map (maps compare by
-# value), its operands, the
-# statement and memref names and the rank. Only accesses modelled without a
-# failure are cached.
-_ACCESS_CACHE: dict[tuple, tuple[isl.Map, isl.Set, tuple[bool, ...]]] = {}
+# the level's key, the access map (maps compare by value), its operands, the
+# statement and memref names and the rank; with an id (AccessModel.key).
+# Only accesses modelled without a failure are cached.
+_ACCESS_CACHE: dict[tuple, tuple[int, isl.Map, isl.Set, tuple[bool, ...]]] = {}
 _ACCESS_CACHE_MAX = 16384
+_IDS = itertools.count(1)  # 0: the root level
 
 
 @dataclass(eq=False)
@@ -171,7 +175,7 @@ class AccessModel:
     exact_indices: list[bool] = field(default_factory=list)
     budget_exceeded: bool = False
     path: tuple[tuple[Block, Operation], ...] = ()
-    key: tuple | None = None  # what relation and domain are a function of (see _ACCESS_CACHE)
+    key: int | None = None  # the id of what relation and domain are a function of (see _ACCESS_CACHE)
 
     @property
     def exact(self) -> bool:
@@ -334,7 +338,7 @@ class FunctionModel:
     # ------------------------------------------------------------------ levels
     def _root_level(self, block: Block | None) -> Level:
         sp = isl.Space.create_from_names(CTX, set=[])
-        return Level(block, (), (), sp, isl.Set.universe(sp), key=())
+        return Level(block, (), (), sp, isl.Set.universe(sp), key=0)
 
     def _level(self, block: Block | None) -> Level:
         if block is None:
@@ -404,17 +408,16 @@ class FunctionModel:
             lv = self._extend(base, block, [iv], op, with_domain=False)
             key = self._loop_key(base, view, lv.iv_names[-1])
             if key is not None:
-                dom = _DOMAIN_CACHE.get(key)
-                if dom is not None:
-                    lv.domain, lv.key = dom, key
+                hit = _DOMAIN_CACHE.get(key)
+                if hit is not None:
+                    lv.key, lv.domain = hit
                     return lv
             lv.domain = base.domain.add_dims(DT.set, 1).set_dim_name(DT.set, len(base.ivs), lv.iv_names[-1])
             failures = lv.failures
             self._add_for_constraints(lv, view, iv)
-            if key is not None and lv.failures is failures:
-                lv.key = key
-                if len(_DOMAIN_CACHE) < _DOMAIN_CACHE_MAX:
-                    _DOMAIN_CACHE[key] = lv.domain
+            if key is not None and lv.failures is failures and len(_DOMAIN_CACHE) < _DOMAIN_CACHE_MAX:
+                lv.key = next(_IDS)
+                _DOMAIN_CACHE[key] = (lv.key, lv.domain)
             return lv
         if name == "affine.parallel" and region_idx == 0 and is_entry:
             pview = ParallelView(op)
@@ -623,16 +626,14 @@ class FunctionModel:
                 key = (lv.key, amap, operands, acc.stmt, acc.memref_name, acc.rank)
                 hit = _ACCESS_CACHE.get(key)
                 if hit is not None:
-                    acc.relation, acc.domain, exact = hit
+                    acc.key, acc.relation, acc.domain, exact = hit
                     acc.exact_indices = list(exact)
-                    acc.key = key
                     return
         failures = len(acc.failures)
         self._model_access_uncached(acc, lv, amap, indices, extent)
-        if key is not None and len(acc.failures) == failures:
-            acc.key = key
-            if len(_ACCESS_CACHE) < _ACCESS_CACHE_MAX:
-                _ACCESS_CACHE[key] = (acc.relation, acc.domain, tuple(acc.exact_indices))
+        if key is not None and len(acc.failures) == failures and len(_ACCESS_CACHE) < _ACCESS_CACHE_MAX:
+            acc.key = next(_IDS)
+            _ACCESS_CACHE[key] = (acc.key, acc.relation, acc.domain, tuple(acc.exact_indices))
 
     def _model_access_uncached(self, acc: AccessModel, lv: Level, amap: AffineMap | None, indices: list[Value], extent: tuple[str, object] | None) -> None:
         if acc.memref is None:
