@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -81,6 +82,25 @@ def scope_of(op: Operation) -> Operation | None:
         if a.name in SCOPE_OPS:
             return a
     return None
+
+
+def _scope_ops(scope: Operation) -> Iterator[Operation]:
+    """The ops nested in ``scope`` whose :func:`scope_of` is ``scope``, in
+    walk order (pre-order): the walk does not enter nested scopes instead of
+    asking every op for its ancestors."""
+    if scope.name not in SCOPE_OPS:
+        return
+    stack: list[Operation] = []
+    for region in reversed(scope.regions):
+        for block in reversed(region.blocks):
+            stack.extend(reversed(block.operations))
+    while stack:
+        op = stack.pop()
+        yield op
+        if op.name not in SCOPE_OPS:
+            for region in reversed(op.regions):
+                for block in reversed(region.blocks):
+                    stack.extend(reversed(block.operations))
 
 
 def access_roles(op: Operation) -> list[tuple[str, bool]]:
@@ -251,19 +271,14 @@ class FunctionModel:
 
     # ------------------------------------------------------------------ build
     def _build(self) -> None:
-        body_blocks = [b for r in self.scope.regions for b in r.blocks]
         idx = 0
-        for root in body_blocks:
-            for top in root.operations:
-                for op in top.walk():
-                    roles = access_roles(op)
-                    if not roles or scope_of(op) is not self.scope:
-                        continue
-                    for role, is_write in roles:
-                        acc = self._make_access(idx, op, role, is_write)
-                        idx += 1
-                        self.accesses.append(acc)
-                        self.by_op.setdefault(op, []).append(acc)
+        for op in _scope_ops(self.scope):
+            roles = access_roles(op)
+            for role, is_write in roles:
+                acc = self._make_access(idx, op, role, is_write)
+                idx += 1
+                self.accesses.append(acc)
+                self.by_op.setdefault(op, []).append(acc)
         # The parameter facts are complete now: add those of the parameters
         # each object involves (so printed relations stay readable).
         if self._param_facts:

@@ -61,10 +61,10 @@ class Checker:
         self.line_of = line_of
 
     # ------------------------------------------------------------ notes
-    def guard(self, span: Span, fn: Callable[[], Note | None]) -> Note | None:
-        """Run one check; an internal error becomes an ``info`` note."""
+    def guard(self, span: Span, fn: Callable[..., Note | None], *args: object) -> Note | None:
+        """Run one check, ``fn(*args)``; an internal error becomes an ``info`` note."""
         try:
-            return fn()
+            return fn(*args)
         except VerifyFailure as f:
             return f.note
         except Exception as e:

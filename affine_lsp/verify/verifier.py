@@ -88,7 +88,7 @@ def verify_section(section: object, text: str, line_of: Callable[[int], int] | N
             parse_failed.add(id(op))
             continue
         for o in op.walk():
-            note = checker.guard(o.name_span, lambda o=o: checker.parse_checks(o))
+            note = checker.guard(o.name_span, checker.parse_checks, o)
             if note is not None:
                 out.append(note)
                 parse_failed.add(id(op))
@@ -115,8 +115,8 @@ class _Verifier:
         self.notes.append(note)
         return False
 
-    def run(self, op: Operation, fn: Callable[[], Note | None]) -> bool:
-        return self.emit(self.c.guard(op.name_span, fn))
+    def run(self, op: Operation, fn: Callable[..., Note | None], *args: object) -> bool:
+        return self.emit(self.c.guard(op.name_span, fn, *args))
 
     def verify_isolated(self, op: Operation) -> bool:
         """``verifyOpAndDominance``."""
@@ -135,7 +135,7 @@ class _Verifier:
     def verify_operation(self, op: Operation) -> bool:
         if id(op) in self.skip:
             return True
-        if not self.run(op, lambda: self.c.entrance(op)):
+        if not self.run(op, self.c.entrance, op):
             return False
         # Isolated nested ops are verified independently (in parallel in MLIR).
         ok = True
@@ -148,16 +148,16 @@ class _Verifier:
             return False
         for region in op.regions:
             for block in region.blocks:
-                if not self.run(op, lambda b=block: self.c.block_entrance(b)):
+                if not self.run(op, self.c.block_entrance, block):
                     return False
                 for o in block.operations:
                     if o.regions and _isolated_or_unknown(o):
                         continue
                     if not self.verify_operation(o):
                         return False
-                if not self.run(op, lambda b=block: self.c.block_exit(b)):
+                if not self.run(op, self.c.block_exit, block):
                     return False
-        return self.run(op, lambda: self.c.exit(op))
+        return self.run(op, self.c.exit, op)
 
     # ------------------------------------------------------------ dominance
     def verify_dominance(self, op: Operation) -> Note | None:
