@@ -140,16 +140,19 @@ class Checker:
     def dim_sym_ids(self, op: Operation, indices: Sequence[int], num_dims: int) -> Note | None:
         """``verifyDimAndSymbolIdentifiers``: the first operand that is not a
         valid dim (first ``num_dims``) / symbol (the rest)."""
-        region, certain = dimsym.affine_scope(op)
+        scope: tuple | None = None  # affine_scope(op), when an operand needs it
         for k, i in enumerate(indices):
             if i >= len(op.operands):
                 continue
             v = op.operands[i]
             if _undefined(v):
                 continue
+            if k < num_dims and dimsym.is_certainly_valid_dim(v):
+                continue
+            if scope is None:
+                scope = dimsym.affine_scope(op)
+            region, certain = scope
             if k < num_dims:
-                if dimsym.is_certainly_valid_dim(v):
-                    continue
                 ok, why = dimsym.is_valid_dim(v, region, self.line_of)
                 msg = "operand cannot be used as a dimension id"
             else:
@@ -275,7 +278,7 @@ class Checker:
         import affine_lsp.verify.affine_checks as affine_checks
 
         fn = affine_checks.ENTRANCE.get(op.name) or _ENTRANCE.get(op.name)
-        if fn is None and op.name in _ARITH_INT_BINARY | _ARITH_FLOAT_BINARY:
+        if fn is None and op.name in _ARITH_BINARY:
             fn = _arith_binary
         return fn(self, op) if fn is not None else None
 
@@ -444,6 +447,7 @@ _ARITH_INT_BINARY = frozenset(
 _ARITH_FLOAT_BINARY = frozenset(
     {"arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.remf", "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf"}
 )
+_ARITH_BINARY = _ARITH_INT_BINARY | _ARITH_FLOAT_BINARY
 
 
 def _arith_binary(c: Checker, op: Operation) -> Note | None:
