@@ -1,5 +1,5 @@
 import sys
 
-from affine_lsp.cli import main
+from affine_lsp.cli import entry
 
-sys.exit(main())
+sys.exit(entry())

@@ -7,6 +7,7 @@ Each subcommand lives in :mod:`affine_lsp.commands` as a module with
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
 from collections.abc import Sequence
@@ -41,12 +42,20 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
     return parser, modules
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
+    """Run one command. ``exiting``: the process ends right after (see
+    :func:`entry`)."""
     parser, modules = build_parser()
     args = parser.parse_args(argv)
     if not args.command:
         parser.print_help()
         return 2
+    if exiting and args.command != "serve":
+        # A one-shot command's objects live until the process ends: the
+        # cyclic garbage collector would only walk them again and again (the
+        # IR of a 50k-line file is millions of objects; a third of the time
+        # of `check` went to that). Commands collect between inputs.
+        gc.disable()
     try:
         return int(modules[args.command].run(args))  # type: ignore[attr-defined]
     except BrokenPipeError:
@@ -55,5 +64,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def entry() -> int:
+    """The program's entry point (``affine-lsp``, ``python -m affine_lsp``):
+    :func:`main`, then the interpreter's final garbage collections are
+    skipped (the objects still alive are frozen; the process frees them)."""
+    status = main(exiting=True)
+    gc.freeze()
+    return status
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry())

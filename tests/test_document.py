@@ -179,3 +179,30 @@ def test_two_module_braces_on_one_line_close_two_modules() -> None:
     fresh = Document(doc.text)
     assert [(c.kind, c.start, c.end, c.level) for c in doc.chunks] == [(c.kind, c.start, c.end, c.level) for c in fresh.chunks]
     assert [n.message for n in Document("module {\n}}\n").notes()] == ["unexpected '}' at top level"]
+
+
+def _all_notes(doc: Document) -> list[tuple[str, int, int, str, str]]:
+    from affine_lsp import diagnostics
+
+    return [(n.severity, n.span.start, n.span.end, n.message, n.code) for n in diagnostics.collect(doc)]
+
+
+def test_released_syntax_changes_no_diagnostic_and_edits_after_it_match_a_fresh_parse() -> None:
+    """``affine-lsp check`` frees the syntax records once the IR is built
+    (Document.release_syntax): the diagnostics of every corpus file stay the
+    same, and a released document that is edited (its chunks parsed again)
+    still agrees with a fresh parse."""
+    texts = [p.read_text() for p in sorted(UPSTREAM.glob("*.mlir"))]
+    texts.append(GOOD.format(n=0) + BROKEN[0] + "%top = arith.constant 1 : index\n" + GOOD.format(n=1) + BROKEN[2])
+    for text in texts:
+        released = Document(text)
+        released.release_syntax()
+        assert any(c.released for c in released.chunks) or not any(c.kind == "item" for c in released.chunks)
+        assert _all_notes(released) == _all_notes(Document(text))
+    text = texts[-1]
+    doc = Document(text)
+    doc.release_syntax()
+    for old, new in (("0 to 10", "0 to 11"), ("%top = arith.constant 1", "%top2 = arith.constant 1"), ("%A[%i]", "%A[%i")):
+        pos = doc.text.index(old)
+        doc.apply_edit(pos, pos + len(old), new)
+        assert _all_notes(doc) == _all_notes(Document(doc.text))

@@ -180,6 +180,16 @@ def dependences_of_function(func_op: Operation, budget: int = DEFAULT_BUDGET, ma
         return per.setdefault(key, built)
 
 
+def _cached_deps(func_op: Operation, budget: int, max_pairs: int = DEFAULT_MAX_PAIRS) -> FunctionDeps | None:
+    """The engine :func:`dependences_of_function` cached for ``func_op``, if any."""
+    with _CACHE_LOCK:
+        store = getattr(func_op, "__dict__", None)
+        per = store.get(_CACHE_ATTR) if store is not None else _LRU.get(id(func_op))
+        if isinstance(per, _DepsCache) and per.owner is func_op:
+            return per.get((budget, max_pairs))
+    return None
+
+
 def _deps_for(op: Operation, budget: int) -> FunctionDeps | None:
     scope = scope_of(op)
     return dependences_of_function(scope, budget) if scope is not None else None
@@ -235,20 +245,22 @@ def analyze_document(doc: Document) -> list[Note]:
         except Exception:
             continue
         for scope in scopes:
-            notes.extend(analyze_function(scope))
+            notes.extend(analyze_function(scope, keep=False))
     return _dedupe(notes)
 
 
-def analyze_function(scope: Operation, budget: int = DEFAULT_BUDGET) -> list[Note]:
+def analyze_function(scope: Operation, budget: int = DEFAULT_BUDGET, *, keep: bool = True) -> list[Note]:
     """The diagnostics :func:`analyze_document` reports for one function
     (scope op), with the dependence engine of ``budget``. The language server
     analyses functions one at a time and keeps the results of the unchanged
-    ones across edits. Never raises."""
+    ones across edits. ``keep=False``: an engine built for this call is not
+    cached on the op (a whole-document check needs each one once; keeping
+    them all costs memory). Never raises."""
     from affine_lsp.analysis.bounds_check import bounds_notes
     from affine_lsp.analysis.summary import race_notes
 
     try:
-        fd = dependences_of_function(scope, budget)
+        fd = dependences_of_function(scope, budget) if keep else _cached_deps(scope, budget) or FunctionDeps(scope, budget, DEFAULT_MAX_PAIRS)
         notes = [*bounds_notes(fd), *race_notes(fd), *fd.notes]
     except TimeBudgetExceeded as e:  # under isl_support.time_limit
         return [time_budget_note(scope, e.seconds)]

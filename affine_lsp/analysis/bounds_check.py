@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 import islpy as isl
 
-from affine_lsp.analysis.isl_support import DT, BudgetExceeded, IslFailure, limited, param_id, val
+from affine_lsp.analysis.isl_support import CTX, DT, BudgetExceeded, IslFailure, limited, param_id, val
 from affine_lsp.analysis.polyhedral import AccessModel
 from affine_lsp.ir.types import MemRefType
 from affine_lsp.syntax.nodes import Note
@@ -79,6 +79,55 @@ def _witness(fd: FunctionDeps, acc: AccessModel, bad_rel: isl.Map, only: int | N
         return ""
 
 
+_BOX_CACHE: dict[str, isl.Set] = {}
+_INSIDE_CACHE: dict[tuple, bool] = {}
+
+
+def _within_static_box(fd: FunctionDeps, acc: AccessModel) -> bool:
+    """A quick test of the common case: every checked dimension has a static
+    size and every element the access touches is inside the memref, so none
+    of the per-dimension checks of :func:`check_access` can find anything.
+    One subset test instead of two emptiness tests per dimension. False when
+    it cannot tell (a dynamic size, an isl failure, the budget): the full
+    checks then run as before."""
+    # An access whose relation is shared with other functions (see
+    # polyhedral._ACCESS_CACHE) and was not changed since (no parameter facts
+    # were added to it) has the answer of those functions for the same static
+    # shape (a dynamic size may come from the function's code).
+    shape = tuple(acc.memref.type.shape)  # type: ignore[union-attr]
+    static = acc.key is not None and not fd.model.has_param_facts and all(d is not None for d in shape)
+    key = (acc.key, shape) if static else None
+    if key is not None:
+        got = _INSIDE_CACHE.get(key)
+        if got is not None:
+            return got
+    bounds = []
+    for r in range(acc.rank):
+        if r < len(acc.exact_indices) and not acc.exact_indices[r]:
+            continue
+        size = fd.model.dim_size(acc.memref, r)  # type: ignore[arg-type]
+        if size is None:
+            continue
+        if not isinstance(size, int):
+            return False
+        bounds.append(f"0 <= x{r} < {size}")
+    xs = ", ".join(f"x{r}" for r in range(acc.rank))
+    text = f"{{ {acc.memref_name}[{xs}] : {' and '.join(bounds) or 'true'} }}"
+    try:
+        with limited(fd.budget):
+            box = _BOX_CACHE.get(text)
+            if box is None:
+                box = isl.Set.read_from_str(CTX, text)
+                if len(_BOX_CACHE) < 4096:
+                    _BOX_CACHE[text] = box
+            inside = bool(acc.relation.range().is_subset(box))  # type: ignore[union-attr]
+    except (BudgetExceeded, IslFailure):
+        return False
+    if key is not None and len(_INSIDE_CACHE) < 16384:
+        _INSIDE_CACHE[key] = inside
+    return inside
+
+
 def check_access(fd: FunctionDeps, acc: AccessModel) -> list[Note]:
     """The out-of-bounds warnings of one access."""
     if acc.role not in CHECKED_ROLES or acc.relation is None or acc.domain is None:
@@ -92,6 +141,8 @@ def check_access(fd: FunctionDeps, acc: AccessModel) -> list[Note]:
         acc = semi[0]
     mtype = acc.memref.type if acc.memref is not None else None
     if not isinstance(mtype, MemRefType) or len(mtype.shape) != acc.rank:
+        return []
+    if _within_static_box(fd, acc):
         return []
     notes: list[Note] = []
     suffix = {"dma_src": " (DMA source)", "dma_dst": " (DMA destination)"}.get(acc.role, "")

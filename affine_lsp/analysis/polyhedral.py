@@ -40,8 +40,10 @@ it, and recorded in ``approximations``.
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -81,6 +83,25 @@ def scope_of(op: Operation) -> Operation | None:
         if a.name in SCOPE_OPS:
             return a
     return None
+
+
+def _scope_ops(scope: Operation) -> Iterator[Operation]:
+    """The ops nested in ``scope`` whose :func:`scope_of` is ``scope``, in
+    walk order (pre-order): the walk does not enter nested scopes instead of
+    asking every op for its ancestors."""
+    if scope.name not in SCOPE_OPS:
+        return
+    stack: list[Operation] = []
+    for region in reversed(scope.regions):
+        for block in reversed(region.blocks):
+            stack.extend(reversed(block.operations))
+    while stack:
+        op = stack.pop()
+        yield op
+        if op.name not in SCOPE_OPS:
+            for region in reversed(op.regions):
+                for block in reversed(region.blocks):
+                    stack.extend(reversed(block.operations))
 
 
 def access_roles(op: Operation) -> list[tuple[str, bool]]:
@@ -132,6 +153,28 @@ class Level:
     iv_pos: dict[Value, int] = field(default_factory=dict)
     iv_names: tuple[str, ...] = ()
     memo: dict[Value, Term | Unanalysable] = field(default_factory=dict)
+    # The id of what ``domain`` is a function of, when it is built only from
+    # loops whose bounds use outer IVs and function arguments (then it is the
+    # same in every function with such a nest): see _DOMAIN_CACHE.
+    key: int | None = None
+
+
+# Domains of loop nests, by Level.key (see FunctionModel._loop_key): the
+# same isl set, built by the same isl calls, recurs in many functions
+# (``affine.for %i = 0 to 64``). isl objects are values (every operation
+# returns a new one), so sharing one is safe. Each entry has an id, the
+# Level.key of the levels it serves: the keys of nested levels and accesses
+# hold that int, not the whole chain (comparing the affine maps of the chain
+# at every look-up cost more than the look-up saved).
+_DOMAIN_CACHE: dict[tuple, tuple[int, isl.Set]] = {}
+_DOMAIN_CACHE_MAX = 4096
+# Access relations and domains (before the parameter facts are added), by
+# the level's key, the access map (maps compare by value), its operands, the
+# statement and memref names and the rank; with an id (AccessModel.key).
+# Only accesses modelled without a failure are cached.
+_ACCESS_CACHE: dict[tuple, tuple[int, isl.Map, isl.Set, tuple[bool, ...]]] = {}
+_ACCESS_CACHE_MAX = 16384
+_IDS = itertools.count(1)  # 0: the root level
 
 
 @dataclass(eq=False)
@@ -155,6 +198,7 @@ class AccessModel:
     exact_indices: list[bool] = field(default_factory=list)
     budget_exceeded: bool = False
     path: tuple[tuple[Block, Operation], ...] = ()
+    key: int | None = None  # the id of what relation and domain are a function of (see _ACCESS_CACHE)
 
     @property
     def exact(self) -> bool:
@@ -232,19 +276,14 @@ class FunctionModel:
 
     # ------------------------------------------------------------------ build
     def _build(self) -> None:
-        body_blocks = [b for r in self.scope.regions for b in r.blocks]
         idx = 0
-        for root in body_blocks:
-            for top in root.operations:
-                for op in top.walk():
-                    roles = access_roles(op)
-                    if not roles or scope_of(op) is not self.scope:
-                        continue
-                    for role, is_write in roles:
-                        acc = self._make_access(idx, op, role, is_write)
-                        idx += 1
-                        self.accesses.append(acc)
-                        self.by_op.setdefault(op, []).append(acc)
+        for op in _scope_ops(self.scope):
+            roles = access_roles(op)
+            for role, is_write in roles:
+                acc = self._make_access(idx, op, role, is_write)
+                idx += 1
+                self.accesses.append(acc)
+                self.by_op.setdefault(op, []).append(acc)
         # The parameter facts are complete now: add those of the parameters
         # each object involves (so printed relations stay readable).
         if self._param_facts:
@@ -257,6 +296,12 @@ class FunctionModel:
                             acc.domain = self._with_facts(acc.domain)
             except (BudgetExceeded, IslFailure):
                 pass
+
+    @property
+    def has_param_facts(self) -> bool:
+        """Facts about parameters (dynamic sizes are >= 0) were added to the
+        relations and domains of the accesses."""
+        return bool(self._param_facts)
 
     def _with_facts(self, obj: _SetOrMap) -> _SetOrMap:
         sp = obj.get_space()
@@ -313,7 +358,7 @@ class FunctionModel:
     # ------------------------------------------------------------------ levels
     def _root_level(self, block: Block | None) -> Level:
         sp = isl.Space.create_from_names(CTX, set=[])
-        return Level(block, (), (), sp, isl.Set.universe(sp))
+        return Level(block, (), (), sp, isl.Set.universe(sp), key=0)
 
     def _level(self, block: Block | None) -> Level:
         if block is None:
@@ -344,15 +389,20 @@ class FunctionModel:
             self._iv_names[v] = n
         return n
 
-    def _extend(self, base: Level, block: Block, new_ivs: list[Value], loop: Operation) -> Level:
+    def _extend(self, base: Level, block: Block, new_ivs: list[Value], loop: Operation, with_domain: bool = True) -> Level:
+        """The level of a loop body: ``base`` plus ``new_ivs``; its domain is
+        ``base``'s extended by the new dimensions (``with_domain=False``:
+        left to the caller)."""
         ivs = base.ivs + tuple(new_ivs)
         names = list(base.iv_names)
         for v in new_ivs:
             names.append(self._iv_name(v, names))
         sp = isl.Space.create_from_names(CTX, set=names)
-        dom = base.domain.add_dims(DT.set, len(new_ivs))
-        for k in range(len(new_ivs)):
-            dom = dom.set_dim_name(DT.set, len(base.ivs) + k, names[len(base.ivs) + k])
+        dom = base.domain
+        if with_domain:
+            dom = dom.add_dims(DT.set, len(new_ivs))
+            for k in range(len(new_ivs)):
+                dom = dom.set_dim_name(DT.set, len(base.ivs) + k, names[len(base.ivs) + k])
         lv = Level(block, ivs, base.loops + (loop,) * len(new_ivs), sp, dom, base.failures, base.approximations)
         lv.iv_pos = {v: i for i, v in enumerate(ivs)}
         lv.iv_names = tuple(names)
@@ -375,8 +425,19 @@ class FunctionModel:
                 lv = self._same(base, block)
                 lv.failures = (*lv.failures, "malformed affine.for (no induction variable)")
                 return lv
-            lv = self._extend(base, block, [iv], op)
+            lv = self._extend(base, block, [iv], op, with_domain=False)
+            key = self._loop_key(base, view, lv.iv_names[-1])
+            if key is not None:
+                hit = _DOMAIN_CACHE.get(key)
+                if hit is not None:
+                    lv.key, lv.domain = hit
+                    return lv
+            lv.domain = base.domain.add_dims(DT.set, 1).set_dim_name(DT.set, len(base.ivs), lv.iv_names[-1])
+            failures = lv.failures
             self._add_for_constraints(lv, view, iv)
+            if key is not None and lv.failures is failures and len(_DOMAIN_CACHE) < _DOMAIN_CACHE_MAX:
+                lv.key = next(_IDS)
+                _DOMAIN_CACHE[key] = (lv.key, lv.domain)
             return lv
         if name == "affine.parallel" and region_idx == 0 and is_entry:
             pview = ParallelView(op)
@@ -399,6 +460,58 @@ class FunctionModel:
         if not is_entry:
             lv.approximations = (*lv.approximations, "in a non-entry block")
         return lv
+
+    def _loop_key(self, base: Level, view: ForView, iv_name: str) -> tuple | None:
+        """What the domain of the body of ``view`` is a function of, when
+        ``base``'s domain has a key and each bound operand is an IV of
+        ``base`` or a function argument (a parameter): ``base``'s key, the
+        IV's isl name, the bound maps, the step and the operands (IV
+        positions, parameter names). None otherwise."""
+        if base.key is None:
+            return None
+        op = view.op
+        lower, upper = op.attributes.get("lower_bound"), op.attributes.get("upper_bound")
+        if not isinstance(lower, AffineMapAttr) or not isinstance(upper, AffineMapAttr):
+            return None
+        operands: tuple | None = ()
+        if op.operands:
+            segs = op.operand_segments
+            if segs is None or len(segs) < 2:
+                return None
+            operands = self._operands_key(base, op.operands[: segs[0] + segs[1]])
+            if operands is None:
+                return None
+        return (base.key, base.iv_names, iv_name, lower.map, upper.map, view.step, operands)
+
+    def _operands_key(self, lv: Level, values: list[Value], depth: int = 0) -> tuple | None:
+        """What the terms of ``values`` at ``lv`` are a function of, when
+        each is an IV of ``lv`` (its position), a function argument (its
+        parameter name), an integer constant or an ``affine.apply`` of such
+        values (its map and their keys); None otherwise."""
+        out: list[object] = []
+        for v in values:
+            pos = lv.iv_pos.get(v)
+            if pos is not None:
+                out.append(pos)
+                continue
+            c = _constant_of(v)
+            if c is not None:
+                out.append(("c", c))
+                continue
+            if isinstance(v, BlockArgument):
+                if self._is_invariant(v):
+                    out.append(self.param_name(v))  # as resolving it would
+                    continue
+                return None
+            owner = v.defining_op
+            m = owner.attributes.get("map") if owner is not None and owner.name == "affine.apply" else None
+            if depth >= 8 or not isinstance(m, AffineMapAttr) or m.map.num_results < 1:
+                return None
+            sub = self._operands_key(lv, list(owner.operands), depth + 1)  # type: ignore[union-attr]
+            if sub is None:
+                return None
+            out.append(("apply", m.map, sub))
+        return tuple(out)
 
     def _var(self, lv: Level, pos: int) -> isl.PwAff:
         return isl.PwAff.from_aff(isl.Aff.var_on_domain(isl.LocalSpace.from_space(lv.space), DT.set, pos))
@@ -526,6 +639,23 @@ class FunctionModel:
 
     # --------------------------------------------------------------- accesses
     def _model_access(self, acc: AccessModel, lv: Level, amap: AffineMap | None, indices: list[Value], extent: tuple[str, object] | None) -> None:
+        key = None
+        if lv.key is not None and amap is not None and extent is None and acc.memref is not None:
+            operands = self._operands_key(lv, indices)
+            if operands is not None:
+                key = (lv.key, amap, operands, acc.stmt, acc.memref_name, acc.rank)
+                hit = _ACCESS_CACHE.get(key)
+                if hit is not None:
+                    acc.key, acc.relation, acc.domain, exact = hit
+                    acc.exact_indices = list(exact)
+                    return
+        failures = len(acc.failures)
+        self._model_access_uncached(acc, lv, amap, indices, extent)
+        if key is not None and len(acc.failures) == failures and len(_ACCESS_CACHE) < _ACCESS_CACHE_MAX:
+            acc.key = next(_IDS)
+            _ACCESS_CACHE[key] = (acc.key, acc.relation, acc.domain, tuple(acc.exact_indices))
+
+    def _model_access_uncached(self, acc: AccessModel, lv: Level, amap: AffineMap | None, indices: list[Value], extent: tuple[str, object] | None) -> None:
         if acc.memref is None:
             acc.failures.append("no memref operand")
         terms: list[Term | None] = []

@@ -99,7 +99,7 @@ class Use:
     span: Span
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Value:
     """An SSA value. ``name`` is the textual name (``%arg0``, ``%0#1``)."""
 
@@ -121,7 +121,7 @@ class Value:
         return f"<{type(self).__name__} {self.name}>"
 
 
-@dataclass(eq=False, repr=False)
+@dataclass(eq=False, repr=False, slots=True)
 class OpResult(Value):
     owner: Operation | None = None
     index: int = 0
@@ -135,7 +135,7 @@ class OpResult(Value):
         return self.owner.parent if self.owner else None
 
 
-@dataclass(eq=False, repr=False)
+@dataclass(eq=False, repr=False, slots=True)
 class BlockArgument(Value):
     owner: Block | None = None
     index: int = 0
@@ -221,7 +221,7 @@ class Operation:
         return f"<Operation {self.name} @{self.span.start}>"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Block:
     label: str | None  # ``^bb0`` or None for an entry block without label
     span: Span
@@ -238,7 +238,7 @@ class Block:
         return self.operations[-1] if self.operations else None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Region:
     span: Span
     blocks: list[Block] = field(default_factory=list)

@@ -68,7 +68,7 @@ def _first_non_text(text: str) -> int | None:
 
 
 class Chunk:
-    __slots__ = ("kind", "level", "section", "anchor", "length", "text", "parse", "ir_op", "ir_notes", "ir_key", "max_depth", "_alias_refs")
+    __slots__ = ("kind", "level", "section", "anchor", "length", "text", "parse", "ir_op", "ir_notes", "ir_key", "max_depth", "_alias_refs", "released")
 
     def __init__(self, cs: ChunkSpan, text: str) -> None:
         self.kind = cs.kind
@@ -83,6 +83,9 @@ class Chunk:
         self.ir_notes: list[Note] = []
         self.ir_key: tuple | None = None
         self._alias_refs: frozenset[str] | None = None
+        # The syntax records were freed (Document.release_syntax): ``parse``
+        # keeps only the notes, and the chunk is parsed again when needed.
+        self.released = False
 
     @property
     def alias_refs(self) -> frozenset[str]:
@@ -102,7 +105,8 @@ class Chunk:
         return self.anchor.offset + self.length
 
     def ensure_parsed(self) -> ParseResult:
-        if self.parse is None:
+        if self.parse is None or self.released:
+            self.released = False
             if self.kind == "split" or not self.text.strip():
                 self.parse = ParseResult(None, [])
             elif self.kind == "module_close":
@@ -237,6 +241,7 @@ class Document:
         self._lines: LineIndex | None = None
         self.version = 0
         self.reparsed = 0  # chunks parsed by the last edit (for tests and benchmarks)
+        self._release = False  # see release_syntax
 
     # ------------------------------------------------------------ editing
     @property
@@ -360,7 +365,7 @@ class Document:
                 bounds.append(c.end)
         bounds.append(len(self.text))
         for idx in range(last + 1):
-            sec = build_section(idx, by_section.get(idx, []), len(self.text))
+            sec = build_section(idx, by_section.get(idx, []), len(self.text), self._release)
             if 2 * idx + 1 < len(bounds):
                 sec.start, sec.end = bounds[2 * idx], bounds[2 * idx + 1]
             out.append(sec)
@@ -374,12 +379,24 @@ class Document:
                 return s
         return secs[-1]
 
+    def release_syntax(self) -> None:
+        """Build the IR of every section, then free the syntax records of the
+        top-level ops whose IR is built (their parse notes are kept). For a
+        document checked once (``affine-lsp check``): the records are a
+        fifth of its memory. From now on, IR built for an edit frees them too.
+        A chunk whose IR is built again later (after an edit that changes its
+        environment) is parsed again."""
+        self._release = True
+        for s in self.sections:  # built now: each chunk's records are freed once its IR is built
+            for c in s.chunks:
+                _release(c)
+
     def notes(self) -> list[Note]:
         """Every parse and IR note of the document (errors, warnings)."""
         out: list[Note] = []
         for s in self.sections:
             for c in s.chunks:
-                out.extend(c.ensure_parsed().notes)
+                out.extend(c.parse.notes if c.released and c.parse is not None else c.ensure_parsed().notes)
                 out.extend(c.ir_notes)
             out.extend(s.notes)
         return out
@@ -429,9 +446,19 @@ class _AliasKeys:
         return tuple(sorted((n, self._value(n)) for n in seen))
 
 
-def build_section(index: int, chunks: list[Chunk], text_len: int) -> Section:
+def _release(c: Chunk) -> None:
+    """Free the syntax records of a chunk whose IR is built (keeping its
+    ParseResult, whose identity the environment keys use, and its notes)."""
+    p = c.parse
+    if p is not None and isinstance(p.item, OpSyn) and c.ir_op is not None:
+        p.item = None
+        c.released = True
+
+
+def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool = False) -> Section:
     """Build the IR of one section, reusing each chunk's IR when neither its
-    text nor the section's environment (aliases, top-level values) changed."""
+    text nor the section's environment (aliases, top-level values) changed.
+    ``release``: free each chunk's syntax records once its IR is built."""
     root_block = Block(None, Span(0, 0))
     root_region = Region(Span(0, 0), [root_block])
     start = chunks[0].start if chunks else 0
@@ -510,6 +537,8 @@ def build_section(index: int, chunks: list[Chunk], text_len: int) -> Section:
                 b = IRBuilder(aliases, cur_scope)
                 op = build_op(b, item, cur_scope, cur_block)
                 c.ir_op, c.ir_notes, c.ir_key = op, b.notes, env
+                if release:
+                    _release(c)
             else:
                 op = c.ir_op
                 for r in op.results:

@@ -61,10 +61,10 @@ class Checker:
         self.line_of = line_of
 
     # ------------------------------------------------------------ notes
-    def guard(self, span: Span, fn: Callable[[], Note | None]) -> Note | None:
-        """Run one check; an internal error becomes an ``info`` note."""
+    def guard(self, span: Span, fn: Callable[..., Note | None], *args: object) -> Note | None:
+        """Run one check, ``fn(*args)``; an internal error becomes an ``info`` note."""
         try:
-            return fn()
+            return fn(*args)
         except VerifyFailure as f:
             return f.note
         except Exception as e:
@@ -140,13 +140,18 @@ class Checker:
     def dim_sym_ids(self, op: Operation, indices: Sequence[int], num_dims: int) -> Note | None:
         """``verifyDimAndSymbolIdentifiers``: the first operand that is not a
         valid dim (first ``num_dims``) / symbol (the rest)."""
-        region, certain = dimsym.affine_scope(op)
+        scope: tuple | None = None  # affine_scope(op), when an operand needs it
         for k, i in enumerate(indices):
             if i >= len(op.operands):
                 continue
             v = op.operands[i]
             if _undefined(v):
                 continue
+            if k < num_dims and dimsym.is_certainly_valid_dim(v):
+                continue
+            if scope is None:
+                scope = dimsym.affine_scope(op)
+            region, certain = scope
             if k < num_dims:
                 ok, why = dimsym.is_valid_dim(v, region, self.line_of)
                 msg = "operand cannot be used as a dimension id"
@@ -248,7 +253,9 @@ class Checker:
     def parse_checks(self, op: Operation) -> Note | None:
         if not op.known:
             return None
-        from affine_lsp.verify import affine_checks
+        # Imported here (affine_checks imports this module); this form of the
+        # import costs half of 'from ... import' per call (no fromlist handling).
+        import affine_lsp.verify.affine_checks as affine_checks
 
         # Inline maps and sets of any op are parsed by the affine parser.
         for a in op.attributes.values():
@@ -268,17 +275,17 @@ class Checker:
     def entrance(self, op: Operation) -> Note | None:
         if not op.known or registry.is_unregistered(op):
             return None
-        from affine_lsp.verify import affine_checks
+        import affine_lsp.verify.affine_checks as affine_checks
 
         fn = affine_checks.ENTRANCE.get(op.name) or _ENTRANCE.get(op.name)
-        if fn is None and op.name in _ARITH_INT_BINARY | _ARITH_FLOAT_BINARY:
+        if fn is None and op.name in _ARITH_BINARY:
             fn = _arith_binary
         return fn(self, op) if fn is not None else None
 
     def exit(self, op: Operation) -> Note | None:
         if not op.known or registry.is_unregistered(op):
             return None
-        from affine_lsp.verify import affine_checks
+        import affine_lsp.verify.affine_checks as affine_checks
 
         fn = affine_checks.EXIT.get(op.name)
         return fn(self, op) if fn is not None else None
@@ -295,7 +302,7 @@ class Checker:
         return None
 
     def block_exit(self, block: Block) -> Note | None:
-        from affine_lsp.verify import affine_checks
+        import affine_lsp.verify.affine_checks as affine_checks
 
         parent = block.parent_op
         if parent is None:
@@ -448,6 +455,7 @@ _ARITH_INT_BINARY = frozenset(
 _ARITH_FLOAT_BINARY = frozenset(
     {"arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.remf", "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf"}
 )
+_ARITH_BINARY = _ARITH_INT_BINARY | _ARITH_FLOAT_BINARY
 
 
 def _arith_binary(c: Checker, op: Operation) -> Note | None:

@@ -165,6 +165,13 @@ def is_affine_induction_var(value: Value) -> bool:
     return op.name == "affine.parallel"
 
 
+def is_certainly_valid_dim(value: Value) -> bool:
+    """A quick yes for the commonest valid dimension, an index-typed affine
+    induction variable, without building the reasons :func:`is_valid_dim`
+    gives (whose answer for such a value is True in every region)."""
+    return _is_index(value) is True and is_affine_induction_var(value)
+
+
 def _is_index(value: Value) -> Tri:
     t = value.type
     if t is None:

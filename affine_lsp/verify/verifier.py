@@ -152,8 +152,8 @@ class _Verifier:
         self.notes.append(note)
         return False
 
-    def run(self, op: Operation, fn: Callable[[], Note | None]) -> bool:
-        return self.emit(self.c.guard(op.name_span, fn))
+    def run(self, op: Operation, fn: Callable[..., Note | None], *args: object) -> bool:
+        return self.emit(self.c.guard(op.name_span, fn, *args))
 
     def verify_isolated(self, op: Operation) -> bool:
         """``verifyOpAndDominance``."""
@@ -186,18 +186,18 @@ class _Verifier:
     def verify_operation(self, op: Operation) -> bool:
         if id(op) in self.skip:
             return True
-        if not self.run(op, lambda: self.c.entrance(op)):
+        if not self.run(op, self.c.entrance, op):
             return False
         for region in op.regions:
             for block in region.blocks:
-                if not self.run(op, lambda b=block: self.c.block_entrance(b)):
+                if not self.run(op, self.c.block_entrance, block):
                     return False
                 for o in block.operations:
                     if _deferred(o):
                         continue
                     if not self.verify_operation(o):
                         return False
-                if not self.run(op, lambda b=block: self.c.block_exit(b)):
+                if not self.run(op, self.c.block_exit, block):
                     return False
         # Isolated nested ops are verified independently (in parallel in
         # MLIR), when the op is left: after the other nested ops.
