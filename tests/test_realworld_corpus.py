@@ -48,9 +48,6 @@ def test_unknown_ops_reported_once_per_name(path: Path) -> None:
     assert all(k == 1 for k in per_name.values()), per_name.most_common(5)
 
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
 @pytest_lsp.fixture(scope="module", config=config())
 async def client(lsp_client: LanguageClient):
     await start(lsp_client, init_options={"diagnostics": {"debounceMs": 0}})
@@ -60,6 +57,7 @@ async def client(lsp_client: LanguageClient):
 
 
 @needs_realworld
+@pytest.mark.asyncio(loop_scope="module")
 @pytest.mark.parametrize("path", FILES, ids=IDS)
 async def test_editor_shows_no_error_on_valid_sections(client: LanguageClient, path: Path) -> None:
     text = path.read_text()

@@ -114,7 +114,6 @@ class IRBuilder:
         self.aliases = aliases
         self.top = top_scope
         self.notes: list[Note] = []
-        self._undefined_type_aliases: set[object] = set()
         # Uses of names not defined yet, per isolated scope (by id): name -> uses.
         self._forward: dict[int, dict[str, list[_Pending]]] = {}
 
@@ -147,20 +146,9 @@ class IRBuilder:
             a.elements = [self.resolve_attr(e) for e in a.elements]
         elif isinstance(a, DictAttr):
             a.entries = {k: self.resolve_attr(v) for k, v in a.entries.items()}
-        elif isinstance(a, TypeAttr) and isinstance(a.type, FunctionType | MemRefType):
-            a.type = self.resolve_type(a.type)  # a function's signature: `#alias` layouts, `!alias` types
         return a
 
     def resolve_type(self, t: Type | None) -> Type | None:
-        if isinstance(t, FunctionType):
-            inputs = [self.resolve_type(x) for x in t.inputs]
-            results = [self.resolve_type(x) for x in t.results]
-            if any(x is not y for x, y in zip(inputs, t.inputs, strict=True)) or any(x is not y for x, y in zip(results, t.results, strict=True)):
-                resolved = FunctionType(inputs, results)  # type: ignore[arg-type]
-                resolved.span = t.span
-                return resolved
-            t._text = None  # a memref in it may have had its alias layout resolved in place
-            return t
         if isinstance(t, AliasType):
             d = self.aliases.types.get(t.name)
             if d is None:
@@ -169,10 +157,7 @@ class IRBuilder:
                     o = OpaqueType(t.name)
                     o.span = t.span
                     return o
-                if t.span not in self._undefined_type_aliases:
-                    # (a function's argument type is seen again in its signature: reported once)
-                    self._undefined_type_aliases.add(t.span)
-                    self.error(f"undefined symbol alias id '{t.name[1:]}'", t.span, "undefined-alias")
+                self.error(f"undefined symbol alias id '{t.name[1:]}'", t.span, "undefined-alias")
                 return t
             return d.value if isinstance(d.value, Type) else t
         if isinstance(t, MemRefType):
@@ -242,6 +227,23 @@ class IRBuilder:
         for p in pend:
             self._leave_undefined(p, name)
 
+    def resolved_copy(self, t: Type) -> Type:
+        """``t`` with its ``!alias`` types and ``#alias`` layouts expanded,
+        as a new type when anything was (``t`` itself is left as written)."""
+        if isinstance(t, AliasType):
+            d = self.aliases.types.get(t.name)
+            return d.value if d is not None and isinstance(d.value, Type) else t
+        if isinstance(t, MemRefType) and t.layout is None and t.layout_text is not None:
+            d = self.aliases.attrs.get(t.layout_text)
+            if d is not None and isinstance(d.value, AffineMapAttr):
+                return MemRefType(t.shape, t.element, d.value.map, None, t.memory_space)
+        if isinstance(t, FunctionType):
+            inputs = [self.resolved_copy(x) for x in t.inputs]
+            results = [self.resolved_copy(x) for x in t.results]
+            if any(x is not y for x, y in zip(inputs + results, t.inputs + t.results, strict=True)):
+                return FunctionType(inputs, results)
+        return t
+
     def make_op(self, syn: OpSyn) -> Operation:
         op = Operation(
             name=syn.name,
@@ -252,6 +254,11 @@ class IRBuilder:
             custom=syn.custom,
             known=syn.known,
         )
+        ft = op.attributes.get("function_type")
+        if isinstance(ft, TypeAttr) and isinstance(ft.type, FunctionType):
+            resolved = self.resolved_copy(ft.type)
+            if resolved is not ft.type:  # the signature as MLIR sees it (the written one is what hovers show)
+                op.attributes["__function_type"] = TypeAttr(resolved, ft.span)
         return op
 
     def build_body(self, syn: OpSyn, op: Operation, scope: Scope, labels: dict[str, Block] | None) -> None:

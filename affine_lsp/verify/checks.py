@@ -394,7 +394,7 @@ def _first_non_affine(e: AffineExpr) -> AffineBinaryExpr | None:
 
 
 def _func_type(op: Operation) -> FunctionType | None:
-    a = op.attributes.get("function_type")
+    a = op.attributes.get("__function_type") or op.attributes.get("function_type")  # aliases expanded, when any
     return a.type if isinstance(a, TypeAttr) and isinstance(a.type, FunctionType) else None
 
 
