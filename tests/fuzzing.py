@@ -739,6 +739,7 @@ class FuzzStats:
     documents: int = 0
     servers: int = 0
     max_latency_s: float = 0.0
+    max_diagnostics_wait_s: float = 0.0  # the longest wait for the diagnostics of the latest version
     max_latency_by_request: dict[str, float] = field(default_factory=dict)
     latencies: list[float] = field(default_factory=list, repr=False)
     by_action: dict[str, int] = field(default_factory=dict)
@@ -777,6 +778,7 @@ class FuzzStats:
             "request latency p50 (ms)": round(1000 * self.percentile(0.5), 1),
             "request latency p99 (ms)": round(1000 * self.percentile(0.99), 1),
             "request latency max (ms)": round(1000 * self.max_latency_s, 1),
+            "longest wait for diagnostics (ms)": round(1000 * self.max_diagnostics_wait_s, 1),
             "server peak RSS (MB)": round(self.peak_rss_mb, 1),
         }
 
@@ -1038,7 +1040,8 @@ class Fuzzer:
         return [p for p in self.client.diag_log if p.uri == uri and p.version == version]  # type: ignore[attr-defined]
 
     async def wait_diagnostics(self, doc: FuzzDoc, timeout: float = DIAG_TIMEOUT_S) -> bool:
-        end = time.monotonic() + timeout
+        t0 = time.monotonic()
+        end = t0 + timeout
         while not self.published(doc.uri, doc.version):
             if time.monotonic() > end:
                 self.fail(f"no diagnostics published for version {doc.version} within {timeout:.0f} s", "missing_diagnostics", doc)
@@ -1046,6 +1049,7 @@ class Fuzzer:
             if not self.check_alive():
                 return False
             await asyncio.sleep(0.01)
+        self.stats.max_diagnostics_wait_s = max(self.stats.max_diagnostics_wait_s, time.monotonic() - t0)
         return True
 
     # ------------------------------------------------------------ one step
