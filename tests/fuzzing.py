@@ -4,14 +4,18 @@
 A :class:`Fuzzer` drives ``python -m affine_lsp serve`` over stdio with
 pytest-lsp's client (the helpers of :mod:`tests.test_server_support`). It
 opens seed documents (the upstream corpus, the server test data, programs of
-``bench/generate.py``), then repeats *steps*:
+``bench/generate.py``, small hostile documents: :func:`hostile_texts`), then
+repeats *steps*:
 
 1. one random *action* (insert a snippet or a corpus token, delete a range, a
    line or a closing brace, paste a fragment of another file, duplicate a
    function, type a loop character by character, undo earlier actions, batch
-   several changes into one notification, ...), sent as incremental
-   ``didChange`` notifications; requests at random positions are sent in
-   between, without waiting for them;
+   several changes into one notification, paste random bytes inside a line,
+   insert astral-plane characters, type or delete a character inside an op
+   name or keyword, start a range inside a surrogate pair, ...), sent as
+   incremental ``didChange`` notifications whose positions the client
+   computes itself, as the LSP specifies (:func:`to_position`); requests at
+   random positions are sent in between, without waiting for them;
 2. the invariants of the step:
 
    * the server process is alive and logged no error (a handled exception
