@@ -4,14 +4,18 @@
 A :class:`Fuzzer` drives ``python -m affine_lsp serve`` over stdio with
 pytest-lsp's client (the helpers of :mod:`tests.test_server_support`). It
 opens seed documents (the upstream corpus, the server test data, programs of
-``bench/generate.py``), then repeats *steps*:
+``bench/generate.py``, small hostile documents: :func:`hostile_texts`), then
+repeats *steps*:
 
 1. one random *action* (insert a snippet or a corpus token, delete a range, a
    line or a closing brace, paste a fragment of another file, duplicate a
    function, type a loop character by character, undo earlier actions, batch
-   several changes into one notification, ...), sent as incremental
-   ``didChange`` notifications; requests at random positions are sent in
-   between, without waiting for them;
+   several changes into one notification, paste random bytes inside a line,
+   insert astral-plane characters, type or delete a character inside an op
+   name or keyword, start a range inside a surrogate pair, ...), sent as
+   incremental ``didChange`` notifications whose positions the client
+   computes itself, as the LSP specifies (:func:`to_position`); requests at
+   random positions are sent in between, without waiting for them;
 2. the invariants of the step:
 
    * the server process is alive and logged no error (a handled exception
@@ -71,25 +75,41 @@ _CONVERTER = default_converter()
 
 
 # ---------------------------------------------------------------- text and positions
+# The client's own model of positions, written independently of the server's
+# LineIndex, as the LSP specifies: lines end at "\n", "\r\n" or a lone "\r",
+# columns count UTF-16 code units (two for a character outside the BMP).
+_EOL_RE = re.compile(r"\r\n|\r|\n")
+
+
+def _lines(text: str) -> tuple[list[int], list[int]]:
+    """(start, end before the line break) of every line."""
+    starts, ends = [0], []
+    for m in _EOL_RE.finditer(text):
+        ends.append(m.start())
+        starts.append(m.end())
+    ends.append(len(text))
+    return starts, ends
+
+
+def _utf16_len(s: str) -> int:
+    return sum(2 if ord(ch) > 0xFFFF else 1 for ch in s)
+
+
 def to_position(text: str, offset: int) -> types.Position:
-    """The LSP position (UTF-16 columns, ``\\n`` line breaks) of a str offset."""
+    """The LSP position of a str offset."""
     offset = max(0, min(offset, len(text)))
-    line = text.count("\n", 0, offset)
-    seg = text[text.rfind("\n", 0, offset) + 1 : offset]
-    col = len(seg) if seg.isascii() else len(seg.encode("utf-16-le")) // 2
-    return types.Position(line=line, character=col)
+    starts, _ = _lines(text)
+    line = bisect.bisect_right(starts, offset) - 1
+    return types.Position(line=line, character=_utf16_len(text[starts[line] : offset]))
 
 
 def to_offset(text: str, pos: types.Position) -> int:
-    """The str offset of an LSP position (clamped like an editor would)."""
-    start = 0
-    for _ in range(pos.line):
-        nl = text.find("\n", start)
-        if nl < 0:
-            return len(text)
-        start = nl + 1
-    end = text.find("\n", start)
-    end = len(text) if end < 0 else end
+    """The str offset of an LSP position (a column past the line's end means
+    its end; one inside a surrogate pair, the offset after the character)."""
+    starts, ends = _lines(text)
+    if pos.line >= len(starts):
+        return len(text)
+    start, end = starts[pos.line], ends[pos.line]
     units = 0
     for i in range(start, end):
         if units >= pos.character:
@@ -100,6 +120,21 @@ def to_offset(text: str, pos: types.Position) -> int:
 
 def lsp_range(text: str, start: int, end: int) -> types.Range:
     return types.Range(start=to_position(text, start), end=to_position(text, end))
+
+
+def edit_range(text: str, e: Edit) -> tuple[int, int, types.Range]:
+    """``(start, end, LSP range)`` of ``e`` on ``text``: the offsets it
+    replaces and the range sent for them. With ``e.mid_start`` on an astral
+    character the range starts between its two UTF-16 code units, which the
+    server reads as the offset after the character (so does :func:`to_offset`)."""
+    s, t = sorted((_snap(text, e.start), _snap(text, e.end)))
+    rng = lsp_range(text, s, t)
+    if e.mid_start and s < len(text) and ord(text[s]) > 0xFFFF:
+        start = types.Position(line=rng.start.line, character=rng.start.character + 1)
+        s = to_offset(text, start)
+        t = max(s, t)
+        rng = types.Range(start=start, end=to_position(text, t))
+    return s, t, rng
 
 
 def apply_text_edits(text: str, edits: list[types.TextEdit]) -> str:
@@ -216,9 +251,10 @@ def _unrename(s: str, rename: tuple[str, str]) -> str:
 
 
 # ---------------------------------------------------------------- seeds and fragments
-def seed_texts(corpus: bool = True, generated: tuple[int, ...] = (120, 400)) -> list[tuple[str, str]]:
+def seed_texts(corpus: bool = True, generated: tuple[int, ...] = (120, 400), hostile: bool = True) -> list[tuple[str, str]]:
     """(name, text) of the seed documents: the upstream corpus (when present
-    and ``corpus``), the server test data, and generated programs."""
+    and ``corpus``), the server test data, generated programs and (with
+    ``hostile``) the hostile documents of :func:`hostile_texts`."""
     from bench.generate import generate
 
     out: list[tuple[str, str]] = []
@@ -226,7 +262,59 @@ def seed_texts(corpus: bool = True, generated: tuple[int, ...] = (120, 400)) -> 
         out += [(p.name, p.read_text(errors="replace")) for p in sorted(UPSTREAM.glob("*.mlir"))]
     out += [(p.name, p.read_text()) for p in sorted(DATA.glob("*.mlir"))]
     out += [(f"generated-{n}.mlir", generate(n, n=16 + n % 48)) for n in generated]
+    if hostile:
+        out += hostile_texts()
     return out
+
+
+def deep_nest(depth: int, name: str = "f") -> str:
+    """A function of ``depth`` nested loops (``2 * depth + 3`` lines)."""
+    return (
+        f"func.func @{name}(%A: memref<8xf32>) {{\n"
+        + "".join(f"{' ' * min(k, 40)}affine.for %i{k} = 0 to 2 {{\n" for k in range(depth))
+        + f"{' ' * min(depth, 40)}%v = affine.load %A[%i{depth - 1}] : memref<8xf32>\n"
+        + "".join(f"{' ' * min(k, 40)}}}\n" for k in reversed(range(depth)))
+        + "  return\n}\n"
+    )
+
+
+DAMAGED = (
+    "func.func @damaged(%A: memref<8xf32>, %x: f32) {\n  affine.for %i = 0 to 8 {\n"
+    "    %v = affine.load %A[%i] : memref<8xf32> stray \U0001f600 text\n"
+    "    %w = arith.addf %v, %x : f32\n    \U00010000 affine.store %w, %A[%i] : memref<8xf32>\n"
+    "    %u = arith.mulf %w, %x : f32 // \U0001f642 \u00e9\n  }\n  return\n}\n"
+)
+
+
+def hostile_texts() -> list[tuple[str, str]]:
+    """Small versions of the hostile documents of
+    ``tests/test_reliability_hostile.py`` (cheap enough to edit many times):
+    nesting beyond and just within the limit, random bytes, control
+    characters, a long line, many aliases, text outside the Basic
+    Multilingual Plane, a damaged function."""
+    rnd = random.Random(7)
+    junk = bytes(rnd.getrandbits(8) for _ in range(3000)).decode("utf-8", errors="replace")
+    ok = "func.func @ok(%A: memref<4xf32>) {\n  %c = arith.constant 0 : index\n  %v = affine.load %A[%c] : memref<4xf32>\n  return\n}\n"
+    return [
+        ("hostile-deep-4000-lines.mlir", deep_nest(1998) + ok),
+        ("hostile-deep-within-limit.mlir", deep_nest(150, "a") + ok + deep_nest(60, "b")),
+        ("hostile-junk.mlir", junk),
+        ("hostile-junk-in-functions.mlir", ok + junk[:400] + "\n" + DAMAGED + junk[400:700] + ok.replace("@ok", "@ok2")),
+        ("hostile-control.mlir", "func.func @f() {\n\x00\x01 return\n}\nfunc.func @g() {\n  return\n}\n" + ok),
+        (
+            "hostile-long-line.mlir",
+            "func.func @f(%A: memref<8xf32>) {\n  %0 = arith.constant 1 : index" + " " * 20_000 + "\n  %v = affine.load %A[%0] : memref<8xf32>\n  return\n}\n",
+        ),
+        (
+            "hostile-aliases.mlir",
+            "".join(f"#map{k} = affine_map<(d0) -> (d0 + {k})>\n" for k in range(600))
+            + "func.func @f(%i: index) -> index {\n  %0 = affine.apply #map599(%i)\n  return %0 : index\n}\n",
+        ),
+        (
+            "hostile-astral.mlir",
+            DAMAGED + ok.replace("%c", "%c\U0001d538").replace("@ok", "@ok\U0001f600") + "// \U00010000\U0010ffff\n" + DAMAGED.replace("@damaged", "@damaged2"),
+        ),
+    ]
 
 
 def corpus_available() -> bool:
@@ -299,6 +387,19 @@ SNIPPETS: tuple[str, ...] = (
     "\t",
 )
 UNICODE: tuple[str, ...] = ("é", "€", "\U0001d538", "\U0001f642", "\ufffd", "\x00", "\x07", "\x0c", "\u2028", "\r\n", "ß\u0301", "\ufeff")
+ASTRAL: tuple[str, ...] = (
+    "\U0001f600",
+    "\U00010000",
+    "\U0010ffff",
+    "\U0001d538",
+    "\U0001f468\u200d\U0001f469\u200d\U0001f467",
+    "\U0001f1eb\U0001f1f7",
+    "\U0001f44d\U0001f3fd",
+    "\U00020000",
+)
+"""Characters outside the Basic Multilingual Plane (two UTF-16 code units each), and sequences of them."""
+OP_NAME_CHARS: tuple[str, ...] = ("0", "a", "Z", "_", ".", "$", "-", " ", "\U0001f600", "\u00e9", "%", "{")
+_NAME_RE = re.compile(r"\b[a-z_]+\.[a-z_][\w.]*|\b(?:to|step|iter_args|max|min|floordiv|ceildiv|mod|symbol|affine_map|affine_set|else|func|module|return)\b")
 LOOP_TEMPLATES: tuple[str, ...] = (
     "affine.for %fzi{n} = 0 to 16 {{\n  %fzv{n} = affine.load %A[%fzi{n}] : memref<16xf32>\n  affine.store %fzv{n}, %A[%fzi{n} + 1] : memref<16xf32>\n}}\n",
     "affine.for %fzi{n} = 0 to 8 {{\n  affine.for %fzj{n} = 0 to 8 {{\n    %fzv{n} = affine.load %B[%fzi{n}, %fzj{n}] : memref<8x8xf32>\n  }}\n}}\n",
@@ -318,6 +419,9 @@ class Edit:
     start: int
     end: int
     new: str
+    # Send the range's start in the middle of the surrogate pair of the
+    # (astral) character at ``start``: it then means the offset after it.
+    mid_start: bool = False
 
     def apply(self, text: str) -> str:
         return text[: self.start] + self.new + text[self.end :]
@@ -364,6 +468,10 @@ class EditGenerator:
         "split_marker": 2,
         "full_replace": 1,
         "move_line": 2,
+        "random_bytes": 3,
+        "astral": 3,
+        "edit_name": 6,
+        "mid_pair": 2,
     }
 
     def __init__(self, rnd: random.Random, fragments: list[str], max_chars: int) -> None:
@@ -500,6 +608,47 @@ class EditGenerator:
         if kind == "unicode":
             at = self.offset(text)
             return Action(kind, [[Edit(at, at, "".join(rnd.choice(UNICODE) for _ in range(rnd.randint(1, 3))))]])
+        if kind == "random_bytes":
+            # Bytes pasted inside a line (not at its start), decoded as an
+            # editor would: UTF-8 with replacement, or Latin-1 (every byte a
+            # character: NUL, a lone CR, U+0085, ...).
+            data = bytes(rnd.getrandbits(8) for _ in range(rnd.randint(1, 24)))
+            piece = data.decode("utf-8", errors="replace") if rnd.random() < 0.5 else data.decode("latin-1")
+            at = self.inside_line(text)
+            if rnd.random() < 0.3:  # over a few characters of the line
+                return Action(kind, [[Edit(at, _snap(text, min(self.line_end(text, at), at + rnd.randint(1, 8))), piece)]])
+            return Action(kind, [[Edit(at, at, piece)]])
+        if kind == "astral":
+            piece = "".join(rnd.choice(ASTRAL) for _ in range(rnd.randint(1, 3)))
+            at = self.inside_token(text) if rnd.random() < 0.5 else self.inside_line(text)
+            return Action(kind, [[Edit(at, at, piece)]])
+        if kind == "edit_name":
+            # One character typed, deleted or replaced inside an op name or a keyword.
+            names = list(_NAME_RE.finditer(text))
+            if not names:
+                return self.action(text, history)
+            m = rnd.choice(names)
+            at = rnd.randint(m.start() + 1, m.end() - 1) if m.end() - m.start() > 1 else m.start()
+            r = rnd.random()
+            if r < 0.5:
+                return Action(kind, [[Edit(at, at, rnd.choice(OP_NAME_CHARS))]])
+            if r < 0.75:
+                return Action(kind, [[Edit(at, at + 1, "")]])
+            return Action(kind, [[Edit(at, at + 1, rnd.choice(OP_NAME_CHARS))]])
+        if kind == "mid_pair":
+            # A range boundary in the middle of a surrogate pair (the LSP
+            # counts UTF-16 code units): the server reads it as the position
+            # after the character, as :func:`to_offset` does.
+            astral = [i for i, ch in enumerate(text) if ord(ch) > 0xFFFF]
+            if not astral:
+                at = self.inside_line(text)
+                return Action(kind, [[Edit(at, at, rnd.choice(ASTRAL))]])
+            i = rnd.choice(astral)
+            new = rnd.choice(["", "x", rnd.choice(ASTRAL), "}"])
+            if rnd.random() < 0.5:
+                return Action(kind, [[Edit(i, i, new, mid_start=True)]])
+            j = min(len(text), i + rnd.randint(1, 6))
+            return Action(kind, [[Edit(i, j, new, mid_start=True)]])
         if kind == "batch":
             # Several changes in one notification, each relative to the text after the previous one.
             cur = text
@@ -547,6 +696,25 @@ class EditGenerator:
                     return a, (len(text) if nl < 0 else nl + 1)
         return None
 
+    def line_end(self, text: str, at: int) -> int:
+        nl = text.find("\n", at)
+        return len(text) if nl < 0 else nl
+
+    def inside_line(self, text: str) -> int:
+        """An offset inside a non-empty line (not at its start or end when possible)."""
+        at = self.offset(text)
+        a = text.rfind("\n", 0, at) + 1
+        b = self.line_end(text, at)
+        return _snap(text, self.rnd.randint(a + 1, b - 1) if b - a > 2 else at)
+
+    def inside_token(self, text: str) -> int:
+        """An offset inside an identifier, op name or keyword."""
+        ms = list(_INTERESTING_RE.finditer(text)) or list(_NAME_RE.finditer(text))
+        if not ms:
+            return self.inside_line(text)
+        m = self.rnd.choice(ms)
+        return self.rnd.randint(m.start(), m.end())
+
     def line_inside_function(self, text: str) -> int:
         """A line start just after a line ending with ``{`` (inside a body), or anywhere."""
         spots = [m.end() for m in re.finditer(r"\{[ \t]*\n", text)]
@@ -575,6 +743,7 @@ class FuzzStats:
     documents: int = 0
     servers: int = 0
     max_latency_s: float = 0.0
+    max_diagnostics_wait_s: float = 0.0  # the longest wait for the diagnostics of the latest version
     max_latency_by_request: dict[str, float] = field(default_factory=dict)
     latencies: list[float] = field(default_factory=list, repr=False)
     by_action: dict[str, int] = field(default_factory=dict)
@@ -613,6 +782,7 @@ class FuzzStats:
             "request latency p50 (ms)": round(1000 * self.percentile(0.5), 1),
             "request latency p99 (ms)": round(1000 * self.percentile(0.99), 1),
             "request latency max (ms)": round(1000 * self.max_latency_s, 1),
+            "longest wait for diagnostics (ms)": round(1000 * self.max_diagnostics_wait_s, 1),
             "server peak RSS (MB)": round(self.peak_rss_mb, 1),
         }
 
@@ -874,7 +1044,8 @@ class Fuzzer:
         return [p for p in self.client.diag_log if p.uri == uri and p.version == version]  # type: ignore[attr-defined]
 
     async def wait_diagnostics(self, doc: FuzzDoc, timeout: float = DIAG_TIMEOUT_S) -> bool:
-        end = time.monotonic() + timeout
+        t0 = time.monotonic()
+        end = t0 + timeout
         while not self.published(doc.uri, doc.version):
             if time.monotonic() > end:
                 self.fail(f"no diagnostics published for version {doc.version} within {timeout:.0f} s", "missing_diagnostics", doc)
@@ -882,6 +1053,7 @@ class Fuzzer:
             if not self.check_alive():
                 return False
             await asyncio.sleep(0.01)
+        self.stats.max_diagnostics_wait_s = max(self.stats.max_diagnostics_wait_s, time.monotonic() - t0)
         return True
 
     # ------------------------------------------------------------ one step
@@ -910,10 +1082,8 @@ class Fuzzer:
             changes: list[types.TextDocumentContentChangeEvent] = []
             tr = []
             for e in edits:
-                s, t = _snap(doc.text, e.start), _snap(doc.text, e.end)
-                if t < s:
-                    s, t = t, s
-                changes.append(types.TextDocumentContentChangePartial(range=lsp_range(doc.text, s, t), text=e.new))
+                s, t, rng = edit_range(doc.text, e)
+                changes.append(types.TextDocumentContentChangePartial(range=rng, text=e.new))
                 old = doc.text[s:t]
                 doc.text = doc.text[:s] + e.new + doc.text[t:]
                 inverse.append(Edit(s, s + len(e.new), old))

@@ -18,9 +18,11 @@ import time
 from pathlib import Path
 
 import pytest
+from lsprotocol import types
 
+from affine_lsp.server.state import apply_change
 from affine_lsp.syntax.document import Document
-from tests.fuzzing import Edit, EditGenerator, FuzzStats, _snap, corpus_available, fuzz, seed_texts
+from tests.fuzzing import Edit, EditGenerator, FuzzStats, corpus_available, edit_range, fuzz, seed_texts
 
 SEED = 20261122
 SERVER_SECONDS = 25.0
@@ -78,7 +80,7 @@ def test_document_edit_stream_matches_fresh_parse() -> None:
         if len(text) > 30_000:
             continue
         doc = Document(text)
-        _ = doc.sections
+        _ = doc.sections, doc.lines
         history: list[list[Edit]] = []
         trace: list[tuple[int, int, str]] = []
         for _step in range(40):
@@ -90,10 +92,14 @@ def test_document_edit_stream_matches_fresh_parse() -> None:
                 trace.append((0, -1, "<full text>"))
             for note in action.notifications:
                 for e in note:
-                    s, t = sorted((_snap(doc.text, e.start), _snap(doc.text, e.end)))
-                    inverse.append(Edit(s, s + len(e.new), doc.text[s:t]))
-                    doc.apply_edit(s, t, e.new)
+                    # As the server gets it: an LSP range (the client's
+                    # UTF-16 positions) read with the document's LineIndex.
+                    model = doc.text
+                    s, t, rng = edit_range(model, e)
+                    inverse.append(Edit(s, s + len(e.new), model[s:t]))
+                    apply_change(doc, types.TextDocumentContentChangePartial(range=rng, text=e.new))
                     trace.append((s, t, e.new))
+                    assert doc.text == model[:s] + e.new + model[t:], f"{name}: the edit {trace[-1]} landed elsewhere ({rng})"
                     if rnd.random() < 0.3:
                         _ = doc.sections
             if action.kind == "undo":
@@ -101,5 +107,7 @@ def test_document_edit_stream_matches_fresh_parse() -> None:
             else:
                 history.append(inverse[::-1])
             actions += 1
-            assert _signature(doc) == _signature(Document(doc.text)), f"{name}: incremental != fresh after {action.kind}; edits {trace[-6:]}"
+            fresh = Document(doc.text)
+            assert _signature(doc) == _signature(fresh), f"{name}: incremental != fresh after {action.kind}; edits {trace[-6:]}"
+            assert doc.lines.starts == fresh.lines.starts, f"{name}: line starts differ after {action.kind}; edits {trace[-6:]}"
     assert actions > 50

@@ -6,17 +6,20 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import random
 import time
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
+from affine_lsp.server.state import apply_change
 from affine_lsp.syntax.chunks import scan_chunks
-from affine_lsp.syntax.document import Document
-from tests.fuzzing import ErrorOracle, apply_text_edits
+from affine_lsp.syntax.document import Document, LineIndex
+from tests.fuzzing import DAMAGED, ErrorOracle, apply_text_edits, deep_nest, lsp_range, to_offset, to_position
 from tests.test_reliability_hostile import _accesses
 from tests.test_server_support import change, config, diagnostics_for, hover_text, no_server_errors, open_doc, pos, start
 
@@ -100,6 +103,45 @@ def test_uses_of_a_top_level_value_follow_edits_of_its_users() -> None:
     doc.apply_edit(at, len(text), "")
     (v,) = doc.sections[0].module.regions[0].blocks[0].operations[0].results
     assert v.uses == []
+
+
+def test_a_lone_carriage_return_ends_a_line() -> None:
+    """The LSP ends lines at "\\n", "\\r\\n" and a lone "\\r" (random bytes
+    pasted into a line bring one): positions after it are on the next line.
+    The server counted "\\n" only, so every edit after a pasted "\\r" landed
+    on another line than the client meant and the incremental document
+    drifted away from the client's text (the fuzzer's cases (a)-(c))."""
+    text = "ab\rcd\r\nef\ng\U0001f600h\r"
+    lines = LineIndex(text)
+    assert lines.starts == [0, 3, 7, 10, 14]
+    assert [lines.position(i) for i in (3, 4, 7, 12, 13)] == [(1, 0), (1, 1), (2, 0), (3, 3), (3, 4)]
+    # a column past the end of a line means its end, before "\\r\\n" (not between)
+    assert lines.offset(1, 99) == 5 and lines.offset(0, 99) == 2 and lines.offset(3, 2) == 12
+    for off in range(len(text) + 1):
+        if text[off - 1 : off + 1] != "\r\n":
+            p = to_position(text, off)
+            assert lines.position(off) == (p.line, p.character)
+            assert lines.offset(p.line, p.character) == off == to_offset(text, p)
+    # an edit at an LSP position after the "\\r" goes where the client put it
+    doc = Document('func.func @f() {\n  %x = "t.a"() : () -> i32 \x8e\r junk\n  return\n}\n')
+    at = doc.text.index("junk")
+    apply_change(doc, types.TextDocumentContentChangePartial(range=lsp_range(doc.text, at, at + 4), text="}"))
+    assert doc.text == 'func.func @f() {\n  %x = "t.a"() : () -> i32 \x8e\r }\n  return\n}\n'
+
+
+def test_line_index_follows_edits_that_make_and_break_crlf_pairs() -> None:
+    """An edit next to a "\\r" may join it with a "\\n" into one line break
+    or split such a pair: the incrementally updated line starts equal a
+    fresh index of the text."""
+    rnd = random.Random(14)
+    alphabet = "ab\r\n\U0001f600 "
+    for _ in range(20_000):
+        text = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 12)))
+        s = rnd.randint(0, len(text))
+        e = rnd.randint(s, len(text))
+        new = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 4)))
+        after = text[:s] + new + text[e:]
+        assert LineIndex(text).edited(s, e, new, after).starts == LineIndex(after).starts, (text, s, e, new)
 
 
 # ---------------------------------------------------------------- through the server
@@ -244,3 +286,97 @@ def test_rewriting_the_op_a_message_quotes_is_not_a_new_error() -> None:
     whole = before.replace("  }\n}\n", "  }\n  return\n}\n")
     assert list(oracle.keys(whole)) == []
     assert oracle.new_errors(whole, after) == [("block with no terminator, has affine.for %i = 0 to %M step 4 {", "affine.for %i = 0 to %M step 4 {")]
+
+
+# ---------------------------------------------------------------- incremental == fresh open (through the server)
+async def _features(client: LanguageClient, uri: str) -> tuple[Any, ...]:
+    i = ident(uri)
+    return (
+        await client.text_document_folding_range_async(types.FoldingRangeParams(text_document=i)),
+        await client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=i)),
+        (await client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(text_document=i))).data,
+    )
+
+
+async def _edit_then_compare(client: LanguageClient, uri: str, text: str, edits: list[tuple[int, int, str]]) -> tuple[str, list[types.Diagnostic]]:
+    """Open ``text``, apply ``edits`` (str offsets of the text at the time,
+    sent as LSP ranges the way a client following the specification counts
+    them), then open the result fresh under another URI: diagnostics,
+    folding ranges, symbols and semantic tokens must be the same."""
+    open_doc(client, uri, text)
+    await diagnostics_for(client, uri, 1)
+    for version, (s, e, new) in enumerate(edits, start=2):
+        change(client, uri, version, *_range(text, s, e), new)
+        text = text[:s] + new + text[e:]
+    version = len(edits) + 1
+    fresh = uri.replace(".mlir", "-fresh.mlir")
+    open_doc(client, fresh, text, version)
+    a = await diagnostics_for(client, uri, version)
+    b = await diagnostics_for(client, fresh, version)
+    end = time.monotonic() + 10
+    while a != b and time.monotonic() < end:  # the analysis phase may still add notes to one of them
+        await asyncio.sleep(0.2)
+        a = await diagnostics_for(client, uri, version)
+        b = await diagnostics_for(client, fresh, version)
+    assert a == b
+    assert await _features(client, uri) == await _features(client, fresh)
+    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=ident(fresh)))
+    return text, a
+
+
+def _range(text: str, s: int, e: int) -> tuple[types.Position, types.Position]:
+    r = lsp_range(text, s, e)
+    return r.start, r.end
+
+
+STRAY = "\x8e\r\U0001f600 \U00010000 junk"  # random bytes (Latin-1) with a lone CR, and astral characters
+
+
+@pytestmark_server
+async def test_op_name_edit_in_a_damaged_function_matches_a_fresh_open(client: LanguageClient) -> None:
+    """Case (a): stray bytes (a lone "\\r", an emoji, U+10000) pasted into a
+    function, then one character typed inside ``arith.addf``: the server put
+    it on the line after the one the client meant (``arith.m0ulf``) and
+    warned about an op the client's text does not have."""
+    uri = "file:///regressions/op-name.mlir"
+    text = DAMAGED.replace(" stray \U0001f600 text", "")
+    at = text.index("memref<8xf32>\n") + len("memref<8xf32>")
+    text2 = text[:at] + STRAY + text[at:]
+    name = text2.index("arith.addf") + len("arith.a")
+    final, diags = await _edit_then_compare(client, uri, text, [(at, at, STRAY), (name, name, "0")])
+    assert "arith.a0ddf" in final and "arith.mulf" in final
+    assert not any("arith.m0ulf" in d.message for d in diags)
+
+
+@pytestmark_server
+async def test_deeply_nested_document_edited_after_a_lone_cr_matches_a_fresh_open(client: LanguageClient) -> None:
+    """Case (b): a 4,000-line document of nested regions (too deep to
+    analyse: the only diagnostic, the same either way), bytes with a lone
+    "\\r" pasted into a line, then a keyword edited further down: the
+    semantic tokens (the keywords of the unparsed item) differed."""
+    uri = "file:///regressions/deep.mlir"
+    text = deep_nest(1998)
+    assert text.count("\n") == 4000
+    at = text.index("affine.for %i100 ") + len("affine.for %i100")
+    text2 = text[:at] + STRAY + text[at:]
+    kw = text2.index(" to ", text2.index("affine.for %i150 ")) + 1
+    await _edit_then_compare(client, uri, text, [(at, at, STRAY), (kw, kw + 2, "t0")])
+
+
+@pytestmark_server
+async def test_random_bytes_pasted_into_lines_keep_folding_and_symbols(client: LanguageClient) -> None:
+    """Case (c): random bytes pasted into a line, then a loop typed on a
+    later line: the folding ranges and symbols of the incremental document
+    differed from a fresh open."""
+    uri = "file:///regressions/bytes.mlir"
+    text = (
+        "func.func @f(%A: memref<8x8xf32>) {\n  affine.for %i = 0 to 8 {\n    affine.for %j = 0 to 8 {\n"
+        "      %v = affine.load %A[%i, %j] : memref<8x8xf32>\n    }\n  }\n  return\n}\n"
+        "func.func @g() {\n  return\n}\n"
+    )
+    noise = "\x9b\x00\xa0\xc3\x07\r\x7f"  # bytes pasted as Latin-1, a lone CR among them
+    at = text.index("%j] :") + 2
+    text2 = text[:at] + noise + text[at:]
+    loop = text2.index("  return\n}\nfunc.func @g")
+    final, _ = await _edit_then_compare(client, uri, text, [(at, at, noise), (loop, loop, "  affine.for %k = 0 to 2 {\n  }\n")])
+    assert "affine.for %k" in final

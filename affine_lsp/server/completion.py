@@ -188,7 +188,7 @@ def _complete(ls: AffineLanguageServer, st: DocumentState, doc: Document, pos: t
     lines = doc.lines
     text = doc.text
     offset = offset_of(lines, pos)
-    line_start = text.rfind("\n", 0, offset) + 1
+    line_start = lines.starts[lines.line_of(offset)]
     before = text[line_start:offset]
     if "//" in before:
         return types.CompletionList(is_incomplete=False, items=[])

@@ -74,16 +74,17 @@ def folding_ranges_of(doc: Document) -> list[types.FoldingRange]:
             a, b = lines.line_of(start), lines.line_of(max(start, end - 1))
             if b > a:
                 out.append(types.FoldingRange(start_line=a, end_line=b, kind=types.FoldingRangeKind.Region))
-    out.extend(_comment_folds(doc.text))
+    out.extend(_comment_folds(lines))
     return out
 
 
-def _comment_folds(text: str) -> list[types.FoldingRange]:
+def _comment_folds(lines: LineIndex) -> list[types.FoldingRange]:
     out = []
     run_start = -1
     prev = -2
-    for i, line in enumerate(text.split("\n")):
-        stripped = line.lstrip()
+    text = lines.text
+    for i, start in enumerate(lines.starts):
+        stripped = text[start : lines.line_end(i)].lstrip()
         is_comment = stripped.startswith("//") and not stripped.startswith("// -----")
         if is_comment:
             if prev != i - 1:

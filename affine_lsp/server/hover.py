@@ -487,8 +487,9 @@ def compute_hover(ls: AffineLanguageServer, st: DocumentState, pos: types.Positi
 
 
 def _first_line(doc: Document, span: Span) -> Span:
-    nl = doc.text.find("\n", span.start, span.end)
-    return span if nl < 0 else Span(span.start, nl)
+    lines = doc.lines
+    end = lines.line_end(lines.line_of(span.start))
+    return span if end >= span.end else Span(span.start, end)
 
 
 def register(server: AffineLanguageServer) -> None:

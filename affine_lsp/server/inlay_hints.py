@@ -35,7 +35,6 @@ def inlay_hints(ls: AffineLanguageServer, st: DocumentState, rng: types.Range) -
     analyses: dict[int, Any] = {}
     with st.locked() as doc:
         lines = doc.lines
-        text = doc.text
         lo = lines.offset(rng.start.line, rng.start.character)
         hi = lines.offset(rng.end.line, rng.end.character)
         out: list[types.InlayHint] = []
@@ -68,8 +67,7 @@ def inlay_hints(ls: AffineLanguageServer, st: DocumentState, rng: types.Range) -
                     label = D.loop_hint(summary)
                     if not label:
                         continue
-                    eol = text.find("\n", brace)
-                    eol = len(text) if eol < 0 else eol
+                    eol = lines.line_end(lines.line_of(brace))
                     out.append(
                         types.InlayHint(
                             position=position(lines, eol),

@@ -21,7 +21,7 @@ from lsprotocol import types
 from affine_lsp.ir.core import BlockArgument
 from affine_lsp.server.index import Occ, chunk_occurrences, map_use_of_operand
 from affine_lsp.server.state import DocumentState
-from affine_lsp.syntax.document import Chunk, Document
+from affine_lsp.syntax.document import Chunk, Document, line_starts
 
 if TYPE_CHECKING:
     from affine_lsp.server.engine import Engine
@@ -36,6 +36,7 @@ M = {name: 1 << i for i, name in enumerate(TOKEN_MODIFIERS)}
 
 KEYWORDS = ("to", "step", "iter_args", "max", "min", "symbol", "floordiv", "ceildiv", "mod", "reduce", "else", "affine_map", "affine_set")
 _KW_RE = re.compile(r"(?<![\w%#@^!.$\-])(" + "|".join(KEYWORDS) + r")(?![\w$.\-])")
+_BREAK_RE = re.compile(r"[\r\n]")
 _COMMENT_RE = re.compile(r"//[^\n]*|\"(?:[^\"\\\n]|\\.)*\"")
 
 # Priority of token sources when they overlap (lower wins).
@@ -122,17 +123,17 @@ def _paint(raw: list[RawToken], text: str) -> list[tuple[int, int, int, int]]:
             pieces = nxt
             i += 1
         for ps, pe in pieces:
-            # split at newlines
+            # split at line breaks ("\n", "\r\n", a lone "\r")
             cur = ps
             while cur < pe:
-                nl = text.find("\n", cur, pe)
-                seg_end = pe if nl < 0 else nl
+                nl = _BREAK_RE.search(text, cur, pe)
+                seg_end = pe if nl is None else nl.start()
                 if seg_end > cur and text[cur:seg_end].strip():
                     out.append((cur, seg_end, t, m))
                     j = bisect.bisect_left(taken_starts, cur)
                     taken_starts.insert(j, cur)
                     taken_ends.insert(j, seg_end)
-                cur = seg_end + 1 if nl >= 0 else pe
+                cur = seg_end + 1 if nl is not None else pe
     out.sort()
     return out
 
@@ -149,11 +150,7 @@ def chunk_tokens(engine: Engine, st: DocumentState, doc: Document, chunk: Chunk)
     painted = _paint(raw_chunk_tokens(engine, doc, chunk), doc.text)
     # Positions relative to the chunk: its own line starts (tokens never span lines).
     text, base = chunk.text, chunk.start
-    local = [0]
-    i = text.find("\n")
-    while i >= 0:
-        local.append(i + 1)
-        i = text.find("\n", i + 1)
+    local = [0, *line_starts(text)]
     rel = []
     for s, e, t, m in painted:
         k = bisect.bisect_right(local, s - base) - 1

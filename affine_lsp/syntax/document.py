@@ -170,18 +170,39 @@ class Section:
                 yield op
 
 
+# Line breaks as the LSP counts them: "\n", "\r\n" and a lone "\r" (a
+# client splits lines there, so positions after a lone "\r" are on the next line).
+_LINE_BREAK_RE = re.compile(r"\r\n?|\n")
+
+
+def line_starts(text: str, start: int = 0, end: int | None = None) -> list[int]:
+    """Offsets just after every line break that ends in ``text[start:end]``
+    (a break is "\n", "\r\n" or a lone "\r"; a "\r" at ``end - 1``
+    followed by "\n" ends at the "\n")."""
+    if end is None:
+        end = len(text)
+    out = []
+    if "\r" not in text[start : min(end + 1, len(text))]:
+        find = text.find
+        i = find("\n", start, end)
+        while i >= 0:
+            out.append(i + 1)
+            i = find("\n", i + 1, end)
+        return out
+    for m in _LINE_BREAK_RE.finditer(text, start, min(end + 1, len(text))):
+        if m.start() >= end:
+            break
+        out.append(m.end())
+    return out
+
+
 class LineIndex:
-    """Offsets <-> (line, UTF-16 column) conversion for one text."""
+    """Offsets <-> (line, UTF-16 column) conversion for one text; lines end
+    at "\n", "\r\n" or a lone "\r", as the LSP specifies."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        starts = [0]
-        find = text.find
-        i = find("\n")
-        while i >= 0:
-            starts.append(i + 1)
-            i = find("\n", i + 1)
-        self.starts = starts
+        self.starts = [0, *line_starts(text)]
 
     def line_of(self, offset: int) -> int:
         return bisect.bisect_right(self.starts, offset) - 1
@@ -190,19 +211,31 @@ class LineIndex:
         """The index of ``text``, which is this text with ``[start, end)``
         replaced by ``new_text``, without rescanning the whole text."""
         starts = self.starts
-        a = bisect.bisect_right(starts, start)  # line starts up to the edit are kept
-        b = bisect.bisect_right(starts, end)  # line starts after it move by delta
+        # Whether a character ends a line depends on it and the next one
+        # ("\r" then "\n" is one break): the breaks at new offsets
+        # start - 1 .. start + len(new_text) are computed again, the others
+        # are kept (before the edit) or shifted (after it).
+        lo = max(0, start - 1)
+        hi = start + len(new_text) + 1  # exclusive
+        a = bisect.bisect_right(starts, lo)  # line starts <= lo are kept
+        # The break at the old offset `end` is computed again too.
+        b = bisect.bisect_right(starts, end + (2 if self.text.startswith("\r\n", end) else 1))
         delta = len(new_text) - (end - start)
-        mid = []
-        i = new_text.find("\n")
-        while i >= 0:
-            mid.append(start + i + 1)
-            i = new_text.find("\n", i + 1)
+        mid = line_starts(text, lo, min(hi, len(text)))
         tail = starts[b:] if not delta else [s + delta for s in starts[b:]]
         new = LineIndex.__new__(LineIndex)
         new.text = text
         new.starts = starts[:a] + mid + tail
         return new
+
+    def line_end(self, line: int) -> int:
+        """The offset where ``line``'s text ends (before its line break)."""
+        if line + 1 >= len(self.starts):
+            return len(self.text)
+        end = self.starts[line + 1] - 1
+        if self.text[end] == "\n" and end > self.starts[line] and self.text[end - 1] == "\r":
+            end -= 1
+        return end
 
     def position(self, offset: int) -> tuple[int, int]:
         """0-based (line, UTF-16 code unit column)."""
@@ -214,13 +247,15 @@ class LineIndex:
         return line, len(seg.encode("utf-16-le")) // 2
 
     def offset(self, line: int, character: int) -> int:
-        """Offset of a 0-based (line, UTF-16 column); clamped to the text."""
+        """Offset of a 0-based (line, UTF-16 column); a column past the end
+        of the line means its end (before the line break), one between the
+        two code units of a surrogate pair the offset after that character."""
         if line < 0:
             return 0
         if line >= len(self.starts):
             return len(self.text)
         start = self.starts[line]
-        end = self.starts[line + 1] - 1 if line + 1 < len(self.starts) else len(self.text)
+        end = self.line_end(line)
         seg = self.text[start:end]
         if seg.isascii():
             return start + min(character, len(seg))
