@@ -316,9 +316,10 @@ async def test_fast_diagnostics_are_pushed_without_waiting_for_the_debounce(pati
 
 async def test_a_burst_of_changes_computes_only_current_versions(patient_client: LanguageClient):
     """Fifty changes sent at once: diagnostics for the last version, equal to
-    those of a fresh open; a computation never starts for a version already
-    replaced (each one that ran was the latest when it started, so there are
-    far fewer than fifty), and versions are published in order."""
+    those of a fresh open; no version is computed twice or after a newer one,
+    and versions are published in order. (How many versions are skipped
+    depends on how fast the server is against the client: on an idle machine
+    a fast phase can finish before the next change arrives.)"""
     client = patient_client
     uri = "file:///tmp/affine-lsp-test/burst.mlir"
     text = (DATA / "kernels.mlir").read_text()
@@ -336,7 +337,6 @@ async def test_a_burst_of_changes_computes_only_current_versions(patient_client:
     assert versions == sorted(versions) and versions[-1] == 51, versions
     computed = [v for v in range(2, 52) for m in traces(client, uri, v) if m == "fast phase"]
     assert computed == sorted(set(computed)) and computed[-1] == 51, computed
-    assert len(computed) < 25, computed
     assert _key(final) == await _fresh_diagnostics(client, "file:///tmp/affine-lsp-test/burst-fresh.mlir", cur)
 
 
