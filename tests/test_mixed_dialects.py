@@ -77,3 +77,32 @@ def test_rounding_mode_and_branch_weights_are_checked() -> None:
     assert [line for line, _ in errors] == [2]
     if oracle.available():
         assert [d.line for d in oracle.run(text)[1] if d.severity == "error"] == [2]
+
+
+def test_unsupported_form_of_a_family_op_is_skipped_not_an_error() -> None:
+    """`vector.contract #trait ...` and `gpu.launch_func <%stream : T> ...`
+    are forms the family grammars do not know: the op is skipped (one
+    remark, under its own name, with its operands still used), never a
+    syntax error, and the code around it is still checked."""
+    doc = Document((DATA / "gpu_launch_func_stream.mlir").read_text())
+    notes = diagnostics.collect(doc)
+    assert [n.severity for n in notes if n.severity == "error"] == []
+    (remark,) = [n for n in notes if n.code == "unknown-op"]
+    assert "'gpu.launch_func'" in remark.message and doc.text[remark.span.start : remark.span.end] == "gpu.launch_func"
+    (launch,) = [op for op in doc.sections[0].module.walk() if op.name == "gpu.launch_func"]
+    assert not launch.known and {v.name for v in launch.operands} >= {"%stream", "%c8", "%x", "%m"}
+    # The rest of the function is still parsed and verified: an error after the op is found.
+    broken = (DATA / "gpu_launch_func_stream.mlir").read_text().replace("%v = affine.load %m[%i]", "%v = affine.load %m[%j]")
+    doc = Document(broken)
+    assert [n.message for n in diagnostics.collect(doc) if n.severity == "error"] == ["use of undeclared SSA value name"]
+
+
+def test_broken_core_ops_stay_syntax_errors() -> None:
+    """The core grammars (what affine code and the vectorizer's output are
+    made of) report their syntax errors as before."""
+    text = "func.func @f(%A: memref<8xf32>, %i: index, %f0: f32) {\n  %v = vector.transfer_read %A[%i] %f0 : memref<8xf32>, vector<4xf32>\n  return\n}\n"
+    doc = Document(text)
+    errors = [(doc.lines.line_of(n.span.start) + 1, n.code) for n in diagnostics.collect(doc) if n.severity == "error"]
+    assert errors == [(2, "syntax")]
+    if oracle.available():
+        assert [d.line for d in oracle.run(text)[1] if d.severity == "error"] == [2]
