@@ -67,7 +67,8 @@ ANALYSIS_IDLE_S = 0.5
 long after the fast phase (after a change: ``diagnostics.debounceMs``), and
 pauses this long between two slices of ``analysis.timeBudgetMs``."""
 REFREEZE_EVERY = 2000
-"""Fast phases between two full garbage collections (see ``_housekeeping``)."""
+"""Completed analysis phases (pauses in the typing) between two full garbage
+collections (see ``_housekeeping``)."""
 
 
 def _sort_key(n: Note) -> tuple[int, int]:
@@ -89,6 +90,7 @@ class DiagnosticsManager:
     def __init__(self, server: AffineLanguageServer) -> None:
         self.server = server
         self.runs = 0  # completed fast phases (tests, benchmarks)
+        self.settled_runs = 0  # runs whose analysis phase completed (the typing paused)
         self._frozen_runs = 0
 
     # ------------------------------------------------------------ lifecycle hooks (event loop)
@@ -171,8 +173,11 @@ class DiagnosticsManager:
         at newer objects. Every REFREEZE_EVERY runs, when idle, the collector
         runs once over everything (reclaiming the cyclic IR of edited-away
         functions) and re-freezes."""
-        if self.runs - self._frozen_runs >= REFREEZE_EVERY:
-            self._frozen_runs = self.runs
+        # Counted in pauses of the typing, not in edits: every edit has a fast
+        # phase now, and a full collection of a big server stalls it (seconds).
+        self.settled_runs += 1
+        if self.settled_runs - self._frozen_runs >= REFREEZE_EVERY:
+            self._frozen_runs = self.settled_runs
             loop = asyncio.get_running_loop()
             await loop.run_in_executor(self.server.parse_pool, _refreeze, True)
 
