@@ -640,7 +640,9 @@ class FunctionModel:
     # --------------------------------------------------------------- accesses
     def _model_access(self, acc: AccessModel, lv: Level, amap: AffineMap | None, indices: list[Value], extent: tuple[str, object] | None) -> None:
         key = None
-        if lv.key is not None and amap is not None and extent is None and acc.memref is not None:
+        # A semi-affine model (its semi-affine parts are parameters) is no
+        # access relation: it neither reads nor fills the shared cache.
+        if lv.key is not None and amap is not None and extent is None and acc.memref is not None and not self._semi_mode():
             operands = self._operands_key(lv, indices)
             if operands is not None:
                 key = (lv.key, amap, operands, acc.stmt, acc.memref_name, acc.rank)
@@ -773,6 +775,11 @@ class FunctionModel:
         copy.relation = self._with_facts(copy.relation)
         return copy, fresh
 
+    def _semi_mode(self) -> bool:
+        """This thread is modelling an access the semi-affine way (see
+        :meth:`semi_affine_access`)."""
+        return self._semi_terms is not None and self._semi_owner == threading.get_ident()
+
     def _semi_term(self, lv: Level, e: AffineExpr) -> Term:
         assert self._semi_terms is not None
         name = self._fresh("semi")
@@ -846,11 +853,11 @@ class FunctionModel:
                 return lhs[0].scale_val(val(rc)), None
             if lc is not None:
                 return rhs[0].scale_val(val(lc)), None
-            if self._semi_terms is not None and self._semi_owner == threading.get_ident():
+            if self._semi_mode():
                 return self._semi_term(lv, e)
             raise Unanalysable(f"semi-affine product '{e}'")
         if rc is None:
-            if self._semi_terms is not None and self._semi_owner == threading.get_ident():
+            if self._semi_mode():
                 return self._semi_term(lv, e)
             raise Unanalysable(f"semi-affine '{e}' (non-constant divisor)")
         if rc == 0:
@@ -876,7 +883,7 @@ class FunctionModel:
     # ----------------------------------------------------------------- values
     def resolve(self, lv: Level, v: Value) -> Term:
         """The isl expression of ``v`` over the IVs of ``lv`` (raises Unanalysable)."""
-        if self._semi_terms is not None and self._semi_owner == threading.get_ident():
+        if self._semi_mode():
             return self._resolve(lv, v)
         got = lv.memo.get(v)
         if got is not None:
