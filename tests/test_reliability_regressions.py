@@ -105,6 +105,34 @@ def test_uses_of_a_top_level_value_follow_edits_of_its_users() -> None:
     assert v.uses == []
 
 
+def test_an_item_in_a_module_is_rebuilt_when_a_value_around_the_module_goes() -> None:
+    """A use in a nested module of a value defined around it is an error
+    that says so ("defined outside the isolated region"): once that value is
+    deleted, the reused item kept saying it (its key named only the values of
+    its own module)."""
+    text = "%c = arith.constant 1.0 : f32\nmodule {\n  %9 = arith.mulf %c, %c : f32\n}\n"
+    before = Document(text)
+    assert any("outside the isolated region" in m for _s, m, _a, _b in _notes(before))
+    doc = _edit_matches_fresh(text, 0, text.index("module"), "")
+    assert any(m == "use of undeclared SSA value name" for _s, m, _a, _b in _notes(doc))
+
+
+def _operand_def_lines(doc: Document, needle: str) -> list[int]:
+    """The line of the definition of each operand of the op written at ``needle``."""
+    at = doc.text.index(needle)
+    return [doc.lines.line_of(v.span.start) for s in doc.sections for op in s.module.walk() if op.name_span.start == at for v in op.operands]
+
+
+def test_a_reused_redefinition_does_not_replace_the_first_definition() -> None:
+    """A top-level value defined twice (the second is an error) names the
+    first definition; a rebuilt item after a reused redefinition bound to the
+    second (a hover named the wrong line)."""
+    text = "%4 = arith.constant 1.0 : f32\n%4 = arith.constant 2.0 : f32\naffine.for %i = 0 to 4 {\n  %8 = arith.addf %4, %4 : f32\n}\n"
+    at = text.index("to 4") + 3
+    doc = _edit_matches_fresh(text, at, at + 1, "5")
+    assert _operand_def_lines(doc, "arith.addf") == _operand_def_lines(Document(doc.text), "arith.addf") == [0, 0]
+
+
 def test_a_lone_carriage_return_ends_a_line() -> None:
     """The LSP ends lines at "\\n", "\\r\\n" and a lone "\\r" (random bytes
     pasted into a line bring one): positions after it are on the next line.

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from affine_lsp.ir.builder import AliasTable, IRBuilder, Scope, build_op
+from affine_lsp.ir.builder import AliasTable, IRBuilder, Scope, UndefinedValue, build_op
 from affine_lsp.ir.core import Anchor, Block, Operation, Region, Span
 from affine_lsp.syntax.chunks import ChunkSpan, exact_max_depth, iter_chunks, scan_chunks
 from affine_lsp.syntax.nodes import AliasDefSyn, ModuleCloseSyn, ModuleOpenSyn, Note, OpSyn
@@ -437,11 +437,13 @@ class Document:
         return out
 
 
-def _env_key(aliases_key: object, path: tuple[int, ...], top_values: list[tuple[str, int]]) -> tuple:
+def _env_key(aliases_key: object, path: tuple[int, ...], top_values: tuple[tuple[tuple[str, int], ...], ...]) -> tuple:
     """What the IR of a top-level item depends on besides its text: the
     aliases it names, the module it is in (``path``) and the values defined
-    at the top of that module."""
-    return (aliases_key, path, tuple(top_values))
+    at the top of that module and of every module around it (``top_values``,
+    innermost first: a use of a value of an enclosing module is an error
+    that names it, "defined outside the isolated region")."""
+    return (aliases_key, path, top_values)
 
 
 class _AliasKeys:
@@ -510,6 +512,7 @@ def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool 
     scope_of: list[int] = []
     scope_values: list[list[tuple[str, int]]] = [[]]
     scope_path: list[tuple[int, ...]] = [()]
+    scope_parent: list[int] = [-1]
     open_scopes = [0]
     alias_defs: dict[str, Chunk] = {}
     for c in chunks:
@@ -525,6 +528,7 @@ def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool 
         elif isinstance(item, ModuleOpenSyn):
             scope_values.append([])
             scope_path.append((*scope_path[open_scopes[-1]], id(res)))
+            scope_parent.append(open_scopes[-1])
             open_scopes.append(len(scope_values) - 1)
         elif isinstance(item, ModuleCloseSyn):
             if len(open_scopes) > 1:
@@ -532,11 +536,17 @@ def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool 
         elif isinstance(item, OpSyn) and item.results:
             scope_values[open_scopes[-1]].append((item.results[0][0], id(res)))
     akeys = _AliasKeys(aliases, alias_defs)
+    # The values visible from each scope, through the isolation of the
+    # module scopes (its own first, then those of the modules around it).
+    visible: list[tuple[tuple[tuple[str, int], ...], ...]] = []
+    for si, vals in enumerate(scope_values):
+        up = scope_parent[si]
+        visible.append((tuple(vals), *(visible[up] if up >= 0 else ())))
     envs: list[tuple | None] = []
     kept: set[int] = set()  # anchors of the chunks whose IR is reused
     for k, c in enumerate(chunks):
         item = c.parse.item if c.parse else None
-        env = _env_key(akeys.key(c), scope_path[scope_of[k]], scope_values[scope_of[k]]) if isinstance(item, OpSyn) else None
+        env = _env_key(akeys.key(c), scope_path[scope_of[k]], visible[scope_of[k]]) if isinstance(item, OpSyn) else None
         envs.append(env)
         if env is not None and c.ir_op is not None and c.ir_key == env:
             kept.add(id(c.anchor))
@@ -577,7 +587,11 @@ def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool 
             else:
                 op = c.ir_op
                 for r in op.results:
-                    cur_scope.values[r.name] = r
+                    # As the builder defines them: a redefinition keeps the
+                    # first definition (its item reports the error).
+                    prev = cur_scope.lookup(r.name)
+                    if prev is None or isinstance(prev, UndefinedValue):
+                        cur_scope.values[r.name] = r
             op.parent = cur_block
             cur_block.operations.append(op)
         elif isinstance(item, ModuleOpenSyn):
