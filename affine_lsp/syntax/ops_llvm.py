@@ -36,17 +36,8 @@ class LlvmOps:
             i += 1
         op.operands = [(str(c[i]), self.sp(c[i]))]
         op.attrs["elem_type"] = TypeAttr(c[i + 1])
-        self._llvm_tail(op, c[i + 2 :])
+        self._dict_and_signature(op, c[i + 2 :])
         return op
-
-    def _llvm_tail(self: Any, op: OpSyn, rest: list) -> None:
-        """The attribute dictionary and the trailing function type."""
-        for x in rest:
-            if isinstance(x, DictAttr):
-                op.attrs.update(x.entries)
-            elif isinstance(x, FunctionType):
-                op.operand_types = list(x.inputs)
-                op.result_types = list(x.results)
 
     def llvm_load(self: Any, c: list) -> OpSyn:
         op = self._op(c[0], c, "llvm.load")
@@ -111,7 +102,7 @@ class LlvmOps:
                 op.operands += list(x)
             elif isinstance(x, tuple) and x[0] == "vararg":
                 op.attrs["var_callee_type"] = TypeAttr(x[1])
-        self._llvm_tail(op, c[2:])
+        self._dict_and_signature(op, c[2:])
         if indirect:  # `: !llvm.ptr, (args) -> results`
             ptr = next((x for x in c[2:] if isinstance(x, Type) and not isinstance(x, FunctionType)), None)
             op.operand_types = [ptr] + list(op.operand_types or [])

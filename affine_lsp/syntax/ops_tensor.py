@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from affine_lsp.ir.attributes import AffineMapAttr, ArrayAttr, DictAttr, IntegerAttr, UnitAttr
-from affine_lsp.ir.types import INDEX, FunctionType, IntegerType, Type
+from affine_lsp.ir.types import INDEX, IntegerType, Type
 from affine_lsp.syntax.nodes import OpSyn, RegionSyn
 from affine_lsp.syntax.opkit import Mixed, Ops, is_tok
 
@@ -65,11 +65,7 @@ class TensorOps:
         return op
 
     def tensor_yield(self: Any, c: list) -> OpSyn:
-        op = self._op(c[0], c, "tensor.yield")
-        op.operands = [(str(c[1]), self.sp(c[1]))]
-        self._trailing(op, c[2:])
-        op.result_types = []
-        return op
+        return self._one_operand_no_result(c, "tensor.yield")
 
     def tensor_cast(self: Any, c: list) -> OpSyn:
         return self._cast_like(c, "tensor.cast")
@@ -181,12 +177,7 @@ class TensorOps:
         """``memref.reshape %src(%shape) : (memref<..>, memref<..>) -> memref<..>``"""
         op = self._op(c[0], c, "memref.reshape")
         op.operands = [(str(c[1]), self.sp(c[1])), (str(c[3]), self.sp(c[3]))]
-        for x in c[5:]:
-            if isinstance(x, DictAttr):
-                op.attrs.update(x.entries)
-            elif isinstance(x, FunctionType):
-                op.operand_types = list(x.inputs)
-                op.result_types = list(x.results)
+        self._dict_and_signature(op, c[5:])
         return op
 
     def memref_transpose(self: Any, c: list) -> OpSyn:
@@ -216,11 +207,7 @@ class TensorOps:
         return op
 
     def memref_atomic_yield(self: Any, c: list) -> OpSyn:
-        op = self._op(c[0], c, "memref.atomic_yield")
-        op.operands = [(str(c[1]), self.sp(c[1]))]
-        self._trailing(op, c[2:])
-        op.result_types = []
-        return op
+        return self._one_operand_no_result(c, "memref.atomic_yield")
 
     def dma_indices(self: Any, c: list) -> Ops:
         return next((x for x in c if isinstance(x, Ops)), Ops())
@@ -316,12 +303,7 @@ class BufferizationOps:
         ids = [x for x in c[1:] if is_tok(x, "SSA_ID")]
         op.operands = [(str(x), self.sp(x)) for x in ids]
         self._flagged(op, c)
-        for x in c:
-            if isinstance(x, DictAttr):
-                op.attrs.update(x.entries)
-            elif isinstance(x, FunctionType):
-                op.operand_types = list(x.inputs)
-                op.result_types = list(x.results)
+        self._dict_and_signature(op, c)
         return op
 
 

@@ -1207,12 +1207,25 @@ class ChunkTransformer(ScfOps, GpuOps, LlvmOps, LinalgOps, TensorOps, VectorOps,
         op.operand_types = None
         return op
 
-    def memref_dealloc(self, c: list) -> OpSyn:
-        op = self._op(c[0], c, "memref.dealloc")
+    def _one_operand_no_result(self, c: list, name: str) -> OpSyn:
+        """``NAME %x {attrs} : type`` (a dealloc, a yield of one value)."""
+        op = self._op(c[0], c, name)
         op.operands = [(str(c[1]), self.sp(c[1]))]
         self._trailing(op, c[2:])
         op.result_types = []
         return op
+
+    def _dict_and_signature(self, op: OpSyn, rest: Sequence[Any]) -> None:
+        """The attribute dictionary and the trailing function type of ``op``."""
+        for x in rest:
+            if isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+            elif isinstance(x, FunctionType):
+                op.operand_types = list(x.inputs)
+                op.result_types = list(x.results)
+
+    def memref_dealloc(self, c: list) -> OpSyn:
+        return self._one_operand_no_result(c, "memref.dealloc")
 
     def memref_dim(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "memref.dim")
