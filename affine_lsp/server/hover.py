@@ -403,7 +403,17 @@ class HoverBuilder:
             if mu.operands:  # constant bounds are already in the range line
                 out += self.inlined(mu) + [""]
         out += self.fusion(op)
+        out += self.transformations(op)
         return out
+
+    def transformations(self, op: Operation) -> list[str]:
+        """The loop transformations registered in :mod:`loop_catalog`:
+        legal here or not, and why."""
+        if op.name != "affine.for":
+            return []
+        from affine_lsp.transforms.loop_catalog import hover_lines
+
+        return hover_lines(op)
 
     def fusion(self, op: Operation) -> list[str]:
         """The fusion cost model at every depth, for a top-level nest."""
