@@ -81,6 +81,8 @@ class DocumentState:
         self.last_published: list[types.Diagnostic] | None = None
         # Per-function analysis results (see engine.Engine), keyed by id(func op).
         self.fn_cache: dict[int, Any] = {}
+        # Which of them still hold their dependence model, least recently used first.
+        self.deps_lru: dict[int, None] = {}
         # Verifier results per top-level item (see engine.Engine.verify).
         self.verify_cache: dict[int, Any] = {}
         # Semantic tokens per chunk (see semantic_tokens.chunk_tokens).
