@@ -150,6 +150,9 @@ class AffineLanguageServer(LanguageServer):
         from affine_lsp.server import diagnostics as _diag
 
         self.diagnostics = _diag.DiagnosticsManager(self)
+        from affine_lsp.server.persist import DiagnosticsCache, default_directory
+
+        self.disk_cache = DiagnosticsCache(default_directory(), self.settings.cache_max_size_mb * 1024 * 1024)
 
     # ------------------------------------------------------------ helpers
     def doc(self, uri: str) -> DocumentState | None:
@@ -203,6 +206,7 @@ class AffineLanguageServer(LanguageServer):
             return
         self.settings = new
         log.info("settings: %s", new)
+        self.disk_cache.max_bytes = new.cache_max_size_mb * 1024 * 1024 if new.cache_enabled else 0
         for cb in list(self.on_settings_changed):
             try:
                 cb(old, new)
@@ -295,7 +299,7 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
     def did_open(ls: AffineLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
         td = params.text_document
         st = ls.documents.open(td.uri, td.text, td.version, td.language_id)
-        ls.diagnostics.document_opened(st)
+        ls.diagnostics.document_opened(st, td.text)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: AffineLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
