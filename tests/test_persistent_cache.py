@@ -23,7 +23,6 @@ from pytest_lsp import LanguageClient
 from affine_lsp.server import persist
 from tests.test_server_support import SERVER_CMD, make_client, open_doc, server_env, start, wait_for
 
-
 TEXT = """func.func @oob(%A: memref<10xf32>) {
   affine.for %i = 0 to 11 {
     %v = affine.load %A[%i] : memref<10xf32>
