@@ -11,6 +11,7 @@ traffic. Answers are computed in worker threads from the one Document/IR
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import threading
@@ -243,11 +244,16 @@ class AffineLanguageServer(LanguageServer):
         super().shutdown()
 
 
-def _warm_up() -> None:
+def _warm_up(engine: Engine | None = None) -> None:
+    """Load the parser tables and the verifier before the first document
+    needs them."""
     try:
         from affine_lsp.syntax.document import Document
 
-        Document("func.func @warm_up() {\n  return\n}\n").sections  # noqa: B018
+        doc = Document("func.func @warm_up() {\n  return\n}\n")
+        doc.sections  # noqa: B018
+        if engine is not None:
+            engine.verify(doc)
     except Exception:
         log.exception("parser warm-up failed")
 
@@ -284,7 +290,14 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
     @server.feature(types.INITIALIZED)
     async def on_initialized(ls: AffineLanguageServer, params: types.InitializedParams) -> None:
         # Build the parser tables now, on the parse worker (the first document waits for it anyway).
-        ls.parse_pool.submit(_warm_up)
+        warm = ls.parse_pool.submit(_warm_up, ls.engine)
+        loop = asyncio.get_running_loop()
+
+        def ready(_f: object) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is closed (shut down meanwhile)
+                loop.call_soon_threadsafe(ls.diagnostics._trace, "server ready (parser tables and verifier loaded)")
+
+        warm.add_done_callback(ready)
         await ls.pull_configuration()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
