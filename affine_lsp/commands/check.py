@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import multiprocessing
 import os
 import sys
 from collections.abc import Iterator
@@ -253,7 +254,10 @@ def _reports(targets: list[tuple[str, str | None]], opts: Options, jobs: int, pr
     _warm_up(opts)
     ready: dict[int, FileReport] = {k: FileReport(p, EXIT_USAGE, problem=msg) for k, (p, msg) in enumerate(targets) if msg is not None}
     nxt = 0
-    with ProcessPoolExecutor(max_workers=min(jobs, len(todo))) as pool:
+    # fork: the workers start with the parser and checkers built above (a
+    # spawned or forkserver worker would build them again).
+    ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+    with ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=ctx) as pool:
         futures: dict[Future[FileReport], int] = {pool.submit(check_path, targets[k][0], opts, stdin_text if targets[k][0] == "-" else None): k for k in todo}
         for _ in range(len(targets) - len(todo)):
             progress.step()
