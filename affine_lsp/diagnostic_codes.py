@@ -44,7 +44,7 @@ CODES: dict[str, tuple[str, str]] = {
     ),
     "legacy-terminator": (
         "Legacy loop terminator",
-        "An old spelling of the affine loop terminator; the quick fix replaces it with 'affine.yield'.",
+        "'affine.terminator' is the old spelling of 'affine.yield'; the quick fix replaces it.",
     ),
     # ------------------------------------------------------------ names and IR
     "ir": (
@@ -73,15 +73,15 @@ CODES: dict[str, tuple[str, str]] = {
     ),
     "entry-arg-in-use": (
         "Region argument name already in use",
-        "A region's entry argument (e.g. a loop induction variable) reuses the name of a value in scope.",
+        "A region's entry argument (e.g. a loop induction variable) has a name that was already referenced before it, e.g. by an operand of its own op.",
     ),
     "result-count": (
         "Wrong number of results",
-        "The op defines a different number of SSA results than it produces.",
+        "The op binds a different number of SSA result names than its type gives results.",
     ),
     "type-mismatch": (
         "Type mismatch",
-        "A value is used with a type different from the one it was defined with.",
+        "A value is used with a type different from the one it was defined with (or used with before); the related location shows the definition.",
     ),
     "dominance": (
         "Use does not dominate",
