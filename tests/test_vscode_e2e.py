@@ -67,6 +67,7 @@ DRIVER_TIMEOUT = 240.0
 # The first-install session: its artifacts, the time allowed from accepting the
 # install prompt to the first diagnostic, and the cached wheels pip installs from.
 FIRST_INSTALL_ARTIFACTS = ARTIFACTS / "first-install"
+NO_INDEX_ARTIFACTS = ARTIFACTS / "no-index"
 INSTALL_TIMEOUT = 150.0
 WHEELHOUSES = CACHE / "wheelhouse"
 
@@ -228,11 +229,11 @@ def _wheelhouse() -> Path:
     return house
 
 
-def _first_install_env(profile: Path) -> dict[str, str]:
+def _first_install_env(profile: Path, offline: bool = False) -> dict[str, str]:
     """An environment where the extension finds no server: PATH without any
     ``affine-lsp`` executable, ``python3`` a fresh virtual environment without
     packages (affine_lsp not importable), no PYTHONPATH; pip installs from the
-    wheelhouse only."""
+    wheelhouse only (``offline``: from an empty folder, as without a package index)."""
     env = _clean_env(profile)
     for var in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV"):
         env.pop(var, None)
@@ -240,7 +241,9 @@ def _first_install_env(profile: Path) -> dict[str, str]:
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True, capture_output=True, timeout=120)
     keep = [d for d in env.get("PATH", "").split(os.pathsep) if d and not (Path(d) / "affine-lsp").exists()]
     env["PATH"] = os.pathsep.join([str(bare / "bin"), *keep])
-    env.update(PIP_NO_INDEX="1", PIP_FIND_LINKS=str(_wheelhouse()))
+    nowhere = profile / "no-index"
+    nowhere.mkdir()
+    env.update(PIP_NO_INDEX="1", PIP_FIND_LINKS=str(nowhere if offline else _wheelhouse()))
     # The extension host gets exactly this environment: without VSCODE_CLI,
     # code-server adds what an interactive login shell sets up (here ~/.bashrc
     # puts pyenv's shims, among them an affine-lsp, back on PATH).
@@ -277,20 +280,25 @@ def _installed_server(user: Path, cwd: Path) -> dict[str, Any]:
 
 
 def _output_channel(logs: Path) -> list[str]:
-    """The lines of the extension's "affine-lsp" output channel (VS Code's log of it)."""
+    """The lines of the extension's "affine-lsp" output channel (VS Code's log of it) in the last session."""
+    sessions = sorted(d for d in logs.iterdir() if d.is_dir()) if logs.is_dir() else []
     lines: list[str] = []
-    for f in sorted(logs.glob("**/*affine-lsp*.log")):
+    for f in sorted(sessions[-1].glob("**/*affine-lsp*.log")) if sessions else []:
         lines += f.read_text(errors="replace").splitlines()
     return [ln for ln in lines if "[Trace" not in ln][-3000:]
 
 
-def _run_editor_session(artifacts: Path = ARTIFACTS, first_install: bool = False) -> dict[str, Any]:
+def _run_editor_session(artifacts: Path = ARTIFACTS, scenario: str | None = None) -> dict[str, Any]:
     """Install the extension in a fresh profile, serve code-server, run the driver.
 
-    ``first_install``: no server anywhere (see ``_first_install_env``); the driver
-    accepts the extension's offer to install its bundled server."""
+    ``scenario`` "first-install": no server anywhere (see ``_first_install_env``);
+    the driver accepts the extension's offer to install its bundled server and
+    waits for the diagnostic. Then code-server starts again on the same profile
+    with the install recorded as an older build (as after an extension update):
+    the report of that second session is under "update". "no-index": the same
+    start, but pip finds no package index; the driver reads the error."""
     t0 = time.monotonic()
-    for old in artifacts.glob("*.png"):
+    for old in [*artifacts.glob("*.png"), *(artifacts / "update").glob("*.png")]:
         old.unlink()
     shutil.rmtree(artifacts / "logs", ignore_errors=True)
     profile = Path(tempfile.mkdtemp(prefix="affine-lsp-e2e-"))
@@ -300,7 +308,7 @@ def _run_editor_session(artifacts: Path = ARTIFACTS, first_install: bool = False
         (user / "User").mkdir(parents=True)
         (profile / "config.yaml").write_text("auth: none\ncert: false\n")
         settings = {
-            "affineLsp.server.pythonPath": "" if first_install else sys.executable,
+            "affineLsp.server.pythonPath": "" if scenario else sys.executable,
             "affineLsp.trace.server": "messages",
             "workbench.startupEditor": "none",
             "workbench.tips.enabled": False,
@@ -321,92 +329,114 @@ def _run_editor_session(artifacts: Path = ARTIFACTS, first_install: bool = False
             "git.enabled": False,
         }
         (user / "User" / "settings.json").write_text(json.dumps(settings, indent=2))
-        env = _first_install_env(profile) if first_install else _clean_env(profile)
-        preconditions = _nothing_to_find(env, ws) if first_install else None
+        env = _first_install_env(profile, offline=scenario == "no-index") if scenario else _clean_env(profile)
         common = [str(CODE_SERVER), "--user-data-dir", str(user), "--extensions-dir", str(exts), "--config", str(profile / "config.yaml")]
         inst = subprocess.run([*common, "--install-extension", str(_vsix())], env=env, capture_output=True, text=True, timeout=120)
         if inst.returncode != 0 or not any(exts.glob("affine-lsp.affine-lsp-*")):
             raise RuntimeError(f"installing {_vsix().name} failed ({inst.returncode}):\n{inst.stdout}\n{inst.stderr}")
-
-        port = _free_port()
-        log = open(profile / "code-server.log", "wb")  # noqa: SIM115 (closed below)
-        proc = subprocess.Popen(
-            [
-                *common,
-                "--auth",
-                "none",
-                "--bind-addr",
-                f"127.0.0.1:{port}",
-                "--disable-telemetry",
-                "--disable-update-check",
-                "--disable-workspace-trust",
-                "--disable-getting-started-override",
-                str(ws),
-            ],
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,  # its own process group, stopped as a whole below
-        )
-        results: dict[str, Any] = {}
-        leftovers: list[str] = []
-        try:
-            _wait_healthy(port, proc, 60)
-            cfg = {
-                "url": f"http://127.0.0.1:{port}/",
-                "folder": str(ws),
-                "file": EXAMPLE.name,
-                "artifacts": str(artifacts),
-                "results": str(profile / "results.json"),
-                "timeoutMs": int(DRIVER_TIMEOUT * 1000),
-                "playwrightCore": str(PLAYWRIGHT_CORE),
-                "chromium": str(CHROMIUM),
-            }
-            if first_install:
-                cfg.update(scenario="first-install", squiggleTimeoutMs=int(INSTALL_TIMEOUT * 1000))
-            (profile / "driver.json").write_text(json.dumps(cfg))
-            budget = max(30.0, OVERALL_TIMEOUT - (time.monotonic() - t0))
-            # The driver and the Chromium it launches run in their own process
-            # group, stopped as a whole if the driver overruns.
-            drv = subprocess.Popen(
-                ["node", str(DRIVER), str(profile / "driver.json")],
-                env={**os.environ, "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1"},
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-                start_new_session=True,
-            )
-            try:
-                out, _ = drv.communicate(timeout=min(budget, DRIVER_TIMEOUT + 30))
-                driver_rc: int | str = drv.returncode
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(drv.pid, signal.SIGKILL)
-                out, _ = drv.communicate()
-                driver_rc = "timeout"
-            finally:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(drv.pid, signal.SIGKILL)  # a Chromium left behind, if any
-            (artifacts / "driver.log").write_bytes(out or b"")
-            if (profile / "results.json").exists():
-                results = json.loads((profile / "results.json").read_text())
-            results["driver_exit"] = driver_rc
-        finally:
-            leftovers = _stop_group(proc)
-            log.close()
-            shutil.copy(profile / "code-server.log", artifacts / "code-server.log")
-            if (user / "logs").exists():
-                shutil.copytree(user / "logs", artifacts / "logs", dirs_exist_ok=True)
-        results["leftover_processes"] = leftovers
-        if first_install:
+        preconditions = _nothing_to_find(env, ws) if scenario else None
+        extra = {"scenario": scenario, "squiggleTimeoutMs": int(INSTALL_TIMEOUT * 1000)} if scenario else {}
+        results = _serve_and_drive(profile, common, env, ws, artifacts, extra, OVERALL_TIMEOUT - (time.monotonic() - t0))
+        if scenario:
             results["preconditions"] = preconditions
             results["installed"] = _installed_server(user, ws)
             results["output_channel"] = _output_channel(artifacts / "logs")
+        if scenario == "first-install" and results["installed"].get("marker"):
+            # As if an older extension had installed an older build: the next start updates the environment.
+            marker_file = Path(results["installed"]["storage"]) / "server-env.json"
+            marker = json.loads(marker_file.read_text())
+            marker.update(version="0.0.1", sha256="0" * 64)
+            marker_file.write_text(json.dumps(marker))
+            t1 = time.monotonic()
+            update = _serve_and_drive(profile, common, env, ws, artifacts / "update", {"scenario": "after-update"}, OVERALL_TIMEOUT)
+            update["installed"] = _installed_server(user, ws)
+            update["output_channel"] = _output_channel(artifacts / "update" / "logs")
+            update["seconds"] = round(time.monotonic() - t1, 1)
+            results["update"] = update
         results["total_seconds"] = round(time.monotonic() - t0, 1)
         return results
     finally:
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def _serve_and_drive(profile: Path, common: list[str], env: dict[str, str], ws: Path, artifacts: Path, extra: dict[str, Any], budget: float) -> dict[str, Any]:
+    """Serve code-server on the profile, run the driver against it, stop code-server; the driver's report."""
+    t0 = time.monotonic()
+    artifacts.mkdir(parents=True, exist_ok=True)
+    user = Path(common[common.index("--user-data-dir") + 1])
+    port = _free_port()
+    log = open(profile / "code-server.log", "wb")  # noqa: SIM115 (closed below)
+    proc = subprocess.Popen(
+        [
+            *common,
+            "--auth",
+            "none",
+            "--bind-addr",
+            f"127.0.0.1:{port}",
+            "--disable-telemetry",
+            "--disable-update-check",
+            "--disable-workspace-trust",
+            "--disable-getting-started-override",
+            str(ws),
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,  # its own process group, stopped as a whole below
+    )
+    results: dict[str, Any] = {}
+    leftovers: list[str] = []
+    try:
+        _wait_healthy(port, proc, 60)
+        cfg = {
+            "url": f"http://127.0.0.1:{port}/",
+            "folder": str(ws),
+            "file": EXAMPLE.name,
+            "artifacts": str(artifacts),
+            "results": str(profile / "results.json"),
+            "timeoutMs": int(DRIVER_TIMEOUT * 1000),
+            "playwrightCore": str(PLAYWRIGHT_CORE),
+            "chromium": str(CHROMIUM),
+            **extra,
+        }
+        (profile / "results.json").unlink(missing_ok=True)
+        (profile / "driver.json").write_text(json.dumps(cfg))
+        budget = max(30.0, budget - (time.monotonic() - t0))
+        # The driver and the Chromium it launches run in their own process
+        # group, stopped as a whole if the driver overruns.
+        drv = subprocess.Popen(
+            ["node", str(DRIVER), str(profile / "driver.json")],
+            env={**os.environ, "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1"},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        try:
+            out, _ = drv.communicate(timeout=min(budget, DRIVER_TIMEOUT + 30))
+            driver_rc: int | str = drv.returncode
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(drv.pid, signal.SIGKILL)
+            out, _ = drv.communicate()
+            driver_rc = "timeout"
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(drv.pid, signal.SIGKILL)  # a Chromium left behind, if any
+        (artifacts / "driver.log").write_bytes(out or b"")
+        if (profile / "results.json").exists():
+            results = json.loads((profile / "results.json").read_text())
+        results["driver_exit"] = driver_rc
+    finally:
+        leftovers = _stop_group(proc)
+        log.close()
+        shutil.copy(profile / "code-server.log", artifacts / "code-server.log")
+        shutil.rmtree(artifacts / "logs", ignore_errors=True)
+        if (user / "logs").exists():
+            shutil.copytree(user / "logs", artifacts / "logs", dirs_exist_ok=True)
+    results["leftover_processes"] = leftovers
+    return results
 
 
 def _once(artifacts: Path, run: Any) -> dict[str, Any]:
@@ -561,7 +591,15 @@ def first_install() -> dict[str, Any]:
         _wheelhouse()
     except NoWheelhouse as e:
         pytest.skip(str(e))
-    return _once(FIRST_INSTALL_ARTIFACTS, lambda: _run_editor_session(FIRST_INSTALL_ARTIFACTS, first_install=True))
+    return _once(FIRST_INSTALL_ARTIFACTS, lambda: _run_editor_session(FIRST_INSTALL_ARTIFACTS, "first-install"))
+
+
+@pytest.fixture(scope="module")
+def no_index() -> dict[str, Any]:
+    why = _missing()
+    if why:
+        pytest.skip(why)
+    return _once(NO_INDEX_ARTIFACTS, lambda: _run_editor_session(NO_INDEX_ARTIFACTS, "no-index"))
 
 
 def test_vsix_carries_the_server_wheel():
@@ -616,3 +654,39 @@ def test_05_first_install_then_diagnostics(first_install: dict[str, Any]):
     rows = [r for r in st["problems"] if r["severity"] == "error"]
     assert len(rows) == 1 and message in rows[0]["text"], _fmt(st["problems"])
     assert first_install.get("leftover_processes") == [], first_install.get("leftover_processes")
+
+
+def test_06_extension_update_updates_the_environment(first_install: dict[str, Any]):
+    """The next start after an extension update (the recorded install is an older
+    build than the bundled wheel) updates the environment without asking, then serves."""
+    update = first_install.get("update")
+    assert update, f"the second session did not run; see {FIRST_INSTALL_ARTIFACTS}"
+    manifest, _ = _bundled()
+    log = update["output_channel"]
+    assert any(f"The extension brings affine-lsp {manifest['version']}" in ln and "the environment has 0.0.1" in ln and "updating it" in ln for ln in log), (
+        "\n".join(log[-80:])
+    )
+    assert any("Running " in ln and "--force-reinstall --no-deps" in ln and manifest["wheel"] in ln for ln in log), "\n".join(log[-80:])
+    assert not any("-m venv" in ln for ln in log), "the update made a new environment instead of updating it"
+    assert not any("No language server found" in ln for ln in log), "the update asked instead of updating"
+    marker = update["installed"]["marker"]
+    assert marker["version"] == manifest["version"] and marker["sha256"] == manifest["sha256"], marker
+    st = _step(update, "07-update")
+    assert not any("no language server was found" in n for n in st["notifications"]), st["notifications"]
+    st = _step(update, "01-diagnostic")
+    line, _ = _cli_error()
+    assert st["squiggles"] and all(s["lineNumber"] == line for s in st["squiggles"]), _fmt(st["squiggles"])
+    assert update.get("leftover_processes") == [], update.get("leftover_processes")
+
+
+def test_07_no_package_index_gives_a_clear_error(no_index: dict[str, Any]):
+    """pip cannot get the dependencies: an error notification says so, with Show Log and Open Settings; nothing is recorded as installed."""
+    assert no_index.get("preconditions", {}).get("python3 imports affine_lsp") is False, no_index.get("preconditions")
+    _step(no_index, "05-install")
+    st = _step(no_index, "06-install-error")
+    assert "pip could not get affine-lsp's dependencies from the package index" in st["text"], st["text"]
+    assert "Reinstall the Bundled Language Server" in st["text"] and "affineLsp.server.pythonPath" in st["text"], st["text"]
+    assert {"Show Log", "Open Settings"} <= set(st["buttons"]), st["buttons"]
+    assert no_index["installed"].get("marker") is None, no_index["installed"]
+    assert any("[pip]" in ln and "No matching distribution found for" in ln for ln in no_index["output_channel"]), "\n".join(no_index["output_channel"][-60:])
+    assert no_index.get("leftover_processes") == [], no_index.get("leftover_processes")

@@ -13,7 +13,10 @@
 //   artifacts  folder for the screenshots (NN-step.png)
 //   results    path of the JSON report written at the end (and after each step)
 //   scenario   'first-install': no server anywhere; accept the extension's install
-//              prompt (step 05-install), then wait for the diagnostic (01) and stop
+//              prompt (step 05-install), then wait for the diagnostic (01) and stop;
+//              'after-update': the progress of the environment's update (07-update),
+//              then the diagnostic (01); 'no-index': accept the install prompt (05),
+//              then read the error notification (06-install-error)
 //
 // The driver does not judge: each step reports what it read from the page
 // (squiggles, Problems rows, hover text and tables, code actions offered,
@@ -328,12 +331,12 @@ async function main() {
                 return el ? (el.getAttribute('aria-label') || el.textContent) : null;
             });
             return { language: lang, screenshot: await shot(page, '00-open.png') };
-        }, { close: cfg.scenario !== 'first-install' });
+        }, { close: !cfg.scenario }); // keep the extension's notifications in view
 
         if (!results.steps['00-open'].ok) throw new Error('could not open the example file; the other steps need it');
 
         // ------------------------------------------------------------ first install: accept the install prompt
-        if (cfg.scenario === 'first-install') {
+        if (cfg.scenario === 'first-install' || cfg.scenario === 'no-index') {
             await step('05-install', page, async () => {
                 const r = {};
                 const prompt = await notification(page, 'no language server was found', 60000);
@@ -352,6 +355,34 @@ async function main() {
                 await page.click(`${EDITOR} .view-lines`);
                 return r;
             }, { close: false });
+        }
+
+        // ------------------------------------------------------------ no package index: the install's error
+        if (cfg.scenario === 'no-index') {
+            await step('06-install-error', page, async () => {
+                const r = {};
+                const err = await notification(page, 'could not start the language server', 120000);
+                r.text = (await err.locator('.notification-list-item-message').innerText()).trim();
+                r.buttons = (await err.locator('.monaco-button').allInnerTexts()).map((b) => b.trim()).filter((b) => b);
+                await sleep(600);
+                r.screenshot = await shot(page, '06-install-error.png');
+                return r;
+            }, { close: false });
+            return;
+        }
+
+        // ------------------------------------------------------------ after an extension update: the environment is updated
+        if (cfg.scenario === 'after-update') {
+            await step('07-update', page, async () => {
+                const r = {};
+                try {
+                    const progress = await notification(page, 'installing the language server', 10000);
+                    r.progress = (await progress.innerText()).replace(/\s+/g, ' ').trim();
+                    r.screenshot = await shot(page, '07-update-progress.png');
+                } catch { /* reported as no progress notification */ }
+                r.notifications = await page.evaluate(() => [...document.querySelectorAll('.notification-list-item-message')].map((n) => n.innerText.trim()));
+                return r;
+            });
         }
 
         // ------------------------------------------------------------ 1. diagnostic: squiggle + Problems panel
@@ -391,7 +422,7 @@ async function main() {
             return r;
         });
 
-        if (cfg.scenario === 'first-install') return; // the other steps run in the main session
+        if (cfg.scenario) return; // the other steps run in the main session
 
         // ------------------------------------------------------------ 2. hover an affine.load: dependence distance
         await step('02-hover-dependence', page, async () => {
