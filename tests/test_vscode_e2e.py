@@ -12,6 +12,13 @@ opens ``examples/e2e/fusion.mlir`` and:
 4. runs the quick fix "Fuse loops here" on a loop and reads the fused text
    back from the editor.
 
+Three more sessions start from a profile where no server can be found
+(``test_05``-``test_07``): the extension offers to install the server wheel it
+carries, the driver accepts, and the diagnostic appears; a second start after
+an (simulated) extension update updates that environment; without a package
+index the install ends in a clear error. pip installs from a wheelhouse made
+once with ``pip download`` and cached in ``$AFFINE_LSP_E2E_CACHE/wheelhouse``.
+
 The driver reports what it read at each step; the tests below assert on it.
 Screenshots of each step land in ``tests/artifacts/e2e/`` (gitignored;
 ``$AFFINE_LSP_E2E_ARTIFACTS`` to put them elsewhere),

@@ -329,11 +329,26 @@ export class ServerInstaller {
         try {
             await this.install(manifest, false);
         } catch (err) {
-            if (err instanceof InstallError) {
-                report(err.message, err.settingId);
-            } else {
-                report(`installing the bundled server failed: ${err instanceof Error ? err.message : String(err)}`, AUTO_INSTALL_SETTING);
+            const failure =
+                err instanceof InstallError
+                    ? err
+                    : new InstallError(`installing the bundled server failed: ${err instanceof Error ? err.message : String(err)}`, AUTO_INSTALL_SETTING);
+            // A failed update leaves the previous install in place: keep serving with it.
+            const old = this.readMarker();
+            const python = envPythonIn(this.envDir);
+            if (old && which(python) && (await checkPythonModule(python, serverCwd(), this.log)).ok) {
+                const text = `affine-lsp: updating the bundled language server to ${manifest.version} failed: ${failure.message}. Using the installed ${old.version} meanwhile.`;
+                this.log.error(text);
+                void vscode.window.showWarningMessage(text, SHOW_LOG, OPEN_SETTINGS).then((choice) => {
+                    if (choice === SHOW_LOG) {
+                        this.log.show(true);
+                    } else if (choice === OPEN_SETTINGS) {
+                        void vscode.commands.executeCommand('workbench.action.openSettings', failure.settingId);
+                    }
+                });
+                return this.launch(extraArgs, old.version);
             }
+            report(failure.message, failure.settingId);
             return undefined;
         }
         return this.launch(extraArgs, manifest.version);
@@ -426,7 +441,6 @@ export class ServerInstaller {
             const r = await runProcess(python, ['-c', 'import pip'], { env: toolEnv(), timeoutMs: 30_000 });
             update = r.code === 0;
         }
-        fs.rmSync(this.markerPath, { force: true });
         let basePython = marker?.basePython ?? '';
         let pythonVersion = marker?.pythonVersion ?? '';
         if (!update) {
@@ -434,6 +448,7 @@ export class ServerInstaller {
             const found = await findPython(minimumPython(manifest.requiresPython), this.log);
             basePython = found.python;
             pythonVersion = found.version;
+            fs.rmSync(this.markerPath, { force: true });
             fs.rmSync(this.envDir, { recursive: true, force: true });
             progress.report({ message: `creating a virtual environment with Python ${found.version}` });
             const out = await this.run(found.python, ['-m', 'venv', this.envDir], token, 5 * 60_000);
