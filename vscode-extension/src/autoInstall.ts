@@ -394,6 +394,7 @@ export class ServerInstaller {
         for (let waited = false; ; waited = true) {
             try {
                 fs.mkdirSync(this.lockDir);
+                fs.writeFileSync(path.join(this.lockDir, 'pid'), String(process.pid));
                 return;
             } catch (err) {
                 if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
@@ -406,7 +407,7 @@ export class ServerInstaller {
             } catch {
                 continue;
             }
-            if (age > STALE_LOCK_MS) {
+            if (age > STALE_LOCK_MS || this.lockOwnerGone()) {
                 this.log.warn(`Removing an abandoned install lock ${this.lockDir}`);
                 fs.rmSync(this.lockDir, { recursive: true, force: true });
                 continue;
@@ -419,6 +420,25 @@ export class ServerInstaller {
                 throw new InstallError('the install was cancelled', AUTO_INSTALL_SETTING);
             }
             await delay(1000);
+        }
+    }
+
+    /** The window that holds the lock has exited (its extension host's pid is gone). */
+    private lockOwnerGone(): boolean {
+        let pid: number;
+        try {
+            pid = Number(fs.readFileSync(path.join(this.lockDir, 'pid'), 'utf8'));
+        } catch {
+            return false; // just created, pid not written yet
+        }
+        if (!Number.isInteger(pid) || pid <= 0) {
+            return false;
+        }
+        try {
+            process.kill(pid, 0);
+            return false;
+        } catch (err) {
+            return (err as NodeJS.ErrnoException).code === 'ESRCH';
         }
     }
 
