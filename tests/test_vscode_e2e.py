@@ -12,11 +12,11 @@ opens ``examples/e2e/fusion.mlir`` and:
 4. runs the quick fix "Fuse loops here" on a loop and reads the fused text
    back from the editor.
 
-Three more sessions start from a profile where no server can be found
-(``test_05``-``test_07``): the extension offers to install the server wheel it
+More sessions start from a profile where no server can be found
+(``test_05``-``test_08``): the extension offers to install the server wheel it
 carries, the driver accepts, and the diagnostic appears; a second start after
 an (simulated) extension update updates that environment; without a package
-index the install ends in a clear error. pip installs from a wheelhouse made
+index, or without any Python, the install ends in a clear error. pip installs from a wheelhouse made
 once with ``pip download`` and cached in ``$AFFINE_LSP_E2E_CACHE/wheelhouse``.
 
 The driver reports what it read at each step; the tests below assert on it.
@@ -75,6 +75,7 @@ DRIVER_TIMEOUT = 240.0
 # install prompt to the first diagnostic, and the cached wheels pip installs from.
 FIRST_INSTALL_ARTIFACTS = ARTIFACTS / "first-install"
 NO_INDEX_ARTIFACTS = ARTIFACTS / "no-index"
+NO_PYTHON_ARTIFACTS = ARTIFACTS / "no-python"
 INSTALL_TIMEOUT = 150.0
 WHEELHOUSES = CACHE / "wheelhouse"
 
@@ -236,21 +237,29 @@ def _wheelhouse() -> Path:
     return house
 
 
-def _first_install_env(profile: Path, offline: bool = False) -> dict[str, str]:
+def _first_install_env(profile: Path, scenario: str) -> dict[str, str]:
     """An environment where the extension finds no server: PATH without any
     ``affine-lsp`` executable, ``python3`` a fresh virtual environment without
     packages (affine_lsp not importable), no PYTHONPATH; pip installs from the
-    wheelhouse only (``offline``: from an empty folder, as without a package index)."""
+    wheelhouse only. "no-index": from an empty folder instead, as without a
+    package index; "no-python": no Python on PATH at all (only node)."""
     env = _clean_env(profile)
     for var in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV"):
         env.pop(var, None)
-    bare = profile / "bare-python"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True, capture_output=True, timeout=120)
     keep = [d for d in env.get("PATH", "").split(os.pathsep) if d and not (Path(d) / "affine-lsp").exists()]
-    env["PATH"] = os.pathsep.join([str(bare / "bin"), *keep])
+    if scenario == "no-python":
+        node = profile / "node-only"
+        node.mkdir()
+        (node / "node").symlink_to(shutil.which("node") or "node")
+        keep = [d for d in keep if not any((Path(d) / p).exists() for p in ("python3", "python"))]
+        env["PATH"] = os.pathsep.join([str(node), *keep])
+    else:
+        bare = profile / "bare-python"
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True, capture_output=True, timeout=120)
+        env["PATH"] = os.pathsep.join([str(bare / "bin"), *keep])
     nowhere = profile / "no-index"
     nowhere.mkdir()
-    env.update(PIP_NO_INDEX="1", PIP_FIND_LINKS=str(nowhere if offline else _wheelhouse()))
+    env.update(PIP_NO_INDEX="1", PIP_FIND_LINKS=str(_wheelhouse() if scenario == "first-install" else nowhere))
     # The extension host gets exactly this environment: without VSCODE_CLI,
     # code-server adds what an interactive login shell sets up (here ~/.bashrc
     # puts pyenv's shims, among them an affine-lsp, back on PATH).
@@ -261,7 +270,7 @@ def _first_install_env(profile: Path, offline: bool = False) -> dict[str, str]:
 def _nothing_to_find(env: dict[str, str], cwd: Path) -> dict[str, Any]:
     """What the extension's discovery would find in env (the server runs in the workspace folder cwd): nothing, if the setup is right."""
     python3 = shutil.which("python3", path=env["PATH"])
-    imports = subprocess.run([python3 or "python3", "-c", "import affine_lsp"], env=env, cwd=cwd, capture_output=True, timeout=60).returncode == 0
+    imports = python3 is not None and subprocess.run([python3, "-c", "import affine_lsp"], env=env, cwd=cwd, capture_output=True, timeout=60).returncode == 0
     return {"affine-lsp on PATH": shutil.which("affine-lsp", path=env["PATH"]), "python3": python3, "python3 imports affine_lsp": imports}
 
 
@@ -303,7 +312,8 @@ def _run_editor_session(artifacts: Path = ARTIFACTS, scenario: str | None = None
     waits for the diagnostic. Then code-server starts again on the same profile
     with the install recorded as an older build (as after an extension update):
     the report of that second session is under "update". "no-index": the same
-    start, but pip finds no package index; the driver reads the error."""
+    start, but pip finds no package index; the driver reads the error.
+    "no-python": no Python on PATH at all; the driver reads the error."""
     t0 = time.monotonic()
     for old in [*artifacts.glob("*.png"), *(artifacts / "update").glob("*.png")]:
         old.unlink()
@@ -336,7 +346,7 @@ def _run_editor_session(artifacts: Path = ARTIFACTS, scenario: str | None = None
             "git.enabled": False,
         }
         (user / "User" / "settings.json").write_text(json.dumps(settings, indent=2))
-        env = _first_install_env(profile, offline=scenario == "no-index") if scenario else _clean_env(profile)
+        env = _first_install_env(profile, scenario) if scenario else _clean_env(profile)
         common = [str(CODE_SERVER), "--user-data-dir", str(user), "--extensions-dir", str(exts), "--config", str(profile / "config.yaml")]
         inst = subprocess.run([*common, "--install-extension", str(_vsix())], env=env, capture_output=True, text=True, timeout=120)
         if inst.returncode != 0 or not any(exts.glob("affine-lsp.affine-lsp-*")):
@@ -609,6 +619,14 @@ def no_index() -> dict[str, Any]:
     return _once(NO_INDEX_ARTIFACTS, lambda: _run_editor_session(NO_INDEX_ARTIFACTS, "no-index"))
 
 
+@pytest.fixture(scope="module")
+def no_python() -> dict[str, Any]:
+    why = _missing()
+    if why:
+        pytest.skip(why)
+    return _once(NO_PYTHON_ARTIFACTS, lambda: _run_editor_session(NO_PYTHON_ARTIFACTS, "no-python"))
+
+
 def test_vsix_carries_the_server_wheel():
     """`npm run package` put this checkout's affine-lsp wheel into the .vsix."""
     if not _vsix().exists():
@@ -697,3 +715,19 @@ def test_07_no_package_index_gives_a_clear_error(no_index: dict[str, Any]):
     assert no_index["installed"].get("marker") is None, no_index["installed"]
     assert any("[pip]" in ln and "No matching distribution found for" in ln for ln in no_index["output_channel"]), "\n".join(no_index["output_channel"][-60:])
     assert no_index.get("leftover_processes") == [], no_index.get("leftover_processes")
+
+
+def test_08_no_python_gives_a_clear_error(no_python: dict[str, Any]):
+    """No Python anywhere: the install prompt still comes (the server is bundled), and accepting it ends in an error saying a Python is needed."""
+    pre = no_python.get("preconditions", {})
+    assert pre.get("python3") is None and pre.get("affine-lsp on PATH") is None, pre
+    _step(no_python, "05-install")
+    st = _step(no_python, "06-install-error")
+    manifest, _ = _bundled()
+    need = re.search(r">=\s*(\d+\.\d+)", manifest["requiresPython"])
+    assert need, manifest
+    assert f"no Python {need.group(1)} or later was found" in st["text"], st["text"]
+    assert "no python3 or python on PATH" in st["text"] and "affineLsp.server.pythonPath" in st["text"], st["text"]
+    assert {"Show Log", "Open Settings"} <= set(st["buttons"]), st["buttons"]
+    assert no_python["installed"].get("marker") is None, no_python["installed"]
+    assert no_python.get("leftover_processes") == [], no_python.get("leftover_processes")

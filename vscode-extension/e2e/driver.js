@@ -15,8 +15,8 @@
 //   scenario   'first-install': no server anywhere; accept the extension's install
 //              prompt (step 05-install), then wait for the diagnostic (01) and stop;
 //              'after-update': the progress of the environment's update (07-update),
-//              then the diagnostic (01); 'no-index': accept the install prompt (05),
-//              then read the error notification (06-install-error)
+//              then the diagnostic (01); 'no-index' and 'no-python': accept the
+//              install prompt (05), then read the error notification (06-install-error)
 //
 // The driver does not judge: each step reports what it read from the page
 // (squiggles, Problems rows, hover text and tables, code actions offered,
@@ -336,7 +336,7 @@ async function main() {
         if (!results.steps['00-open'].ok) throw new Error('could not open the example file; the other steps need it');
 
         // ------------------------------------------------------------ first install: accept the install prompt
-        if (cfg.scenario === 'first-install' || cfg.scenario === 'no-index') {
+        if (['first-install', 'no-index', 'no-python'].includes(cfg.scenario)) {
             await step('05-install', page, async () => {
                 const r = {};
                 const prompt = await notification(page, 'no language server was found', 60000);
@@ -358,7 +358,7 @@ async function main() {
         }
 
         // ------------------------------------------------------------ no package index: the install's error
-        if (cfg.scenario === 'no-index') {
+        if (cfg.scenario === 'no-index' || cfg.scenario === 'no-python') {
             await step('06-install-error', page, async () => {
                 const r = {};
                 const err = await notification(page, 'could not start the language server', 120000);
