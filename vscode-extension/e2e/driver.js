@@ -6,12 +6,17 @@
 //
 //   node driver.js CONFIG.json
 //
-// CONFIG: {url, folder, file, artifacts, results, timeoutMs?, playwrightCore?, chromium?}
+// CONFIG: {url, folder, file, artifacts, results, timeoutMs?, playwrightCore?, chromium?, scenario?, squiggleTimeoutMs?}
 //   url        http://127.0.0.1:PORT/  (code-server, --auth none)
 //   folder     absolute path of the workspace folder to open
 //   file       name of the .mlir file in it (examples/e2e/fusion.mlir's copy)
 //   artifacts  folder for the screenshots (NN-step.png)
 //   results    path of the JSON report written at the end (and after each step)
+//   scenario   'first-install': no server anywhere; accept the extension's install
+//              prompt (step 05-install), then wait for the diagnostic (01) and stop;
+//              'after-update': the progress of the environment's update (07-update),
+//              then the diagnostic (01); 'no-index' and 'no-python': accept the
+//              install prompt (05), then read the error notification (06-install-error)
 //
 // The driver does not judge: each step reports what it read from the page
 // (squiggles, Problems rows, hover text and tables, code actions offered,
@@ -245,7 +250,7 @@ async function editorText(page) {
 
 // ------------------------------------------------------------------ steps
 
-async function step(name, page, fn) {
+async function step(name, page, fn, { close = true } = {}) {
     const t = Date.now();
     log(`step ${name}`);
     try {
@@ -258,7 +263,23 @@ async function step(name, page, fn) {
     }
     results.steps[name].seconds = (Date.now() - t) / 1000;
     save();
-    await closeWidgets(page).catch(() => {});
+    if (close) await closeWidgets(page).catch(() => {});
+}
+
+/**
+ * The notification whose text contains `needle`: a toast, or (hidden by an
+ * Escape meanwhile) the same item in the notification center, opened with
+ * the status bar bell.
+ */
+async function notification(page, needle, timeout) {
+    const item = page.locator('.notification-list-item', { hasText: needle }).first();
+    try {
+        await item.waitFor({ state: 'visible', timeout });
+    } catch {
+        await page.locator('.statusbar-item[id="status.notifications"] a, .statusbar-item[id="status.notifications"]').first().click();
+        await item.waitFor({ state: 'visible', timeout: 10000 });
+    }
+    return item;
 }
 
 async function main() {
@@ -310,15 +331,65 @@ async function main() {
                 return el ? (el.getAttribute('aria-label') || el.textContent) : null;
             });
             return { language: lang, screenshot: await shot(page, '00-open.png') };
-        });
+        }, { close: !cfg.scenario }); // keep the extension's notifications in view
 
         if (!results.steps['00-open'].ok) throw new Error('could not open the example file; the other steps need it');
+
+        // ------------------------------------------------------------ first install: accept the install prompt
+        if (['first-install', 'no-index', 'no-python'].includes(cfg.scenario)) {
+            await step('05-install', page, async () => {
+                const r = {};
+                const prompt = await notification(page, 'no language server was found', 60000);
+                r.prompt = (await prompt.locator('.notification-list-item-message').innerText()).trim();
+                r.buttons = (await prompt.locator('.monaco-button').allInnerTexts()).map((b) => b.trim()).filter((b) => b);
+                await sleep(600); // the toast's fade-in
+                r.screenshotPrompt = await shot(page, '05-install-prompt.png');
+                await prompt.locator('.monaco-button', { hasText: /^Install$/ }).first().click();
+                r.clicked = 'Install';
+                results.timings.installClicked = (Date.now() - T0) / 1000;
+                try {
+                    const progress = await notification(page, 'installing the language server', 20000);
+                    r.progress = (await progress.innerText()).replace(/\s+/g, ' ').trim();
+                    r.screenshotProgress = await shot(page, '05-install-progress.png');
+                } catch { /* reported as no progress notification */ }
+                await page.click(`${EDITOR} .view-lines`);
+                return r;
+            }, { close: false });
+        }
+
+        // ------------------------------------------------------------ no package index: the install's error
+        if (cfg.scenario === 'no-index' || cfg.scenario === 'no-python') {
+            await step('06-install-error', page, async () => {
+                const r = {};
+                const err = await notification(page, 'could not start the language server', 120000);
+                r.text = (await err.locator('.notification-list-item-message').innerText()).trim();
+                r.buttons = (await err.locator('.monaco-button').allInnerTexts()).map((b) => b.trim()).filter((b) => b);
+                await sleep(600);
+                r.screenshot = await shot(page, '06-install-error.png');
+                return r;
+            }, { close: false });
+            return;
+        }
+
+        // ------------------------------------------------------------ after an extension update: the environment is updated
+        if (cfg.scenario === 'after-update') {
+            await step('07-update', page, async () => {
+                const r = {};
+                try {
+                    const progress = await notification(page, 'installing the language server', 10000);
+                    r.progress = (await progress.innerText()).replace(/\s+/g, ' ').trim();
+                    r.screenshot = await shot(page, '07-update-progress.png');
+                } catch { /* reported as no progress notification */ }
+                r.notifications = await page.evaluate(() => [...document.querySelectorAll('.notification-list-item-message')].map((n) => n.innerText.trim()));
+                return r;
+            });
+        }
 
         // ------------------------------------------------------------ 1. diagnostic: squiggle + Problems panel
         await step('01-diagnostic', page, async () => {
             const r = {};
             try {
-                await page.waitForSelector(`${EDITOR} .squiggly-error`, { timeout: 90000 });
+                await page.waitForSelector(`${EDITOR} .squiggly-error`, { timeout: cfg.squiggleTimeoutMs || 90000 });
             } catch { /* reported below as no squiggle */ }
             results.timings.firstSquiggle = (Date.now() - T0) / 1000;
             r.squiggles = await squiggles(page, 'squiggly-error');
@@ -350,6 +421,8 @@ async function main() {
             await page.click(`${EDITOR} .view-lines`);
             return r;
         });
+
+        if (cfg.scenario) return; // the other steps run in the main session
 
         // ------------------------------------------------------------ 2. hover an affine.load: dependence distance
         await step('02-hover-dependence', page, async () => {
