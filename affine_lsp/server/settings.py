@@ -5,6 +5,7 @@ The same shape arrives as ``initializationOptions`` and as the answer to
 
     {"analysis": {"enabled": true, "islMaxOperations": 200000, "timeBudgetMs": 2000},
      "vectorize": {"defaultWidth": 8},
+     "transforms": {"tileSizes": [32, 32]},
      "diagnostics": {"debounceMs": 500, "unknownOps": "once"}}
 
 Dotted keys (``{"analysis.enabled": false}``) are accepted too. Values of the
@@ -32,6 +33,7 @@ class Settings:
     vectorize_default_width: int = 8
     debounce_ms: int = 500  # after a change, before the analysis phase (the fast diagnostics do not wait)
     unknown_ops: str = "once"  # "once" (a remark per op name per document) | "off"
+    tile_sizes: tuple[int, ...] = (32,)  # outermost first; the last one repeats
 
     # (json path, field, type, minimum for an int or the allowed values of a str)
     _KEYS = (
@@ -41,6 +43,7 @@ class Settings:
         (("vectorize", "defaultWidth"), "vectorize_default_width", int, 1),
         (("diagnostics", "debounceMs"), "debounce_ms", int, 0),
         (("diagnostics", "unknownOps"), "unknown_ops", str, UNKNOWN_OP_MODES),
+        (("transforms", "tileSizes"), "tile_sizes", tuple, 1),
     )
 
     def merged(self, raw: Any) -> Settings:
@@ -57,6 +60,10 @@ class Settings:
             if typ is bool:
                 if isinstance(value, bool):
                     changes[field] = value
+            elif typ is tuple:
+                sizes = _int_list(value)
+                if sizes and all(x >= minimum for x in sizes):
+                    changes[field] = sizes
             elif typ is str:
                 if isinstance(value, str) and value in minimum:
                     changes[field] = value
@@ -77,6 +84,20 @@ class Settings:
     def analysis_key(self) -> tuple[bool, int, int]:
         """What cached analysis results depend on."""
         return (self.analysis_enabled, self.isl_max_operations, self.time_budget_ms)
+
+
+def _int_list(value: Any) -> tuple[int, ...] | None:
+    """``[32, 16]``, ``"32,16"``, ``"32x16"`` or ``32`` as a tuple of ints."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return (value,)
+    if isinstance(value, str):
+        try:
+            return tuple(int(x) for x in value.replace("x", ",").split(",") if x.strip()) or None
+        except ValueError:
+            return None
+    if isinstance(value, list | tuple) and all(isinstance(x, int) and not isinstance(x, bool) for x in value):
+        return tuple(value) or None
+    return None
 
 
 def _lookup(raw: Mapping, path: tuple[str, ...]) -> tuple[bool, Any]:
