@@ -99,12 +99,16 @@ def plan_tile(loop: Operation, sizes: Sequence[int], skew: bool = False, uncheck
     sz = sizes_for(band, sizes)
     if any(s < 1 for s in sz):
         return TilePlan(band, sz, reason="tile sizes must be positive")
+    if len(band) == 1 and not ForView(band[0]).inits:
+        return TilePlan(band, sz)  # strip-mining keeps the execution order: always legal
     why = structural_reason(band)
     if why is not None:
         return TilePlan(band, sz, reason=why)
     if unchecked:
         return TilePlan(band, sz)
     bd = band_dependences(band)
+    if bd.reason is not None:
+        return TilePlan(band, sz, reason=f"cannot check the dependences of the band: {bd.reason}")
     bad = permutability_violation(bd)
     if bad is None:
         return TilePlan(band, sz)
@@ -410,6 +414,7 @@ def tile_document(
                 for depth in range(len(plan.band) - 1, 0, -1):  # the longest permutable prefix
                     shorter = plan_tile(op, sizes, depth=depth)
                     if shorter.ok:
+                        shorter.notes.append(f"not deeper: {plan.reason}")
                         plan = shorter
                         break
             if not plan.ok:
@@ -433,6 +438,8 @@ def tile_document(
         what = ("skewed and tiled" if plan.skewed else "tiled") + f" {len(plan.band)} loop(s) by {'x'.join(map(str, plan.sizes))}"
         if plan.skewed:
             what += f" (skew {describe_skew(plan)})"
+        elif plan.notes:
+            what += f" ({'; '.join(plan.notes)})"
         outcomes.append(LoopOutcome(off, doc.lines.line_of(off) + 1, why is None, why if why is not None else what))
     outcomes.sort(key=lambda o: o.offset)
     return new, outcomes
