@@ -22,6 +22,7 @@ with unknown memory effects, makes the answer "not legal" with that reason.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import product
@@ -115,9 +116,26 @@ def _fmt_interval(lo: int | None, hi: int | None) -> str:
     return f"[{'-inf' if lo is None else lo}, {'+inf' if hi is None else hi}]"
 
 
+_CACHE: weakref.WeakKeyDictionary[Operation, dict[int, BandDeps]] = weakref.WeakKeyDictionary()
+
+
 def band_dependences(band: Sequence[Operation]) -> BandDeps:
     """The dependences between accesses of the band not carried by a loop
-    outside it, with their distance sets over the band dimensions."""
+    outside it, with their distance sets over the band dimensions (cached
+    per outermost loop op and depth: the document model rebuilds an op
+    whose text changes)."""
+    try:
+        per_loop = _CACHE.setdefault(band[0], {})
+    except TypeError:
+        per_loop = {}
+    got = per_loop.get(len(band))
+    if got is None or got.band != list(band):
+        got = _band_dependences(band)
+        per_loop[len(band)] = got
+    return got
+
+
+def _band_dependences(band: Sequence[Operation]) -> BandDeps:
     from affine_lsp.analysis import dependences_of_function
     from affine_lsp.analysis.dependences import NONE, UNKNOWN
     from affine_lsp.analysis.polyhedral import scope_of
