@@ -109,5 +109,5 @@ def test_command_lines(tmp_path: Path) -> None:
     wave = str(loops["wavefront"][0])
     p = cli("interchange", str(KERNELS), "--loop", wave, "--order", "1,0")
     assert p.returncode == 1 and "would be reversed" in p.stderr
-    new, outcomes = interchange_document(KERNELS.read_text())
+    _, outcomes = interchange_document(KERNELS.read_text())
     assert {o.line for o in outcomes if o.done} == {int(matmul), loops["matmul_sym"][0], loops["copy_colmajor"][0]}
