@@ -111,3 +111,14 @@ def test_command_lines(tmp_path: Path) -> None:
     assert p.returncode == 1 and "would be reversed" in p.stderr
     _, outcomes = interchange_document(KERNELS.read_text())
     assert {o.line for o in outcomes if o.done} == {int(matmul), loops["matmul_sym"][0], loops["copy_colmajor"][0]}
+
+
+def test_tile_sizes_setting() -> None:
+    from affine_lsp.server.settings import Settings
+
+    s = Settings()
+    assert s.tile_sizes == (32,)
+    assert s.merged({"affineLsp": {"transforms": {"tileSizes": [8, 4]}}}).tile_sizes == (8, 4)
+    assert s.merged({"transforms.tileSizes": "16x8"}).tile_sizes == (16, 8)
+    assert s.merged({"transforms": {"tileSizes": [0, 4]}}).tile_sizes == (32,)  # invalid: ignored
+    assert s.merged({"transforms": {"tileSizes": "big"}}).tile_sizes == (32,)
