@@ -228,9 +228,11 @@ def body_text(text: str, inner: Operation, new_indent: str) -> str:
     ops = [op for op in body.operations if not (op.name == "affine.yield" and not op.operands)]
     if not ops:
         return ""
-    start = ops[0].span.start
+    first = ops[0].span.start
     end = ops[-1].span.end
-    old_indent = line_indent(text, start)
+    old_indent = line_indent(text, first)
+    after_brace = text.find("\n", inner.regions[0].span.start) + 1  # comment lines before the first op are kept
+    start = after_brace if 0 < after_brace <= first and old_indent else first
     out = []
     for line in text[start:end].split("\n"):
         if line.startswith(old_indent):
@@ -239,7 +241,8 @@ def body_text(text: str, inner: Operation, new_indent: str) -> str:
             out.append(new_indent + line.lstrip())
         else:
             out.append(line)
-    out[0] = new_indent + text[start:end].split("\n")[0]
+    if start == first:
+        out[0] = new_indent + text[start:end].split("\n")[0]
     return "\n".join(out) + "\n"
 
 
