@@ -111,6 +111,8 @@ def test_command_lines(tmp_path: Path) -> None:
     assert p.returncode == 1 and "would be reversed" in p.stderr
     _, outcomes = interchange_document(KERNELS.read_text())
     assert {o.line for o in outcomes if o.done} == {int(matmul), loops["matmul_sym"][0], loops["copy_colmajor"][0]}
+    why = next(o.message for o in outcomes if o.line == loops["colmajor_dep"][0])
+    assert why.startswith("a better loop order for locality (%i, %j) is not legal: WAR dependence") and "(1, -1)" in why, why
 
 
 def test_tile_sizes_setting() -> None:

@@ -106,17 +106,23 @@ def locality(band: Sequence[Operation]) -> Locality:
     return Locality(good, total)
 
 
-def locality_order(band: Sequence[Operation]) -> tuple[list[int], Locality] | None:
-    """The order putting innermost the loop with the most unit-stride or
-    invariant accesses (None when the innermost already has the most)."""
+def locality_order(band: Sequence[Operation], legal_only: bool = True) -> tuple[list[int], Locality] | None:
+    """The order putting innermost a loop with more unit-stride or invariant
+    accesses than the current innermost one: the best such loop whose move is
+    legal (with ``legal_only``; the best one otherwise), the others keeping
+    their relative order. None when no loop improves on the innermost (or
+    no improving move is legal)."""
     loc = locality(band)
     n = len(band)
     if n < 2 or loc.total == 0:
         return None
-    best = max(range(n), key=lambda k: (loc.good[k], k))
-    if loc.good[best] <= loc.good[n - 1]:
+    better = sorted((k for k in range(n - 1) if loc.good[k] > loc.good[n - 1]), key=lambda k: (-loc.good[k], -k))
+    if not better:
         return None
-    return [k for k in range(n) if k != best] + [best], loc
+    orders = [[k for k in range(n) if k != best] + [best] for best in better]
+    if legal_only:
+        orders = [o for o in orders if interchange_reason(band, o) is None]
+    return (orders[0], loc) if orders else None
 
 
 # ------------------------------------------------------------------ API
@@ -153,7 +159,7 @@ def interchange_candidates(doc: object, loop: Operation) -> list[Transform]:
     if len(band) < 2:
         return []
     out: list[Transform] = []
-    got = locality_order(band)
+    got = locality_order(band) or locality_order(band, legal_only=False)
     if got is not None:
         order, loc = got
         ivs = band_ivs(band)
@@ -212,9 +218,13 @@ def interchange_document(
                     outcomes.append(LoopOutcome(off, line, False, f"the perfect band here has {len(band)} loop(s), fewer than the order's {len(new_order)}"))
                     continue
             else:
-                got = locality_order(band)
+                got = locality_order(band, legal_only=not unchecked)
                 if got is None:
-                    outcomes.append(LoopOutcome(off, line, False, "the innermost loop already has the most unit-stride or invariant accesses"))
+                    best = locality_order(band, legal_only=False)
+                    why = "the innermost loop already has the most unit-stride or invariant accesses"
+                    if best is not None:
+                        why = f"a better loop order for locality {_describe_order(band, best[0])} is not legal: {interchange_reason(band, best[0])}"
+                    outcomes.append(LoopOutcome(off, line, False, why))
                     continue
                 new_order = got[0]
             why = order_reason(band, new_order) if unchecked else interchange_reason(band, new_order)
@@ -250,7 +260,7 @@ def interchange_verdicts(loop: Operation) -> list[loop_catalog.Verdict]:
     band = perfect_band(loop)
     if len(band) < 2:
         return [loop_catalog.Verdict("interchange", False, "no perfectly nested loop inside")]
-    got = locality_order(band)
+    got = locality_order(band) or locality_order(band, legal_only=False)
     order = got[0] if got is not None else [1, 0] + list(range(2, len(band)))
     why = interchange_reason(band, order)
     what = f"interchange to {_describe_order(band, order)}"

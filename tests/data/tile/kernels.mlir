@@ -237,3 +237,18 @@ func.func @fixed_trip(%A: memref<12x12xf32>, %m: index, %n: index) {
   }
   return
 }
+
+// Column-major traversal with a dependence of distance (1, -1) along (%j, %i):
+// %j innermost would be better for locality, but the interchange (and the
+// tiling) would reverse the dependence.
+func.func @colmajor_dep(%A: memref<10x12xf32>) {
+  affine.for %j = 0 to 11 {
+    affine.for %i = 1 to 10 {
+      %a = affine.load %A[%i - 1, %j + 1] : memref<10x12xf32>
+      %b = affine.load %A[%i, %j] : memref<10x12xf32>
+      %s = arith.addf %a, %b : f32
+      affine.store %s, %A[%i, %j] : memref<10x12xf32>
+    }
+  }
+  return
+}
