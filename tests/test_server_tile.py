@@ -92,6 +92,10 @@ async def test_tile_and_interchange_for_locality_on_matmul(client: LanguageClien
     body = swapped[swapped.index("affine.for %i") :]
     assert body.index("affine.for %k") < body.index("affine.for %j")
     assert not any(t.startswith("Skew and tile") for t in got)  # no skew needed
+    swapped = applied(got["Interchange loops (%j, %i, %k)"])
+    assert errors(swapped) == []
+    body = swapped[swapped.index("func.func @matmul") :]
+    assert body.index("affine.for %j") < body.index("affine.for %i") < body.index("affine.for %k")
 
 
 async def test_refused_with_the_dependence_and_skew_offered(client: LanguageClient):
@@ -122,5 +126,5 @@ async def test_hover_lists_the_legal_transformations(client: LanguageClient):
         types.HoverParams(text_document=types.TextDocumentIdentifier(uri=URI), position=pos(TEXT, "affine.for %i", delta=3))
     )
     text = hover_text(h)
-    assert "- tile (3-loop band): legal" in text
+    assert "- tile (3-loop band): legal" in text and "- skew and tile (no skew needed): legal" in text
     assert "- interchange to (%i, %k, %j) (for locality: 4/4 accesses unit-stride or invariant instead of 3/4): legal" in text

@@ -152,7 +152,7 @@ def _transform(doc: object, band: list[Operation], order: list[int], title: str,
 def interchange_candidates(doc: object, loop: Operation) -> list[Transform]:
     """Code actions for the band at ``loop``: "Interchange for locality"
     (when another loop innermost makes more accesses unit-stride or
-    invariant) and, for a two-loop band, "Interchange loops"."""
+    invariant) and "Interchange loops" (the band's two outer loops swapped)."""
     if loop.name != "affine.for":
         return []
     band = perfect_band(loop)
@@ -168,8 +168,9 @@ def interchange_candidates(doc: object, loop: Operation) -> list[Transform]:
             f"({loc.good[order[-1]]}/{loc.total} accesses unit-stride or invariant, instead of {loc.good[len(band) - 1]}/{loc.total})"
         )
         out.append(_transform(doc, band, order, title, f"New loop order {_describe_order(band, order)}."))
-    if len(band) == 2 and (got is None or got[0] != [1, 0]):
-        out.append(_transform(doc, band, [1, 0], f"Interchange loops {_describe_order(band, [1, 0])}", "Swaps the two loops."))
+    swap = [1, 0, *range(2, len(band))]
+    if got is None or got[0] != swap:
+        out.append(_transform(doc, band, swap, f"Interchange loops {_describe_order(band, swap)}", "Swaps the two outer loops of the band."))
     return out
 
 

@@ -463,7 +463,7 @@ def tile_verdicts(loop: Operation) -> list[loop_catalog.Verdict]:
     n = len(plan.band)
     out = [loop_catalog.Verdict(f"tile ({n}-loop band)", plan.ok, plan.reason or "")]
     if plan.ok:
-        out.append(loop_catalog.Verdict("skew and tile", True, ""))
+        out.append(loop_catalog.Verdict("skew and tile (no skew needed)", True, ""))
     else:
         skewed = plan_tile(loop, (DEFAULT_TILE_SIZE,), skew=True)
         name = f"skew and tile ({describe_skew(skewed)})" if skewed.ok and skewed.skewed else "skew and tile"
