@@ -19,7 +19,12 @@ queries on the engine's distance sets). MLIR only warns and tiles anyway.
 factors are computed from the distance sets
 (:func:`~affine_lsp.transforms.band.find_skew`): dimension ``k`` becomes
 ``y_k = j_k + sum_m f[k][m] j_m``; the permutability of the skewed band is
-checked again on the transformed distances before it is tiled. The skewed
+checked again on the transformed distances before it is tiled. That check
+is the whole legality proof: when every transformed distance is
+componentwise non-negative (and non-zero), the tile coordinates
+``floor((y - origin) / size)`` of a dependence's target are componentwise
+no smaller than its source's whatever the origin, and inside one tile the
+order of ``y`` is lexicographic, so every dependence still goes forward. The skewed
 tiles are rectangular in ``y``; the intra-tile loops take ``max``/``min`` of
 the tile and the skewed original bounds, and the original IVs are recovered
 with ``affine.apply`` at the top of the body.
