@@ -7,7 +7,8 @@ max/min bounds, jacobi-1d/2d, in-place Gauss-Seidel stencils in 1-D and 2-D
 trip count); ``tests/data/vectorize/kernels.mlir`` the vectorizer's kernels.
 
 Every variant -- ``--all`` tiling with several sizes, with and without
-skewing, tiling of the inner bands one by one, interchange for locality,
+skewing, tiling of the inner bands one by one, of every band at every
+level at once (nested tilings), interchange for locality,
 every legal explicit permutation -- runs in **one** ``mlir-runner`` process
 per kernel file (the functions of each variant renamed, filled with the
 same data as the original), and must print what the original printed. Every
@@ -103,6 +104,11 @@ def build_variants(source: str) -> tuple[dict[str, str], dict[str, list[str]]]:
         new, outcomes = tile_document(source, (4, 3), inner)
         assert all(o.done for o in outcomes if o.line in inner), outcomes
         legal["inner"] = new
+    # every loop asked for: each band tiled, nested ones inside tiled ones too
+    every = [line for ls in loops.values() for line, _ in ls]
+    new, outcomes = tile_document(source, (3,), every)
+    assert any(o.done for o in outcomes)
+    legal["every"] = new
     new, outcomes = interchange_document(source)
     legal["loc"] = new
     # every legal permutation of every band, round by round

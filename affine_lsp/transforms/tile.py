@@ -49,7 +49,7 @@ from affine_lsp.transforms.band import (
     structural_reason,
 )
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
-from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, line_indent
+from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, detached_value, function_text, line_indent
 
 DEFAULT_TILE_SIZE = 32
 
@@ -187,6 +187,8 @@ def _bound_text(m: AffineMap, operands: Sequence[Value], kw: str) -> str:
         e = m.results[0].simplify()
         if e.is_constant():
             return str(e.value)  # type: ignore[attr-defined]
+    if m.num_results == 1 and m.num_dims == 0 and m.num_symbols == 1 and str(m.results[0]) == "s0":
+        return operands[0].name  # the shorthand `to %n`
     dims = ", ".join(v.name for v in operands[: m.num_dims])
     syms = ", ".join(v.name for v in operands[m.num_dims :])
     prefix = f"{kw} " if m.num_results > 1 else ""
@@ -221,8 +223,6 @@ def _intra_upper(f: ForView, tile_iv: str, size: int) -> str:
 
 
 def _named(name: str) -> Value:
-    from affine_lsp.transforms.rewrite import detached_value
-
     return detached_value(name, None)
 
 
@@ -428,13 +428,13 @@ def tile_document(
             if not plan.ok:
                 outcomes.append(LoopOutcome(op.span.start, line, False, plan.reason or ""))
                 continue
-            if any(p.band[0].is_ancestor_of(op) for p in plans.values()):
-                outcomes.append(LoopOutcome(op.span.start, line, False, "inside a band already tiled"))
+            if any(op in p.band for p in plans.values()):
+                outcomes.append(LoopOutcome(op.span.start, line, False, "part of a band already tiled"))
                 continue
             plans[op.span.start] = plan
 
     def rewrite(cur: str, op: Operation) -> list[TextEdit] | str:
-        old = plans[_offset_of(op, plans)]
+        old = plans[op.span.start]  # the ops are rewritten last first: earlier offsets do not move
         plan = plan_tile(op, old.sizes, skew=skew, unchecked=True, depth=len(old.band))
         if old.skew is not None:
             plan.skew = old.skew
@@ -451,10 +451,6 @@ def tile_document(
         outcomes.append(LoopOutcome(off, doc.lines.line_of(off) + 1, why is None, why if why is not None else what))
     outcomes.sort(key=lambda o: o.offset)
     return new, outcomes
-
-
-def _offset_of(op: Operation, plans: dict[int, TilePlan]) -> int:
-    return op.span.start if op.span.start in plans else min(plans, key=lambda o: abs(o - op.span.start))
 
 
 # ------------------------------------------------------------------ hover
