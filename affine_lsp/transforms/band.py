@@ -262,6 +262,8 @@ def permutation_violation(bd: BandDeps, order: Sequence[int]) -> str | None:
 
 
 MAX_SKEW = 3
+MAX_SKEW_QUERIES = 2_000
+"""At most this many isl queries in the search for skew factors."""
 
 
 def find_skew(bd: BandDeps) -> list[list[int]] | None:
@@ -273,11 +275,20 @@ def find_skew(bd: BandDeps) -> list[list[int]] | None:
         return None
     n = bd.depth
     skew = [[0] * n for _ in range(n)]
+    budget = MAX_SKEW_QUERIES
     for k in range(n):
         cands = sorted(product(range(MAX_SKEW + 1), repeat=k), key=lambda f: (sum(f), f[::-1]))
         for f in cands:
             coeffs = [*f, 1] + [0] * (n - k - 1)
-            if not any(may_be_negative(d.distances, coeffs) for d in bd.deps):
+            ok = True
+            for d in bd.deps:
+                budget -= 1
+                if budget < 0:
+                    return None  # give up rather than keep the editor waiting
+                if may_be_negative(d.distances, coeffs):
+                    ok = False
+                    break
+            if ok:
                 skew[k][:k] = list(f)
                 break
         else:
