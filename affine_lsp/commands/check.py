@@ -17,6 +17,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--no-warnings", action="store_true", help="print errors only")
     p.add_argument(
+        "--verify-diagnostics",
+        dest="verify_diagnostics",
+        action="store_const",
+        const="all",
+        default=None,
+        help="check the diagnostics against the file's expected-* annotations as mlir-opt -verify-diagnostics does "
+        "(exit status 0 when they agree; '--verify-diagnostics=only-expected' ignores unexpected diagnostics)",
+    )
+    for mode in ("all", "only-expected"):  # mlir-opt's spellings, matched as whole options
+        p.add_argument(f"--verify-diagnostics={mode}", dest="verify_diagnostics", action="store_const", const=mode, help=argparse.SUPPRESS)
+    p.add_argument(
         "--no-unknown-op-notes",
         action="store_true",
         help="do not report ops whose custom syntax affine-lsp does not know (by default: one remark per op name per file)",
@@ -65,6 +76,8 @@ def _check_file(path: str, args: argparse.Namespace, all_json: list[dict]) -> in
     with gc_paused:
         doc = Document(text, uri=path)
         doc.release_syntax()
+        if getattr(args, "verify_diagnostics", None):
+            return _verify_file(path, doc, args, all_json)
         notes = diagnostics.collect(doc, unknown_op_mode="off" if args.no_unknown_op_notes else "once")
         if args.no_warnings:
             notes = [n for n in notes if n.severity == "error"]
@@ -73,3 +86,22 @@ def _check_file(path: str, args: argparse.Namespace, all_json: list[dict]) -> in
         elif notes:
             print(diagnostics.format_text(path, doc, notes))
     return 1 if any(n.severity == "error" for n in notes) else 0
+
+
+def _verify_file(path: str, doc: Document, args: argparse.Namespace, all_json: list[dict]) -> int:
+    """``--verify-diagnostics``: the diagnostics mlir-opt would emit matched
+    against the file's ``expected-*`` annotations; mlir-opt's messages for
+    what disagrees. The exit status: 1 when mlir-opt's would be non-zero."""
+    from affine_lsp.verify import expected, verify_document
+
+    emitted = expected.mlir_opt_diagnostics(doc, doc.notes(), verify_document(doc, strict=False))
+    result = expected.verify(expected.parse_annotations(doc.text), emitted, only_expected=args.verify_diagnostics == "only-expected")
+    messages = result.messages()
+    if args.format == "json":
+        for line, col, msg in messages:
+            pos = {"line": max(0, line - 1), "character": max(0, col - 1)}
+            all_json.append({"file": path, "severity": "error", "message": msg, "code": "verify-diagnostics", "range": {"start": pos, "end": pos}})
+    else:
+        for line, col, msg in messages:
+            print(f"{path}:{line}:{col}: error: {msg}" if line else f"{path}: error: {msg}")
+    return 0 if result.ok else 1
