@@ -204,15 +204,14 @@ def _mutations(text: str, which: str, rank: int) -> tuple[str, set[int]]:
     for k, es in per_section.items():
         if rank < len(es):
             e = es[rank]
-            spelled = text[e.start : e.end]
+            body = e.text
+            d = (e.line or e.ann_line) - e.ann_line
             if which == "text":
-                new = spelled[:-2] + " (changed)}}"
-            elif e.designator.startswith("@+"):
-                new = spelled.replace(e.designator, f"@+{int(e.designator[2:]) + 1}", 1)
-            elif e.designator.startswith("@-"):
-                new = spelled.replace(e.designator, f"@-{int(e.designator[2:]) + 1}", 1)
-            else:  # the own line, @above, @below: one line further down
-                new = spelled.replace(f"expected-{e.kind}{e.designator}", f"expected-{e.kind}@+1", 1)
+                body += " (changed)"
+            else:
+                d += 1
+            where = f"@+{d}" if d > 0 else f"@-{-d}" if d < 0 else ""
+            new = f"expected-{e.kind}{'-re' if e.regex is not None else ''}{where} {{{{{body}}}}}"
             edits.append((e.start, e.end, new, k))
     out = text
     for s, t, new, _ in sorted(edits, reverse=True):
