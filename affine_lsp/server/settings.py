@@ -5,7 +5,7 @@ The same shape arrives as ``initializationOptions`` and as the answer to
 
     {"analysis": {"enabled": true, "islMaxOperations": 200000, "timeBudgetMs": 2000},
      "vectorize": {"defaultWidth": 8},
-     "diagnostics": {"debounceMs": 500, "unknownOps": "once"}}
+     "diagnostics": {"debounceMs": 500, "unknownOps": "once", "verifyDiagnostics": "auto"}}
 
 Dotted keys (``{"analysis.enabled": false}``) are accepted too. Values of the
 wrong type are ignored (the previous value is kept), so a bad setting never
@@ -32,6 +32,7 @@ class Settings:
     vectorize_default_width: int = 8
     debounce_ms: int = 500  # after a change, before the analysis phase (the fast diagnostics do not wait)
     unknown_ops: str = "once"  # "once" (a remark per op name per document) | "off"
+    verify_diagnostics: str = "auto"  # expected-* annotations: "auto" (a RUN line with -verify-diagnostics) | "always" | "never"
 
     # (json path, field, type, minimum for an int or the allowed values of a str)
     _KEYS = (
@@ -41,6 +42,7 @@ class Settings:
         (("vectorize", "defaultWidth"), "vectorize_default_width", int, 1),
         (("diagnostics", "debounceMs"), "debounce_ms", int, 0),
         (("diagnostics", "unknownOps"), "unknown_ops", str, UNKNOWN_OP_MODES),
+        (("diagnostics", "verifyDiagnostics"), "verify_diagnostics", str, ("auto", "always", "never")),
     )
 
     def merged(self, raw: Any) -> Settings:

@@ -60,6 +60,8 @@ __all__ = [
     "Expectation",
     "Verification",
     "annotation_for",
+    "insertion_edits",
+    "is_annotation_line",
     "mlir_opt_diagnostics",
     "parse_annotations",
     "run_line_mode",
@@ -574,3 +576,46 @@ def annotation_for(kind: str, message: str, designator: str = "") -> str:
             parts.append("//{{ }}---")
         parts.append(chunk.replace("{{", "{{[{][{]}}"))
     return f"expected-{kind}-re{designator} {{{{{''.join(parts)}}}}}"
+
+
+def is_annotation_line(line: str) -> bool:
+    """Whether mlir-opt reads an annotation on ``line``."""
+    return "expected-" in line and _DESIGNATOR_RE.search(line.rstrip(" \t\n\v\f\r")) is not None
+
+
+def insertion_edits(text: str, items: Sequence[Emitted], end_of_line: Emitted | None = None) -> list[tuple[int, int, str]]:
+    """Text edits ``(start, end, new text)`` adding an annotation for each of
+    ``items`` (diagnostics with a line), each on a line of its own above its
+    line, with the ``@+N`` that reaches it; ``end_of_line`` (one of
+    ``items``) goes at the end of its own line instead. The new lines go
+    above the annotation lines already there (which keep reaching their
+    lines); lines are read as mlir-opt reads them (ending at ``\\n``)."""
+    lines = text.split("\n")
+    starts = [0]
+    for ln in lines[:-1]:
+        starts.append(starts[-1] + len(ln) + 1)
+    groups: dict[int, list[tuple[int, Emitted]]] = {}
+    edits: list[tuple[int, int, str]] = []
+    for d in items:
+        if d.line is None or not 1 <= d.line <= len(lines):
+            continue
+        target = d.line - 1
+        if d is end_of_line:
+            raw = lines[target]
+            stop = starts[target] + len(raw.rstrip("\r"))
+            edits.append((stop, stop, f" // {annotation_for(d.severity, d.message)}"))
+            continue
+        r = target
+        while r > 0 and is_annotation_line(lines[r - 1]):
+            r -= 1
+        groups.setdefault(r, []).append((target, d))
+    for r, group in groups.items():
+        group.sort(key=lambda g: g[0])
+        m = len(group)
+        new = []
+        for i, (target, d) in enumerate(group):
+            indent = lines[target][: len(lines[target]) - len(lines[target].lstrip(" \t"))]
+            new.append(f"{indent}// {annotation_for(d.severity, d.message, f'@+{target + m - (r + i)}')}\n")
+        edits.append((starts[r], starts[r], "".join(new)))
+    edits.sort()
+    return edits
