@@ -303,6 +303,7 @@ BASES: dict[str, tuple[list[str], int, str, list[tuple[int, str]]]] = {
         [(2, "previously referenced here")],
     ),
     "region-brace": (["func.func @f() {", "  affine.for %i = 1 to 10", "}"], 1, "expected '{' to begin a region", []),
+    "bad-step": (["func.func @f() {", "  affine.for %i = 1 to 10 step -1", "}"], 1, "expected step to be representable as a positive signed integer", []),
     "bad-bound": (["func.func @f() {", "  affine.for %i = 1 too 10 {", "  }", "  return", "}"], 1, "expected 'to' between bounds", []),
     "symbol": (
         [
