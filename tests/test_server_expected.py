@@ -245,3 +245,17 @@ async def test_source_action_adds_every_check_of_a_section(client: LanguageClien
     assert not [d for d in diags if d.severity in (E, W)], diags
     rc, _, stderr = oracle.run(text, *OPT_ARGS)
     assert rc == 0, stderr
+
+
+async def test_hovers_fence_mlir_code_as_mlir(client: LanguageClient):
+    """The MLIR a hover shows is in ```mlir blocks (highlighted by the
+    editor's MLIR grammar, as the Markdown injection does in .md files)."""
+    text = "#m = affine_map<(d0) -> (d0 + 1)>\nfunc.func @f(%A: memref<8xf32>) {\n  affine.for %i = 0 to 7 {\n    %v = affine.load %A[%i + 1] : memref<8xf32>\n  }\n  return\n}\n"
+    uri, _ = await open_and_wait(client, text)
+    for line, ch in ((0, 1), (1, 11)):  # the alias, the function
+        h = await client.text_document_hover_async(
+            types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=ch))
+        )
+        assert h is not None and isinstance(h.contents, types.MarkupContent)
+        blocks = re.findall(r"^```(\w*)\n(.*?)^```", h.contents.value, re.MULTILINE | re.DOTALL)
+        assert blocks and all(lang == "mlir" for lang, _ in blocks), h.contents.value
