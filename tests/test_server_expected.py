@@ -259,3 +259,28 @@ async def test_hovers_fence_mlir_code_as_mlir(client: LanguageClient):
         assert h is not None and isinstance(h.contents, types.MarkupContent)
         blocks = re.findall(r"^```(\w*)\n(.*?)^```", h.contents.value, re.MULTILINE | re.DOTALL)
         assert blocks and all(lang == "mlir" for lang, _ in blocks), h.contents.value
+
+
+@needs_corpus
+async def test_dependence_remarks_in_the_editor(client: LanguageClient):
+    """The RUN line of upstream memref-dependence-check.mlir runs the pass:
+    its expected remarks are hints, the ones where MLIR is proven looser
+    than affine-lsp are the only errors and warnings (as the CLI says)."""
+    from tests.test_deps_corpus import KNOWN_LOOSER
+
+    path = UPSTREAM / "memref-dependence-check.mlir"
+    if not path.is_file():
+        pytest.skip("memref-dependence-check.mlir is not in the corpus")
+    text = path.read_text()
+    # The remarks need the dependence analysis (off in this module's settings).
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"affineLsp": {"analysis": {"enabled": True}}}))
+    try:
+        uri, _ = await open_and_wait(client, text)
+        diags = await diagnostics_for(client, uri, 1, pred=lambda ds: any(d.code == "expected-matched" for d in ds))
+    finally:
+        client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"affineLsp": {"analysis": {"enabled": False}}}))
+    hints = [d for d in diags if d.severity == types.DiagnosticSeverity.Hint and d.code == "expected-matched"]
+    assert len(hints) == len(expected.parse_annotations(text).expectations) - len(KNOWN_LOOSER)
+    bad = sorted(d.message for d in diags if d.severity == E or (d.severity == W and str(d.code).startswith("expected-")))
+    assert len(bad) == 2 * len(KNOWN_LOOSER), bad
+    assert all("unexpected remark: dependence from" in m or m.startswith('expected remark "dependence from') for m in bad)

@@ -25,6 +25,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="check the diagnostics against the file's expected-* annotations as mlir-opt -verify-diagnostics does "
         "(exit status 0 when they agree; '--verify-diagnostics=only-expected' ignores unexpected diagnostics)",
     )
+    p.add_argument(
+        "--test-memref-dependence-check",
+        action="store_true",
+        help="with --verify-diagnostics: the remarks of mlir-opt's -test-memref-dependence-check take part (see 'affine-lsp deps')",
+    )
     for mode in ("all", "only-expected"):  # mlir-opt's spellings, matched as whole options
         p.add_argument(f"--verify-diagnostics={mode}", dest="verify_diagnostics", action="store_const", const=mode, help=argparse.SUPPRESS)
     p.add_argument(
@@ -95,6 +100,10 @@ def _verify_file(path: str, doc: Document, args: argparse.Namespace, all_json: l
     from affine_lsp.verify import expected, verify_document
 
     emitted = expected.mlir_opt_diagnostics(doc, doc.notes(), verify_document(doc, strict=False))
+    if args.test_memref_dependence_check:
+        from affine_lsp.commands.deps import _remarks
+
+        emitted += expected.remark_diagnostics(doc, _remarks(doc, True, None))
     result = expected.verify(expected.parse_annotations(doc.text), emitted, only_expected=args.verify_diagnostics == "only-expected")
     messages = result.messages()
     if args.format == "json":

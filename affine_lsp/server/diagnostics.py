@@ -246,7 +246,7 @@ class DiagnosticsManager:
                 notes.extend(verify_notes)
             except Exception:
                 log.exception("verifier failed")
-            notes = expected_checks.apply(st, doc, parse_notes, verify_notes, notes, settings.verify_diagnostics)
+            notes = expected_checks.apply(st, doc, parse_notes, verify_notes, notes, settings)
             funcs = functions_of(doc)
             st.remember_good_ops(doc)
             base = list(notes)

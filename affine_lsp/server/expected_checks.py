@@ -14,6 +14,10 @@ annotations as mlir-opt does:
 * a diagnostic no annotation matches stays as it is (an error), and a note
   mlir-opt would attach to an error that no annotation expects is an error
   ``unexpected note: ...`` at its place;
+* when the ``RUN:`` line runs ``-test-memref-dependence-check`` too, the
+  pass's remarks take part (affine-lsp computes them, see ``affine-lsp
+  deps``): an expected one is a hint, an unexpected one an error
+  ``unexpected remark: ...``;
 * an error mlir-opt never reaches (it stops at the first parse error of a
   section) becomes an information saying so; affine-lsp's own warnings,
   remarks and information are left alone (mlir-opt never emits them).
@@ -34,6 +38,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from affine_lsp.ir.core import Span
+from affine_lsp.server.settings import Settings
 from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Document
 from affine_lsp.syntax.nodes import Note
@@ -67,12 +72,18 @@ def mode_of(text: str, setting: str) -> str | None:
     return found
 
 
-def apply(st: DocumentState, doc: Document, parse_notes: list[Note], verify_notes: list[Note], notes: list[Note], setting: str) -> list[Note]:
+def apply(st: DocumentState, doc: Document, parse_notes: list[Note], verify_notes: list[Note], notes: list[Note], settings: Settings) -> list[Note]:
     """``notes`` as shown in ``-verify-diagnostics`` mode (unchanged
-    otherwise); remembers the view of this version for the code actions."""
+    otherwise); remembers the view of this version for the code actions.
+
+    When the ``RUN:`` line also runs ``-test-memref-dependence-check``, its
+    remarks (:mod:`affine_lsp.analysis.remarks`, cached per function by the
+    dependence engine) take part, as in mlir-opt."""
     try:
         emitted = X.mlir_opt_diagnostics(doc, parse_notes, verify_notes)
-        mode = mode_of(doc.text, setting)
+        mode = mode_of(doc.text, settings.verify_diagnostics)
+        if mode and settings.analysis_enabled and X.DEPENDENCE_PASS in X.run_line_passes(doc.text):
+            emitted += X.remark_diagnostics(doc, _dependence_remarks(doc, settings))
         result = X.verify(X.parse_annotations(doc.text), emitted, mode == "only-expected") if mode else None
     except Exception:  # pragma: no cover - defensive: never lose the diagnostics
         log.exception("expected-* matching failed")
@@ -81,6 +92,12 @@ def apply(st: DocumentState, doc: Document, parse_notes: list[Note], verify_note
     if result is None:
         return notes
     return _shown(emitted, result, notes)
+
+
+def _dependence_remarks(doc: Document, settings: Settings) -> list[object]:
+    from affine_lsp.commands.deps import _remarks
+
+    return list(_remarks(doc, True, settings.isl_ops))
 
 
 def _ann_span(e: X.Expectation | X.AnnotationError) -> Span:
@@ -109,10 +126,18 @@ def _shown(emitted: list[X.Emitted], res: X.Verification, notes: list[Note]) -> 
         data["related"] = [(_ann_span(e), f"matched by this {e.spelling}"), *list(data.get("related") or [])]
         data["expected"] = {"line": e.ann_line, "annotation": e.spelling}
         out.append(Note("info", f"{n.message} (expected: matched by '{e.spelling}' on line {e.ann_line})", n.span, n.code, data))
+    for k, d in enumerate(emitted):
+        if d.note is None and k in res.matched:
+            # A remark of a pass affine-lsp reproduces: a hint, when expected.
+            e = exps[res.matched[k]]
+            data = {"related": [(_ann_span(e), f"matched by this {e.spelling}")], "expected": {"line": e.ann_line, "annotation": e.spelling}}
+            out.append(
+                Note("note", f"{d.message} (expected: matched by '{e.spelling}' on line {e.ann_line})", Span(d.start, d.start + 1), "expected-matched", data)
+            )
     if not res.only_expected:
         for k, d in enumerate(emitted):
-            if d.related >= 0 and k not in res.matched and k not in res.near_misses:
-                out.append(Note("error", f"unexpected note: {d.message}", Span(d.start, d.start + 1), "expected-unexpected"))
+            if (d.related >= 0 or d.note is None) and k not in res.matched and k not in res.near_misses:
+                out.append(Note("error", f"unexpected {d.severity}: {d.message}", Span(d.start, d.start + 1), "expected-unexpected"))
         seen: set[int] = set()
         for k, i in res.near_misses.items():
             if i in seen:
@@ -165,7 +190,7 @@ def _diagnostic(st: DocumentState, d: X.Emitted) -> types.Diagnostic | None:
     for n, diag in zip(last.notes, last.diagnostics):
         if d.related < 0 and n is d.note:
             return diag
-        if d.related >= 0 and n.code == "expected-unexpected" and n.span.start == d.start:
+        if (d.related >= 0 or d.note is None) and n.code == "expected-unexpected" and n.span.start == d.start:
             return diag
     return None
 
@@ -181,9 +206,13 @@ def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int
     mains = {id(d.note): k for k, d in enumerate(view.emitted) if d.related < 0}
     offered: set[int] = set()
     for k, d in enumerate(view.emitted):
-        if k not in open_items or d.note is None:
+        if k not in open_items:
             continue
-        if d.related >= 0:
+        if d.note is None:  # a remark of a pass
+            if not (lo <= d.start + 1 and d.start <= hi):
+                continue
+            group, eol = [d], d
+        elif d.related >= 0:
             if not (lo <= d.start + 1 and d.start <= hi):
                 continue
             main = mains.get(id(d.note))

@@ -64,7 +64,9 @@ __all__ = [
     "is_annotation_line",
     "mlir_opt_diagnostics",
     "parse_annotations",
+    "remark_diagnostics",
     "run_line_mode",
+    "run_line_passes",
     "verify",
 ]
 
@@ -87,6 +89,21 @@ defined here``, ...) is its own explanation, which mlir-opt never emits."""
 
 _RUN_RE = re.compile(r"RUN:(.*)$", re.MULTILINE)
 _VERIFY_FLAG_RE = re.compile(r"(?<![\w-])--?verify-diagnostics(?:=([\w-]*))?(?![\w-])")
+
+
+DEPENDENCE_PASS = "test-memref-dependence-check"
+
+
+def run_line_passes(text: str) -> set[str]:
+    """The options of the ``RUN:`` lines that run ``-verify-diagnostics``
+    which affine-lsp reproduces the diagnostics of: ``DEPENDENCE_PASS``
+    (the remarks of ``-test-memref-dependence-check``)."""
+    out = set()
+    for m in _RUN_RE.finditer(text):
+        line = m.group(1)
+        if _VERIFY_FLAG_RE.search(line) and re.search(rf"(?<![\w-])--?{DEPENDENCE_PASS}(?![\w-])", line):
+            out.add(DEPENDENCE_PASS)
+    return out
 
 
 def run_line_mode(text: str) -> str | None:
@@ -474,6 +491,18 @@ def mlir_opt_diagnostics(doc: object, parse_notes: Iterable[Note], verify_notes:
                 continue
             if isinstance(msg, str) and msg.startswith(MLIR_NOTES) and hasattr(span, "start"):
                 out.append(Emitted("note", lines.line(span.start), lines.col(span.start), msg, span.start, n, k))
+    return out
+
+
+def remark_diagnostics(doc: object, remarks: Iterable[object]) -> list[Emitted]:
+    """The remarks of ``-test-memref-dependence-check``
+    (:class:`affine_lsp.analysis.remarks.Remark`: ``op``, ``severity``,
+    ``message``) as mlir-opt emits them, at their op."""
+    lines = _Lines(doc.text)  # type: ignore[attr-defined]
+    out = []
+    for r in remarks:
+        at = r.op.name_span.start  # type: ignore[attr-defined]
+        out.append(Emitted(r.severity, lines.line(at), lines.col(at), r.message, at))  # type: ignore[attr-defined]
     return out
 
 
