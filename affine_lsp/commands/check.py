@@ -104,7 +104,7 @@ def _verify_file(path: str, doc: Document, args: argparse.Namespace, all_json: l
         from affine_lsp.commands.deps import _remarks
 
         emitted += expected.remark_diagnostics(doc, _remarks(doc, True, None))
-    result = expected.verify(expected.parse_annotations(doc.text), emitted, only_expected=args.verify_diagnostics == "only-expected")
+    result = expected.verify(expected.parse_annotations(doc.text, doc), emitted, only_expected=args.verify_diagnostics == "only-expected")
     messages = result.messages()
     if args.format == "json":
         for line, col, msg in messages:

@@ -32,7 +32,6 @@ of the section.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -53,13 +52,26 @@ SOURCE_KIND = "source.addExpectedChecks"
 _VIEW_ATTR = "_expected_view"
 
 
-@dataclass(frozen=True, slots=True)
 class View:
-    """What a document version's diagnostics look like to mlir-opt."""
+    """What a document version's diagnostics look like to mlir-opt. Outside
+    ``-verify-diagnostics`` mode they are worked out only when a code action
+    asks (from the notes kept here)."""
 
-    doc_version: int
-    emitted: list[X.Emitted]
-    result: X.Verification | None  # None: not in -verify-diagnostics mode
+    __slots__ = ("_emitted", "_sources", "doc_version", "result")
+
+    def __init__(self, doc_version: int, emitted: list[X.Emitted] | None, result: X.Verification | None, sources: tuple | None = None) -> None:
+        self.doc_version = doc_version
+        self.result = result  # None: not in -verify-diagnostics mode
+        self._emitted = emitted
+        self._sources = sources  # (doc, parse notes, verifier notes) until computed
+
+    @property
+    def emitted(self) -> list[X.Emitted]:
+        if self._emitted is None:
+            doc, parse_notes, verify_notes = self._sources  # type: ignore[misc]
+            self._emitted = X.mlir_opt_diagnostics(doc, parse_notes, verify_notes)
+            self._sources = None
+        return self._emitted
 
 
 def mode_of(text: str, setting: str) -> str | None:
@@ -79,18 +91,19 @@ def apply(st: DocumentState, doc: Document, parse_notes: list[Note], verify_note
     When the ``RUN:`` line also runs ``-test-memref-dependence-check``, its
     remarks (:mod:`affine_lsp.analysis.remarks`, cached per function by the
     dependence engine) take part, as in mlir-opt."""
+    mode = mode_of(doc.text, settings.verify_diagnostics)
+    if mode is None:
+        setattr(st, _VIEW_ATTR, View(doc.version, None, None, (doc, parse_notes, verify_notes)))
+        return notes
     try:
         emitted = X.mlir_opt_diagnostics(doc, parse_notes, verify_notes)
-        mode = mode_of(doc.text, settings.verify_diagnostics)
-        if mode and settings.analysis_enabled and X.DEPENDENCE_PASS in X.run_line_passes(doc.text):
+        if settings.analysis_enabled and X.DEPENDENCE_PASS in X.run_line_passes(doc.text):
             emitted += X.remark_diagnostics(doc, _dependence_remarks(doc, settings))
-        result = X.verify(X.parse_annotations(doc.text), emitted, mode == "only-expected") if mode else None
+        result = X.verify(X.parse_annotations(doc.text, doc), emitted, mode == "only-expected")
     except Exception:  # pragma: no cover - defensive: never lose the diagnostics
         log.exception("expected-* matching failed")
         return notes
     setattr(st, _VIEW_ATTR, View(doc.version, emitted, result))
-    if result is None:
-        return notes
     return _shown(emitted, result, notes)
 
 

@@ -87,6 +87,7 @@ MLIR_NOTES = (
 the other related information of affine-lsp's errors (``found ')'``, ``%x is
 defined here``, ...) is its own explanation, which mlir-opt never emits."""
 
+_NEWLINE_RE = re.compile("\n")
 _RUN_RE = re.compile(r"RUN:(.*)$", re.MULTILINE)
 _VERIFY_FLAG_RE = re.compile(r"(?<![\w-])--?verify-diagnostics(?:=([\w-]*))?(?![\w-])")
 
@@ -123,12 +124,17 @@ class _Lines:
 
     __slots__ = ("starts",)
 
-    def __init__(self, text: str) -> None:
-        self.starts = [0]
-        i = text.find("\n")
-        while i >= 0:
-            self.starts.append(i + 1)
-            i = text.find("\n", i + 1)
+    def __init__(self, text: str, starts: list[int] | None = None) -> None:
+        self.starts = starts if starts is not None else [0, *(m.end() for m in _NEWLINE_RE.finditer(text))]
+
+    @staticmethod
+    def of(doc: object) -> _Lines:
+        """The document's own line index when it counts lines as mlir-opt
+        does (no ``\\r``: the LSP also ends a line at a lone one)."""
+        text: str = doc.text  # type: ignore[attr-defined]
+        if "\r" not in text:
+            return _Lines(text, doc.lines.starts)  # type: ignore[attr-defined]
+        return _Lines(text)
 
     def line(self, offset: int) -> int:
         return bisect.bisect_right(self.starts, offset)
@@ -191,28 +197,28 @@ def _offset_value(digits: str) -> int:
     return int(digits)
 
 
-def parse_annotations(text: str) -> Annotations:
-    """The ``expected-*`` annotations of a whole file, as mlir-opt reads them."""
+def parse_annotations(text: str, doc: object | None = None) -> Annotations:
+    """The ``expected-*`` annotations of a whole file, as mlir-opt reads them
+    (only the lines holding ``expected-`` are looked at); ``doc``, the
+    Document of ``text``, lends its line index."""
     if "expected-" not in text:
         return Annotations((), ())
-    exps: list[Expectation | None] = []
+    lines = _Lines.of(doc) if doc is not None else _Lines(text)
+    n_lines = len(lines.starts)
+    found: list[tuple[int, int, re.Match[str]]] = []  # (0-based line, its offset, match)
+    i = text.find("expected-")
+    while i >= 0:
+        idx = lines.line(i) - 1
+        start = lines.starts[idx]
+        stop = lines.starts[idx + 1] - 1 if idx + 1 < n_lines else len(text)
+        m = _DESIGNATOR_RE.search(text[start:stop].rstrip(" \t\n\v\f\r"))
+        if m is not None:
+            found.append((idx, start, m))
+        i = text.find("expected-", stop)
+    annotated = {idx for idx, _, _ in found}
+    exps: list[Expectation] = []
     errors: list[AnnotationError] = []
-    lines = text.split("\n")
-    last_plain = 0  # 0-based index of the last line without an annotation
-    below: list[int] = []  # indices into exps of @below annotations waiting for a line
-    offset = 0
-    for idx, raw in enumerate(lines):
-        line_start = offset
-        offset += len(raw) + 1
-        m = _DESIGNATOR_RE.search(raw.rstrip(" \t\n\v\f\r")) if "expected-" in raw else None
-        if m is None:
-            for i in below:
-                e = exps[i]
-                assert e is not None
-                exps[i] = _replace_line(e, idx + 1)
-            below.clear()
-            last_plain = idx
-            continue
+    for idx, line_start, m in found:
         kind, is_re, designator, where, body = m.group(1), m.group(2), m.group(3) or "", m.group(4), m.group(5)
         start = line_start + m.start()
         end = line_start + m.end()
@@ -221,7 +227,7 @@ def parse_annotations(text: str) -> Annotations:
         if is_re:
             regex, err = _compile(body)
             if err is not None:
-                # mlir-opt underlines the body's length from "expected-".
+                # mlir-opt reports it when it reads the file, and drops the annotation.
                 errors.append(AnnotationError(err, start, end, idx + 1, col))
                 continue
         target: int | None = idx + 1
@@ -231,20 +237,20 @@ def parse_annotations(text: str) -> Annotations:
                 target = idx + 1 + n if where[0] == "+" else idx + 1 - n
             elif where == "unknown":
                 target = None
-            elif where == "above":
-                target = last_plain + 1
-            else:  # below: the next line without an annotation (or, dangling, the line count)
-                below.append(len(exps))
-                target = len(lines)
+            elif where == "above":  # the last line above without an annotation (else the first line)
+                j = idx - 1
+                while j >= 0 and j in annotated:
+                    j -= 1
+                target = max(j, 0) + 1
+            else:  # below: the next line without an annotation (dangling: the line count)
+                j = idx + 1
+                while j < n_lines and j in annotated:
+                    j += 1
+                target = j + 1 if j < n_lines else n_lines
         exps.append(Expectation(kind, target, body, designator, start, end, idx + 1, col, regex))
-    out = [e for e in exps if e is not None]
     # mlir-opt keeps @unknown ones in a list of their own, checked last.
-    out.sort(key=lambda e: e.line is None)
-    return Annotations(tuple(out), tuple(errors))
-
-
-def _replace_line(e: Expectation, line: int) -> Expectation:
-    return Expectation(e.kind, line, e.text, e.designator, e.start, e.end, e.ann_line, e.col, e.regex)
+    exps.sort(key=lambda e: e.line is None)
+    return Annotations(tuple(exps), tuple(errors))
 
 
 # ---------------------------------------------------------------- -re: POSIX ERE -> Python
@@ -459,8 +465,7 @@ def mlir_opt_diagnostics(doc: object, parse_notes: Iterable[Note], verify_notes:
     each op isolated from above, as mlir-opt). Each error brings the notes of
     :data:`MLIR_NOTES` among its related information, as separate
     diagnostics."""
-    text: str = doc.text  # type: ignore[attr-defined]
-    lines = _Lines(text)
+    lines = _Lines.of(doc)
     starts = _section_bounds(doc)
 
     def section_of(n: Note) -> int:
@@ -498,7 +503,7 @@ def remark_diagnostics(doc: object, remarks: Iterable[object]) -> list[Emitted]:
     """The remarks of ``-test-memref-dependence-check``
     (:class:`affine_lsp.analysis.remarks.Remark`: ``op``, ``severity``,
     ``message``) as mlir-opt emits them, at their op."""
-    lines = _Lines(doc.text)  # type: ignore[attr-defined]
+    lines = _Lines.of(doc)
     out = []
     for r in remarks:
         at = r.op.name_span.start  # type: ignore[attr-defined]
