@@ -492,3 +492,14 @@ def test_dependence_remarks_take_part_with_the_pass(tmp_path: Path, capsys: pyte
     # Without the pass, every expected remark is "not produced".
     status, got = ours(text, tmp_path, capsys)
     assert status == 1 and len(got) == len(expected.parse_annotations(text).expectations)
+
+
+def test_a_long_line_full_of_annotations_is_read_quickly() -> None:
+    import time
+
+    t0 = time.perf_counter()
+    many = "// " + "expected-error@+1 {{x " * 20000 + "}"  # no closing "}}": no annotation
+    assert expected.parse_annotations(many) == expected.Annotations((), ())
+    (e,) = expected.parse_annotations("// " + "expected-error {{x}} " * 20000 + "}}").expectations
+    assert e.text.startswith("x}} expected-error {{x")
+    assert time.perf_counter() - t0 < 1.0

@@ -107,6 +107,17 @@ def run_line_passes(text: str) -> set[str]:
     return out
 
 
+def _designator(line: str) -> re.Match[str] | None:
+    """mlir-opt's designator expression searched in ``line`` (trailing
+    whitespace ignored). A line that does not end with ``}}`` cannot match:
+    checked first, so that a long line full of ``expected-`` costs no
+    backtracking."""
+    line = line.rstrip(" \t\n\v\f\r")
+    if not line.endswith("}}") or "expected-" not in line:
+        return None
+    return _DESIGNATOR_RE.search(line)
+
+
 def run_line_mode(text: str) -> str | None:
     """``"all"`` or ``"only-expected"`` when a lit ``RUN:`` line of ``text``
     runs with ``-verify-diagnostics`` (``=only-expected``), else None."""
@@ -211,7 +222,7 @@ def parse_annotations(text: str, doc: object | None = None) -> Annotations:
         idx = lines.line(i) - 1
         start = lines.starts[idx]
         stop = lines.starts[idx + 1] - 1 if idx + 1 < n_lines else len(text)
-        m = _DESIGNATOR_RE.search(text[start:stop].rstrip(" \t\n\v\f\r"))
+        m = _designator(text[start:stop])
         if m is not None:
             found.append((idx, start, m))
         i = text.find("expected-", stop)
@@ -614,7 +625,7 @@ def annotation_for(kind: str, message: str, designator: str = "") -> str:
 
 def is_annotation_line(line: str) -> bool:
     """Whether mlir-opt reads an annotation on ``line``."""
-    return "expected-" in line and _DESIGNATOR_RE.search(line.rstrip(" \t\n\v\f\r")) is not None
+    return _designator(line) is not None
 
 
 def insertion_edits(text: str, items: Sequence[Emitted], end_of_line: Emitted | None = None) -> list[tuple[int, int, str]]:
