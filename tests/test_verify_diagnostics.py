@@ -503,3 +503,49 @@ def test_a_long_line_full_of_annotations_is_read_quickly() -> None:
     (e,) = expected.parse_annotations("// " + "expected-error {{x}} " * 20000 + "}}").expectations
     assert e.text.startswith("x}} expected-error {{x")
     assert time.perf_counter() - t0 < 1.0
+
+
+def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
+    for s, t, new in sorted(edits, reverse=True):
+        text = text[:s] + new + text[t:]
+    return text
+
+
+def test_insertion_edits_keep_every_annotation_on_its_line() -> None:
+    """New annotations go above the ones already there; every annotation,
+    old and new, still reaches its line after the edit."""
+    text = "\n".join(
+        [
+            "func.func @f() {",  # 1
+            "  // expected-error@+2 {{old one}}",  # 2: about line 4
+            "  // expected-note@+1 {{old note}}",  # 3
+            "  %a = op  // expected-remark {{on the line}}",  # 4: an annotated code line
+            "  %b = op",  # 5
+            "}",
+        ]
+    )
+    items = [
+        expected.Emitted("error", 5, 3, "new {{braces}} and }"),
+        expected.Emitted("note", 5, 3, "its note"),
+        expected.Emitted("error", 4, 3, "on the annotated line"),
+        expected.Emitted("warning", 1, 1, "a // ----- in it"),
+    ]
+    new = _apply(text, expected.insertion_edits(text, items))
+    old_lines = text.split("\n")
+    new_lines = new.split("\n")
+
+    def moved(line: int) -> int:  # 1-based line of old line ``line`` in ``new``
+        return new_lines.index(old_lines[line - 1]) + 1
+
+    got = {(e.kind, e.line, e.text) for e in expected.parse_annotations(new).expectations}
+    for d in items:
+        assert any(k == d.severity and ln == moved(d.line) and (t == d.message or "// ---" in d.message) for k, ln, t in got), (d, got)
+    for kind, line, body in [("error", 4, "old one"), ("note", 4, "old note"), ("remark", 4, "on the line")]:
+        assert (kind, moved(line), body) in got
+    assert "// -----" not in new  # the marker text of a message never splits the file
+    (w,) = [e for e in expected.parse_annotations(new).expectations if e.kind == "warning"]
+    assert w.matches("a // ----- in it")
+    # end of the line
+    eol = expected.Emitted("error", 5, 3, "at the end")
+    new = _apply(text, expected.insertion_edits(text, [eol], end_of_line=eol))
+    assert new.split("\n")[4] == "  %b = op // expected-error {{at the end}}"

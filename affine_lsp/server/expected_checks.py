@@ -119,7 +119,7 @@ def _ann_span(e: X.Expectation | X.AnnotationError) -> Span:
 
 def _shown(emitted: list[X.Emitted], res: X.Verification, notes: list[Note]) -> list[Note]:
     exps = res.annotations.expectations
-    main: dict[int, int] = {id(d.note): k for k, d in enumerate(emitted) if d.related < 0}
+    main: dict[int, int] = {id(d.note): k for k, d in enumerate(emitted) if d.related < 0 and d.note is not None}
     out: list[Note] = []
     for n in notes:
         k = main.get(id(n))
@@ -195,6 +195,12 @@ def _edit(doc: Document, uri: str, edits: list[tuple[int, int, str]]) -> types.W
     return types.WorkspaceEdit(changes={uri: out})
 
 
+def _line_at(text: str, offset: int) -> str:
+    """The line (ending at ``\n``) that holds ``offset``."""
+    end = text.find("\n", offset)
+    return text[text.rfind("\n", 0, offset) + 1 : end if end >= 0 else len(text)]
+
+
 def _diagnostic(st: DocumentState, d: X.Emitted) -> types.Diagnostic | None:
     """The published diagnostic ``d`` stands for."""
     last = st.last
@@ -216,7 +222,7 @@ def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int
     open_items = set(_open_items(view))
     out: list[types.CodeAction] = []
     section = doc.section_at(lo)
-    mains = {id(d.note): k for k, d in enumerate(view.emitted) if d.related < 0}
+    mains = {id(d.note): k for k, d in enumerate(view.emitted) if d.related < 0 and d.note is not None}
     offered: set[int] = set()
     for k, d in enumerate(view.emitted):
         if k not in open_items:
@@ -249,17 +255,16 @@ def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int
                 title=title,
                 kind=types.CodeActionKind.QuickFix,
                 diagnostics=[diag] if diag is not None else None,
-                edit=_edit(doc, st.uri, X.insertion_edits(text, group)),
+                edit=_edit(doc, st.uri, X.insertion_edits(text, group, doc=doc)),
             )
         )
-        line_text = text.split("\n", eol.line)[eol.line - 1] if eol is not None and eol.line else None
-        if eol is not None and line_text is not None and "expected-" not in line_text:
+        if eol is not None and eol.line and "expected-" not in _line_at(text, eol.start):
             out.append(
                 types.CodeAction(
                     title=f"{title} (at the end of the line)",
                     kind=types.CodeActionKind.QuickFix,
                     diagnostics=[diag] if diag is not None else None,
-                    edit=_edit(doc, st.uri, X.insertion_edits(text, group, end_of_line=eol)),
+                    edit=_edit(doc, st.uri, X.insertion_edits(text, group, end_of_line=eol, doc=doc)),
                 )
             )
     in_section = [view.emitted[k] for k in sorted(open_items) if section.start <= view.emitted[k].start < section.end]
@@ -269,7 +274,7 @@ def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int
             types.CodeAction(
                 title=f"Add the {n} missing expected-… check{'s' if n != 1 else ''} of this section",
                 kind=SOURCE_KIND,
-                edit=_edit(doc, st.uri, X.insertion_edits(text, in_section)),
+                edit=_edit(doc, st.uri, X.insertion_edits(text, in_section, doc=doc)),
             )
         )
     return out

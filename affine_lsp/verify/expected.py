@@ -628,30 +628,32 @@ def is_annotation_line(line: str) -> bool:
     return _designator(line) is not None
 
 
-def insertion_edits(text: str, items: Sequence[Emitted], end_of_line: Emitted | None = None) -> list[tuple[int, int, str]]:
+def insertion_edits(text: str, items: Sequence[Emitted], end_of_line: Emitted | None = None, doc: object | None = None) -> list[tuple[int, int, str]]:
     """Text edits ``(start, end, new text)`` adding an annotation for each of
     ``items`` (diagnostics with a line), each on a line of its own above its
     line, with the ``@+N`` that reaches it; ``end_of_line`` (one of
     ``items``) goes at the end of its own line instead. The new lines go
     above the annotation lines already there (which keep reaching their
-    lines); lines are read as mlir-opt reads them (ending at ``\\n``)."""
-    lines = text.split("\n")
-    starts = [0]
-    for ln in lines[:-1]:
-        starts.append(starts[-1] + len(ln) + 1)
+    lines); lines are read as mlir-opt reads them (ending at ``\\n``).
+    ``doc``, the Document of ``text``, lends its line index."""
+    starts = (_Lines.of(doc) if doc is not None else _Lines(text)).starts
+    n_lines = len(starts)
+
+    def line_text(i: int) -> str:
+        return text[starts[i] : starts[i + 1] - 1] if i + 1 < n_lines else text[starts[i] :]
+
     groups: dict[int, list[tuple[int, Emitted]]] = {}
     edits: list[tuple[int, int, str]] = []
     for d in items:
-        if d.line is None or not 1 <= d.line <= len(lines):
+        if d.line is None or not 1 <= d.line <= n_lines:
             continue
         target = d.line - 1
         if d is end_of_line:
-            raw = lines[target]
-            stop = starts[target] + len(raw.rstrip("\r"))
+            stop = starts[target] + len(line_text(target).rstrip("\r"))
             edits.append((stop, stop, f" // {annotation_for(d.severity, d.message)}"))
             continue
         r = target
-        while r > 0 and is_annotation_line(lines[r - 1]):
+        while r > 0 and is_annotation_line(line_text(r - 1)):
             r -= 1
         groups.setdefault(r, []).append((target, d))
     for r, group in groups.items():
@@ -659,7 +661,8 @@ def insertion_edits(text: str, items: Sequence[Emitted], end_of_line: Emitted | 
         m = len(group)
         new = []
         for i, (target, d) in enumerate(group):
-            indent = lines[target][: len(lines[target]) - len(lines[target].lstrip(" \t"))]
+            line = line_text(target)
+            indent = line[: len(line) - len(line.lstrip(" \t"))]
             new.append(f"{indent}// {annotation_for(d.severity, d.message, f'@+{target + m - (r + i)}')}\n")
         edits.append((starts[r], starts[r], "".join(new)))
     edits.sort()
