@@ -549,3 +549,70 @@ def test_insertion_edits_keep_every_annotation_on_its_line() -> None:
     eol = expected.Emitted("error", 5, 3, "at the end")
     new = _apply(text, expected.insertion_edits(text, [eol], end_of_line=eol))
     assert new.split("\n")[4] == "  %b = op // expected-error {{at the end}}"
+
+
+@needs_oracle
+@pytest.mark.oracle
+def test_annotations_reach_across_section_markers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """mlir-opt 22.1.8 reads the annotations once for the whole file: one in
+    a section can expect a diagnostic of the next, and ``@above`` can land on
+    a ``// -----`` line."""
+    lines, at, msg, _ = BASES["operand-type"]
+    text = "\n".join(
+        [
+            "func.func @ok() {",
+            "  return",
+            "}",
+            f"// expected-error@+{at + 2} {{{{{msg}}}}}",
+            "// -----",
+            *lines,
+            "// -----",
+            "// expected-error @above {{the marker line}}",
+        ]
+    )
+    _, msgs = assert_agree(text, tmp_path, capsys)
+    assert msgs == [(len(text.split("\n")), 'expected error "the marker line" was not produced')]
+
+
+REGEXES = [
+    "{{[0-9]+}} must",
+    "#{{[[:digit:]]}}",
+    "{{.*}}variadic",
+    "{{(variadic|scalar)}} of",
+    "{{(scalar|vector)}} of",
+    "{{^'affine}}.apply",
+    "but got 'i32'{{$}}",
+    "got {{'i32'$}}",
+    "{{[^x]+}}",
+    "{{[[:alpha:]]+}} #0",
+    "{{[[:upper:]]}}",
+    "index{{,}} but",
+    "index{{;}} but",
+    "{{a{2}}}",
+    "{{(op ){1,2}}}operand",
+    "{{\\.}}apply",
+    "{{x*}}",
+    "operand {{#[1-9]}}",
+    "{{[]']}}affine",
+    "{{o(p|q)}} operand",
+    "{{[a-}}",
+    "{{(}}",
+    "{{a)}}",
+    "{{a|}}",
+    "{{+a}}",
+    "{{a{1}{2}}}",
+    "{{[[:nope:]]}}",
+    "{{\\}}",
+]
+
+
+@needs_oracle
+@pytest.mark.oracle
+def test_regex_parts_agree_with_mlir_opt(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each ``-re`` annotation in a section of its own: the same sections
+    fail in both (a regex that does not match, or that llvm::Regex rejects)."""
+    lines, at, _, _ = BASES["operand-type"]
+    sections = [[*lines[:at], f"// expected-error-re@+1 {{{{{r}}}}}", *lines[at:]] for r in REGEXES]
+    text = "\n// -----\n".join("\n".join(s) for s in sections) + "\n"
+    failing, _ = assert_agree(text, tmp_path, capsys)
+    assert 0 < len(failing) < len(REGEXES)

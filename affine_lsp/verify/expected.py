@@ -427,6 +427,8 @@ def _bracket(src: str, i: int) -> tuple[str, int]:
                 items.append(re.escape(name))
             j = close + 2
             continue
+        if j + 2 >= len(src) and j + 1 < len(src) and src[j + 1] == "-":
+            raise _RegexError("invalid character range")  # llvm reads a range with no end
         if j + 2 < len(src) and src[j + 1] == "-" and src[j + 2] != "]":
             hi = src[j + 2]
             if ord(hi) < ord(c):
