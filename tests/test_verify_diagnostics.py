@@ -302,6 +302,18 @@ BASES: dict[str, tuple[list[str], int, str, list[tuple[int, str]]]] = {
         "region entry argument '%i0' is already in use",
         [(2, "previously referenced here")],
     ),
+    "type-mismatch": (
+        ["func.func @f() {", "  %a = arith.constant 0 : index", "  %b = arith.addi %a, %a : i32", "  return", "}"],
+        2,
+        "expects different type than prior uses: 'i32' vs 'index'",
+        [(1, "prior use here")],
+    ),
+    "dominance": (
+        ["func.func @f() {", "  %b = arith.addi %a, %a : index", "  %a = arith.constant 0 : index", "  return", "}"],
+        1,
+        "operand #0 does not dominate this use",
+        [(2, "operand defined here (op in the same block)")],
+    ),
     "region-brace": (["func.func @f() {", "  affine.for %i = 1 to 10", "}"], 1, "expected '{' to begin a region", []),
     "bad-step": (["func.func @f() {", "  affine.for %i = 1 to 10 step -1", "}"], 1, "expected step to be representable as a positive signed integer", []),
     "bad-bound": (["func.func @f() {", "  affine.for %i = 1 too 10 {", "  }", "  return", "}"], 1, "expected 'to' between bounds", []),

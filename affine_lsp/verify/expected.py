@@ -87,6 +87,10 @@ MLIR_NOTES = (
 the other related information of affine-lsp's errors (``found ')'``, ``%x is
 defined here``, ...) is its own explanation, which mlir-opt never emits."""
 
+_NOTES_EXTENDED = ("prior use here",)
+"""The notes whose text affine-lsp extends (``prior use here: '%x' defined
+with type 'index'``): mlir-opt's is the prefix alone."""
+
 _NEWLINE_RE = re.compile("\n")
 _RUN_RE = re.compile(r"RUN:(.*)$", re.MULTILINE)
 _VERIFY_FLAG_RE = re.compile(r"(?<![\w-])--?verify-diagnostics(?:=([\w-]*))?(?![\w-])")
@@ -508,6 +512,7 @@ def mlir_opt_diagnostics(doc: object, parse_notes: Iterable[Note], verify_notes:
             except (TypeError, ValueError):
                 continue
             if isinstance(msg, str) and msg.startswith(MLIR_NOTES) and hasattr(span, "start"):
+                msg = next((p for p in _NOTES_EXTENDED if msg.startswith(p)), msg)
                 out.append(Emitted("note", lines.line(span.start), lines.col(span.start), msg, span.start, n, k))
     return out
 
