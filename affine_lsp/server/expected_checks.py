@@ -11,7 +11,10 @@ annotations as mlir-opt does:
   (``expected error "..." was not produced``); a broken ``-re`` annotation and
   a near miss (``'warning' diagnostic emitted when expecting a 'error'``) are
   errors on it;
-* a diagnostic no annotation matches stays as it is (an error), and a note
+* a diagnostic no annotation matches stays as it is (an error), but one an
+  annotation of another kind would match (a near miss) becomes an
+  information, the error being on that annotation as mlir-opt reports it;
+  a note
   mlir-opt would attach to an error that no annotation expects is an error
   ``unexpected note: ...`` at its place;
 * when the ``RUN:`` line runs ``-test-memref-dependence-check`` too, the
@@ -132,7 +135,13 @@ def _shown(emitted: list[X.Emitted], res: X.Verification, notes: list[Note]) -> 
             continue
         hit = res.matched.get(k)
         if hit is None:
-            out.append(n)
+            near = res.near_misses.get(k)
+            if near is None:
+                out.append(n)  # unexpected: it stays as it is
+            else:  # mlir-opt reports it at the annotation of the other kind (an error there)
+                e = exps[near]
+                msg = f"{n.message} (a near miss: '{e.spelling}' on line {e.ann_line} expects a {e.kind})"
+                out.append(Note("info", msg, n.span, n.code, n.data))
             continue
         e = exps[hit]
         data = dict(n.data or {})
