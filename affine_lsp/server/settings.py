@@ -6,7 +6,7 @@ The same shape arrives as ``initializationOptions`` and as the answer to
     {"analysis": {"enabled": true, "islMaxOperations": 200000, "timeBudgetMs": 2000},
      "vectorize": {"defaultWidth": 8},
      "transforms": {"tileSizes": [32, 32]},
-     "diagnostics": {"debounceMs": 500, "unknownOps": "once"},
+     "diagnostics": {"debounceMs": 500, "unknownOps": "once", "verifyDiagnostics": "auto"},
      "cache": {"enabled": true, "maxSizeMb": 64}}
 
 Dotted keys (``{"analysis.enabled": false}``) are accepted too. Values of the
@@ -37,6 +37,7 @@ class Settings:
     cache_enabled: bool = True  # the persistent diagnostics cache (see server/persist.py)
     cache_max_size_mb: int = 64
     tile_sizes: tuple[int, ...] = (32,)  # outermost first; the last one repeats
+    verify_diagnostics: str = "auto"  # expected-* annotations: "auto" (a RUN line with -verify-diagnostics) | "always" | "never"
 
     # (json path, field, type, minimum for an int or the allowed values of a str)
     _KEYS = (
@@ -49,6 +50,7 @@ class Settings:
         (("cache", "enabled"), "cache_enabled", bool, None),
         (("cache", "maxSizeMb"), "cache_max_size_mb", int, 0),
         (("transforms", "tileSizes"), "tile_sizes", tuple, 1),
+        (("diagnostics", "verifyDiagnostics"), "verify_diagnostics", str, ("auto", "always", "never")),
     )
 
     def merged(self, raw: Any) -> Settings:
