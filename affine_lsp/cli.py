@@ -24,7 +24,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
+def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, object]]:
+    """The argument parser. ``only``: the subcommand about to run; the
+    modules of the others are not imported (each imports its engine: a
+    one-shot ``check`` need not load the transformations)."""
     from affine_lsp.commands.check import EXIT_STATUS_HELP
 
     parser = argparse.ArgumentParser(
@@ -39,6 +42,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     modules: dict[str, object] = {}
     for name, (modname, help_text) in SUBCOMMANDS.items():
+        if only in SUBCOMMANDS and name != only:
+            sub.add_parser(name, help=help_text, description=help_text)
+            continue
         try:
             mod = importlib.import_module(modname)
         except ModuleNotFoundError as e:
@@ -54,7 +60,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
 def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
     """Run one command. ``exiting``: the process ends right after (see
     :func:`entry`)."""
-    parser, modules = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = next((a for a in argv if not a.startswith("-")), None)
+    parser, modules = build_parser(command)
     args = parser.parse_args(argv)
     if not args.command:
         parser.print_help()
