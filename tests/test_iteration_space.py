@@ -89,7 +89,8 @@ def uri(name: str) -> str:
 
 @pytest_lsp.fixture(scope="module", config=config())
 async def client(lsp_client: LanguageClient):
-    await start(lsp_client)
+    # as the VS Code extension does: the hovers may link to its iteration-space view
+    await start(lsp_client, init_options={"commandLinks": ["affineLsp.showIterationSpace"]})
     for name, text in DOCS.items():
         open_doc(lsp_client, uri(name), text)
     yield
@@ -252,3 +253,26 @@ async def test_dependence_graph(client: LanguageClient):
         ("affine.store", "affine.load", "RAW", 3, "true", None),
         ("affine.load", "affine.store", "WAR", 1, "[2, 2][-4, -4]", "%i0"),
     }
+
+
+async def test_loop_hover_links_to_the_view(client: LanguageClient):
+    import json
+    from urllib.parse import unquote
+
+    from tests.test_server_support import hover_text
+
+    p = pos(SEED_SIMPLE, "affine.for %arg1")
+    text = ""
+    for _ in range(100):
+        h = await client.text_document_hover_async(types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri("simple")), position=p))
+        text = hover_text(h)
+        if "still running" not in text:
+            break
+    link = next(line for line in text.splitlines() if line.startswith("[Show iteration space](command:affineLsp.showIterationSpace?"))
+    args = json.loads(unquote(link.split("?", 1)[1].split(" ", 1)[0]))
+    assert args == [{"uri": uri("simple"), "line": p.line, "character": p.character}]
+    # the access hovers do not link
+    h = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri("simple")), position=pos(SEED_SIMPLE, "affine.store"))
+    )
+    assert "command:" not in hover_text(h)
