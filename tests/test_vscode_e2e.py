@@ -10,7 +10,12 @@ opens ``examples/e2e/fusion.mlir`` and:
 2. hovers an ``affine.load`` and reads its dependence distance in the hover;
 3. hovers a ``#map`` use and reads the inlined map;
 4. runs the quick fix "Fuse loops here" on a loop and reads the fused text
-   back from the editor.
+   back from the editor;
+5. opens ``examples/e2e/stencil.mlir``, runs "affine-lsp: Show Iteration
+   Space" on its loop nest and counts the points and arrows drawn in the
+   webview, hovers a point, clicks an arrow (the editor reveals its sink),
+   edits a loop bound (the picture follows) and breaks the loop's syntax (the
+   view says so).
 
 The driver reports what it read at each step; the tests below assert on it.
 Screenshots of each step land in ``tests/artifacts/e2e/`` (gitignored;
@@ -52,6 +57,7 @@ EXT = ROOT / "vscode-extension"
 DRIVER = EXT / "e2e" / "driver.js"
 EXAMPLE_DIR = ROOT / "examples" / "e2e"
 EXAMPLE = EXAMPLE_DIR / "fusion.mlir"
+VIEW_EXAMPLE = EXAMPLE_DIR / "stencil.mlir"
 ARTIFACTS = Path(os.environ.get("AFFINE_LSP_E2E_ARTIFACTS") or ROOT / "tests" / "artifacts" / "e2e")
 CACHE = Path(os.environ.get("AFFINE_LSP_E2E_CACHE") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "affine-lsp-e2e")
 CODE_SERVER = CACHE / "node_modules" / ".bin" / "code-server"
@@ -238,6 +244,7 @@ def _run_editor_session() -> dict[str, Any]:
                 "url": f"http://127.0.0.1:{port}/",
                 "folder": str(ws),
                 "file": EXAMPLE.name,
+                "viewFile": VIEW_EXAMPLE.name,
                 "artifacts": str(ARTIFACTS),
                 "results": str(profile / "results.json"),
                 "timeoutMs": int(DRIVER_TIMEOUT * 1000),
@@ -420,3 +427,49 @@ def test_04_quick_fix_fuses_loops(session: dict[str, Any]):
         out = subprocess.run([sys.executable, "-m", "affine_lsp", "check", str(f)], capture_output=True, text=True, cwd=ROOT, timeout=60)
     errors = re.findall(r":(\d+):\d+: error: (.*)", out.stdout + out.stderr)
     assert [m for _, m in errors] == [_cli_error()[1]], out.stdout + out.stderr
+
+
+def _view_answer(text: str, line: int) -> dict[str, Any]:
+    """What the iteration-space view must draw for ``text``: the JSON of the
+    engine function behind the server command (``affine-lsp plot --format json``)."""
+    with tempfile.TemporaryDirectory() as d:
+        f = Path(d) / "view.mlir"
+        f.write_text(text)
+        out = subprocess.run(
+            [sys.executable, "-m", "affine_lsp", "plot", str(f), "--loop", str(line), "--format", "json"], capture_output=True, text=True, cwd=ROOT, timeout=60
+        )
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_05_iteration_space_view(session: dict[str, Any]):
+    st = _step(session, "05-iteration-space")
+    text = VIEW_EXAMPLE.read_text()
+    loop_line = next(i for i, line in enumerate(text.splitlines(), 1) if "affine.for %i" in line)
+    want = _view_answer(text, loop_line)
+    got = st["initial"]
+    assert got["error"] is None, got
+    assert got["axisLabels"] == ["%i", "%j"], got
+    assert got["points"] == len(want["points"]) == 35, got
+    assert got["arrows"] == len(want["arrows"]) > 0, got
+    assert sorted(got["arrowKinds"]) == sorted(a["kind"] for a in want["arrows"])
+    assert got["constraints"] == len(want["constraints"])
+    # hovering a point shows its iteration vector and the accesses it makes
+    assert re.search(r"\(%i, %j\) = \(-?\d+, -?\d+\)", st["pointInfo"] or ""), st["pointInfo"]
+    assert "affine.store" in st["pointInfo"] and "affine.load" in st["pointInfo"], st["pointInfo"]
+    # clicking the first arrow shows its dependence and puts the cursor on its sink op
+    first = want["arrows"][0]
+    dep = want["dependences"][first["dep"]]
+    sink = want["accesses"][dep["sink"]]["range"]["start"]
+    assert dep["kind"] in (st["arrowInfo"] or "") and dep["distance"] in (st["arrowInfo"] or ""), st["arrowInfo"]
+    assert st["cursorAfterArrow"] == {"line": sink["line"] + 1, "column": sink["character"] + 1}, st["cursorAfterArrow"]
+    # a bound edited in the editor: the picture is redrawn with the new domain
+    edited = text.replace("affine.for %j = 1 to 6", "affine.for %j = 1 to 9")
+    assert "affine.for %j = 1 to 9" in st["editedText"], st["editedText"]
+    want2 = _view_answer(edited, loop_line)
+    assert st["edited"]["points"] == len(want2["points"]) == 56, st["edited"]
+    assert st["edited"]["arrows"] == len(want2["arrows"]) != got["arrows"], st["edited"]
+    assert st["edited"]["error"] is None and not st["edited"]["stale"]
+    # the loop no longer parses: the view says so and dims the last picture
+    assert "does not parse" in (st["broken"]["error"] or ""), st["broken"]
+    assert st["broken"]["stale"] and st["broken"]["points"] == st["edited"]["points"]

@@ -122,6 +122,12 @@
         } else {
             renderSpace(body);
         }
+        // the status line goes under the title
+        const title = body.querySelector('h2');
+        const status = document.getElementById('status');
+        if (title && status) {
+            title.after(status);
+        }
         if (focusId) {
             const again = document.getElementById(focusId);
             if (again) {
@@ -203,7 +209,7 @@
     function markers(svg) {
         const defs = sv('defs');
         for (const k of KINDS) {
-            const m = sv('marker', { id: `head-${k}`, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' });
+            const m = sv('marker', { id: `head-${k}`, viewBox: '0 0 10 10', refX: 9, refY: 5, markerUnits: 'userSpaceOnUse', markerWidth: 9, markerHeight: 9, orient: 'auto-start-reverse' });
             m.append(sv('path', { d: 'M0,0 L10,5 L0,10 z', class: `kind-${k}` }));
             defs.append(m);
         }
