@@ -15,7 +15,9 @@ opens ``examples/e2e/fusion.mlir`` and:
    Space" on its loop nest and counts the points and arrows drawn in the
    webview, hovers a point, clicks an arrow (the editor reveals its sink),
    edits a loop bound (the picture follows) and breaks the loop's syntax (the
-   view says so).
+   view says so);
+6. runs "affine-lsp: Show Dependence Graph" there and counts its nodes and
+   edges; a click on a node reveals its op.
 
 The driver reports what it read at each step; the tests below assert on it.
 Screenshots of each step land in ``tests/artifacts/e2e/`` (gitignored;
@@ -473,3 +475,23 @@ def test_05_iteration_space_view(session: dict[str, Any]):
     # the loop no longer parses: the view says so and dims the last picture
     assert "does not parse" in (st["broken"]["error"] or ""), st["broken"]
     assert st["broken"]["stale"] and st["broken"]["points"] == st["edited"]["points"]
+
+
+def test_06_dependence_graph_view(session: dict[str, Any]):
+    from affine_lsp.analysis import dependences_of_function
+    from affine_lsp.analysis.iteration_space import dependence_graph, lines_range_of
+    from affine_lsp.syntax.document import Document
+
+    st = _step(session, "06-dependence-graph")
+    # the document as the previous step left it: the bound edited, the syntax error undone
+    text = VIEW_EXAMPLE.read_text().replace("affine.for %j = 1 to 6", "affine.for %j = 1 to 9")
+    doc = Document(text)
+    func = next(op for op in doc.sections[0].module.walk() if op.name == "func.func")
+    g = dependence_graph(dependences_of_function(func), lines_range_of(doc.lines))
+    assert st["title"] == "Dependences of @stencil"
+    assert st["nodes"] == [f"{n['op']} {n['memref']}, line {n['range']['start']['line'] + 1}" for n in g["nodes"]]
+    assert len(st["edges"]) == len(g["edges"]) == 2
+    for e in g["edges"]:
+        assert any(label.startswith(f"{e['kind']} {e['memref']} d={e['depth']} {e['distance']}") for label in st["edges"]), st["edges"]
+    first = g["nodes"][0]["range"]["start"]
+    assert st["cursorAfterNode"] == {"line": first["line"] + 1, "column": first["character"] + 1}

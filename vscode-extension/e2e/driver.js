@@ -565,6 +565,35 @@ async function main() {
             await sleep(300);
             return r;
         });
+
+        // ------------------------------------------------------------ 6. the dependence-graph view
+        await step('06-dependence-graph', page, async () => {
+            const r = {};
+            await closeWidgets(page);
+            const pt = await charPoint(page, 'affine.store %s', 'affine.store', 2);
+            await page.mouse.click(pt.x, pt.y);
+            await sleep(200);
+            await page.keyboard.press('F1');
+            await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+            await page.keyboard.type('affine-lsp: Show Dependence Graph', { delay: 10 });
+            await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Show Dependence Graph' }).first().waitFor({ state: 'visible', timeout: 10000 });
+            await sleep(200);
+            await page.keyboard.press('Enter');
+            const frame = await webviewFrame(page, 'svg#graph', 60000);
+            await sleep(800);
+            Object.assign(r, await frame.evaluate(() => ({
+                nodes: [...document.querySelectorAll('svg#graph g.node')].map((g) => g.getAttribute('aria-label')),
+                edges: [...document.querySelectorAll('svg#graph path.arrow')].map((p) => p.getAttribute('aria-label')),
+                title: (document.querySelector('h2') || {}).textContent || null,
+            })));
+            // Click the first node: the editor reveals its op.
+            await page.mouse.click(5, 5);
+            await frame.locator('svg#graph g.node').first().dispatchEvent('click');
+            await sleep(1200);
+            r.cursorAfterNode = await cursorPosition(page);
+            r.screenshot = await shot(page, '06-dependence-graph.png');
+            return r;
+        });
     } finally {
         results.seconds = (Date.now() - T0) / 1000;
         save();

@@ -619,8 +619,8 @@
         for (const b of nestBoxes) {
             const nest = d.nests[b.nest];
             const g = sv('g', { class: 'nest' });
-            g.append(sv('rect', { x: left - 8, y: b.y0 - 6, width: nodeW + 16, height: b.y1 - b.y0 + 12, rx: 6 }));
-            g.append(sv('text', { x: left - 4, y: b.y0 + 2 }, `${nest.op} ${nest.iv} (line ${lineOf(nest.range)})`));
+            g.append(sv('rect', { x: left - 8, y: b.y0 - 8, width: nodeW + 16, height: b.y1 - b.y0 + 14, rx: 6 }));
+            g.append(sv('text', { x: left - 2, y: b.y0 + 6 }, `${nest.op} ${nest.iv} (line ${lineOf(nest.range)})`));
             svg.append(g);
         }
         for (const i of order) {
