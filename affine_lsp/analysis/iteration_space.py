@@ -396,6 +396,8 @@ def _draw(
             notes.append(f"sampled: {len(pts)} of {total if total is not None else 'more than ' + str(_ENUMERATE_AREA // 2)} points drawn")
     # constraints: of the loop domain, then of each affine.if in the nest
     base = _constraints(dom2) if not dom2.is_empty() else set()
+    if view.dims[1] is None:  # one loop: y = 0 is not a bound
+        base = {c for c in base if c[0] != 0}
     constraints: list[dict] = [
         {"a": a, "b": b, "c": c, "eq": eq, "kind": "bound", "text": constraint_text(a, b, c, eq, xn, yn)} for a, b, c, eq in sorted(base)
     ]
@@ -413,7 +415,7 @@ def _draw(
         d2 = dd.apply(view.to_view(inames[:m])).coalesce()
         if d2.is_empty():
             continue
-        for a, b, c, eq in sorted(_constraints(d2) - base):
+        for a, b, c, eq in sorted(_constraints(d2) - base - ({(0, 1, 0, True)} if view.dims[1] is None else set())):
             constraints.append({"a": a, "b": b, "c": c, "eq": eq, "kind": "if", "text": constraint_text(a, b, c, eq, xn, yn), **_op_ref(op, range_of)})
     # accesses of the nest and where they run
     accs = [a for a in fd.accesses if a.domain is not None and view.compatible(a.ivs) and any(lp in a.loops for lp in chain)]
@@ -427,10 +429,8 @@ def _draw(
         if m > len(view.ivs):
             dd = dd.project_out(DT.set, len(view.ivs), m - len(view.ivs))
             m = len(view.ivs)
+        # (an access lacking an axis runs at every point of its column/row)
         a2 = dd.apply(view.to_view(inames[:m])).intersect(sample_set)
-        if not a2.is_bounded():
-            # the access lacks an axis: it runs at every point of its column/row
-            a2 = a2.intersect(dom2)
         for p in _points(a2, len(pts) + 1):
             if p in point_accesses:
                 point_accesses[p].append(k)
