@@ -19,7 +19,7 @@ from tests.test_server_support import config, no_server_errors, open_doc, pos, s
 if importlib.util.find_spec("affine_lsp.analysis") is None:
     pytest.skip("the analysis package is not available", allow_module_level=True)
 
-from affine_lsp.analysis.bruteforce import brute_pairs, instances
+from affine_lsp.analysis.bruteforce import brute_pairs, instances, loop_ivs
 from affine_lsp.ir.core import Operation
 from affine_lsp.syntax.document import Document
 
@@ -80,7 +80,26 @@ func.func @big(%A: memref<1000x1000xf32>) {
   return
 }
 """
-DOCS = {"simple": SEED_SIMPLE, "skewed": SEED_SKEWED, "banded": BANDED, "big": BIG}
+# A strided one-loop nest, and an affine.parallel around a loop.
+STRIDED_AND_PARALLEL = """\
+func.func @one(%A: memref<100xf32>, %N: index) {
+  affine.for %i = 0 to %N step 3 {
+    %v = affine.load %A[%i] : memref<100xf32>
+    affine.store %v, %A[%i + 6] : memref<100xf32>
+  }
+  return
+}
+func.func @par(%A: memref<100x100xf32>) {
+  affine.parallel (%i, %j) = (0, 0) to (6, 5) {
+    affine.for %k = 0 to 4 {
+      %v = affine.load %A[%i + %j, %k] : memref<100x100xf32>
+      affine.store %v, %A[%i, %k + 1] : memref<100x100xf32>
+    }
+  }
+  return
+}
+"""
+DOCS = {"simple": SEED_SIMPLE, "skewed": SEED_SKEWED, "banded": BANDED, "big": BIG, "misc": STRIDED_AND_PARALLEL}
 
 
 def uri(name: str) -> str:
@@ -276,3 +295,46 @@ async def test_loop_hover_links_to_the_view(client: LanguageClient):
         types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri("simple")), position=pos(SEED_SIMPLE, "affine.store"))
     )
     assert "command:" not in hover_text(h)
+
+
+def _brute_view(text: str, func: str, axes: tuple[int, int | None], syms: dict[str, int]) -> tuple[set, dict]:
+    """Points and arrows (per source line, sink line, depth) of the view
+    with the given axes (the other IVs projected), by enumeration."""
+    doc = Document(text)
+    f = next(op for op in doc.sections[0].module.walk() if op.name == "func.func" and op.attributes["sym_name"].value == func)
+    accs = [o for o in f.walk() if o.name in ("affine.load", "affine.store")]
+
+    def proj(ivs: tuple[int, ...]) -> tuple[int, int]:
+        return (ivs[axes[0]], ivs[axes[1]] if axes[1] is not None else 0)
+
+    points = {proj(inst.ivs) for a in accs for inst in instances(a, symbols=syms)}
+    want: dict[tuple[int, int, int], set] = {}
+    for s, d in itertools.product(accs, accs):
+        if s.name == d.name == "affine.load":
+            continue
+        common = 0
+        for x, y in zip(loop_ivs(s), loop_ivs(d)):
+            if x is not y:
+                break
+            common += 1
+        for depth in range(1, common + 2):
+            pairs = brute_pairs(s, d, depth, syms)
+            if pairs:
+                want[(doc.lines.line_of(s.span.start), doc.lines.line_of(d.span.start), depth)] = {(proj(p), proj(q)) for p, q in pairs}
+    return points, want
+
+
+async def test_strided_loop_and_parallel_nest(client: LanguageClient):
+    ans = await space(client, "misc", "affine.for %i", params={"N": 20})
+    assert ans["dims"] == ["%i"] and ans["axes"] == {"x": "%i", "y": None}
+    points, want = _brute_view(STRIDED_AND_PARALLEL, "one", (0, None), {"%N": 20})
+    assert {tuple(p) for p in ans["points"]} == points == {(i, 0) for i in range(0, 20, 3)}
+    assert {k: v for k, v in drawn(ans).items() if v} == want
+    assert all(c["a"] != 0 for c in ans["constraints"])  # no y = 0 line for one loop
+    # the two IVs of the affine.parallel, the inner loop projected
+    ans = await space(client, "misc", "affine.parallel")
+    assert ans["dims"] == ["%i", "%j"] and ans["fixed"] == {"%k": None}
+    points, want = _brute_view(STRIDED_AND_PARALLEL, "par", (0, 1), {})
+    assert {tuple(p) for p in ans["points"]} == points and len(points) == 30
+    assert {k: v for k, v in drawn(ans).items() if v} == want
+    assert {d["carriedBy"] for d in ans["dependences"]} >= {"%j", "%k"}
