@@ -475,6 +475,10 @@ def test_05_iteration_space_view(session: dict[str, Any]):
     # the loop no longer parses: the view says so and dims the last picture
     assert "does not parse" in (st["broken"]["error"] or ""), st["broken"]
     assert st["broken"]["stale"] and st["broken"]["points"] == st["edited"]["points"]
+    # undone, then the axes swapped in the panel: the transposed picture
+    swapped = st["swapped"]
+    assert swapped["error"] is None and swapped["axisLabels"] == ["%j", "%i"], swapped
+    assert swapped["points"] == st["edited"]["points"] and swapped["arrows"] == st["edited"]["arrows"], swapped
 
 
 def test_06_dependence_graph_view(session: dict[str, Any]):

@@ -562,7 +562,17 @@ async function main() {
             r.broken = await viewState(frame);
             r.screenshotBroken = await shot(page, '05-broken.png');
             await page.keyboard.press('Control+Z');
+            try {
+                await poll(async () => { const v = await viewState(frame); return !v.error && !v.stale; }, { timeout: 30000, what: 'the view to recover' });
+            } catch { /* reported below */ }
+            // Swap the axes with the panel's selector (keyboard-usable form controls).
+            await frame.selectOption('#dim-x', '%j');
+            try {
+                await poll(async () => (await viewState(frame)).axisLabels[0] === '%j', { timeout: 30000, what: 'the axes to swap' });
+            } catch { /* reported as unchanged */ }
             await sleep(300);
+            r.swapped = await viewState(frame);
+            r.screenshotSwapped = await shot(page, '05-swapped.png');
             return r;
         });
 
