@@ -338,3 +338,15 @@ async def test_strided_loop_and_parallel_nest(client: LanguageClient):
     assert {tuple(p) for p in ans["points"]} == points and len(points) == 30
     assert {k: v for k, v in drawn(ans).items() if v} == want
     assert {d["carriedBy"] for d in ans["dependences"]} >= {"%j", "%k"}
+
+
+async def test_sampled_points_keep_exact_arrows(client: LanguageClient):
+    ans = await space(client, "simple", "affine.for %arg0", maxPoints=40)
+    assert ans["sampled"] and ans["numPoints"] == 81 and 0 < len(ans["points"]) <= 40
+    pts = {tuple(p) for p in ans["points"]}
+    ops = ops_by_line(SEED_SIMPLE)
+    store = next(o for o in ops.values() if o.name == "affine.store")
+    load = next(o for o in ops.values() if o.name == "affine.load")
+    # the arrows from the drawn points, exactly
+    assert drawn(ans) == {(5, 6, 1): {(p, q) for p, q in brute_pairs(store, load, 1, {}) if p in pts}}
+    assert any("sampled" in n for n in ans["notes"])

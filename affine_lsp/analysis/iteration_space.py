@@ -296,9 +296,14 @@ def iteration_space(
     if body is None:
         raise ViewError("the innermost loop has no body")
     model = fd.model
+    in_nest = [a for a in fd.accesses if any(lp in a.loops for lp in chain)]
+    param_names: list[str] = []
     try:
         with limited(fd.budget):
             domain, dom_ivs, _iv_isl, failures = model.block_domain(body)
+            for obj in [domain] + [o for a in in_nest for o in (a.relation, a.domain) if o is not None]:
+                sp = obj.get_space()
+                param_names.extend(sp.get_dim_name(DT.param, k) for k in range(sp.dim(DT.param)))
     except BudgetExceeded:
         raise ViewError(f"dependence analysis budget exceeded ({fd.budget} isl operations) while modelling the nest") from None
     except IslFailure as e:
@@ -310,14 +315,6 @@ def iteration_space(
     for k, v in (params or {}).items():
         given[str(k)] = int(v)
         given[str(k).lstrip("%")] = int(v)
-    param_names: list[str] = []
-    for acc in fd.accesses:
-        for obj in (acc.relation, acc.domain):
-            if obj is not None:
-                sp = obj.get_space()
-                param_names.extend(sp.get_dim_name(DT.param, k) for k in range(sp.dim(DT.param)))
-    dsp = domain.get_space()
-    param_names.extend(dsp.get_dim_name(DT.param, k) for k in range(dsp.dim(DT.param)))
     pvals: dict[str, int] = {}
     plist: list[dict] = []
     for pn in dict.fromkeys(param_names):
@@ -337,15 +334,54 @@ def iteration_space(
         "fixed": {n: fixed_pos.get(k) for k, n in enumerate(names) if k not in axes},
         "params": plist,
     }
-    try:
-        with limited(fd.budget):
-            out.update(_draw(fd, view, domain, chain, range_of, max_points, max_arrows, notes))
-    except BudgetExceeded:
-        raise ViewError(f"dependence analysis budget exceeded ({fd.budget} isl operations) while drawing the nest") from None
-    except IslFailure as e:
-        raise ViewError(f"isl failure: {e}") from None
+    out.update(_draw(fd, view, domain, chain, in_nest, range_of, max_points, max_arrows, notes))
     out["notes"] = notes
     return out
+
+
+def _domain_points(view: _View, domain: isl.Set, max_points: int, notes: list[str]) -> tuple[isl.Set, isl.Set, list[tuple[int, ...]], int | None, bool]:
+    """``(the domain in the view, the part drawn, its points, how many in
+    all (None: not counted), sampled)``. Runs isl: inside :func:`limited`."""
+    inames = [f"v{k}" for k in range(len(view.ivs))]
+    dom2 = view.fix(domain).apply(view.to_view(inames)).coalesce()
+    if dom2.is_empty():
+        return dom2, dom2, [], 0, False
+    if not dom2.is_bounded():
+        raise ViewError("the domain is unbounded in the view (a bound is not affine)")
+    (x0, x1), (y0, y1) = _bounds(dom2, 0), _bounds(dom2, 1)
+    area = (x1 - x0 + 1) * (y1 - y0 + 1)
+    total: int | None = None
+    if area <= _ENUMERATE_AREA:
+        pts = sorted(_points(dom2))
+        total = len(pts)
+        if total <= max_points:
+            return dom2, dom2, pts, total, False
+    else:  # a big box, maybe a thin domain: count up to the limit
+        pts = sorted(_points(dom2, max_points + 1))
+        if len(pts) <= max_points:
+            return dom2, dom2, pts, len(pts), False
+    # A grid through the first point, every `step` values along each axis
+    # (it meets a strided domain: the first point is on both).
+    step = max(2, math.ceil(math.sqrt((total or area) / max_points)))
+    p0 = _points(dom2.lexmin())[0]
+    while True:
+        grid = isl.Set(f"{{ [x, y] : (x - {p0[0]}) mod {step} = 0 and (y - {p0[1]}) mod {step} = 0 }}")
+        sample = dom2.intersect(grid)
+        pts = sorted(_points(sample, max_points + 1))
+        if len(pts) <= max_points:
+            break
+        step += 1
+    notes.append(f"sampled: {len(pts)} of {total if total is not None else f'more than {max_points}'} points drawn")
+    return dom2, sample, pts, total, True
+
+
+def _lift(view: _View, obj: Any, n_ivs: int, dt: Any = DT.set) -> tuple[Any, int]:
+    """``obj`` (a set over ``n_ivs`` IVs of the chain, or one side of a map)
+    with its IVs below the chain projected out: (obj, its IVs left)."""
+    m = min(n_ivs, len(view.ivs))
+    if n_ivs > m:
+        obj = obj.project_out(dt, m, n_ivs - m)
+    return obj, m
 
 
 def _draw(
@@ -353,88 +389,70 @@ def _draw(
     view: _View,
     domain: isl.Set,
     chain: list[Operation],
+    in_nest: list[AccessModel],
     range_of: RangeOf,
     max_points: int,
     max_arrows: int,
     notes: list[str],
 ) -> dict:
+    """Each phase runs under its own isl budget (the engine's): the domain
+    and its points must succeed; an ``affine.if``, an access or a dependence
+    over the budget is left out with a note."""
     xn = view.names[view.dims[0]]
     yn = view.names[view.dims[1]] if view.dims[1] is not None else "0"
     inames = [f"v{k}" for k in range(len(view.ivs))]
-    dom2 = view.fix(domain).apply(view.to_view(inames)).coalesce()
-    if dom2.is_empty():
-        pts: list[tuple[int, ...]] = []
-        sampled = False
-        total = 0
-        sample_set = dom2
-    else:
-        if not dom2.is_bounded():
-            raise ViewError("the domain is unbounded in the view (a bound is not affine)")
-        (x0, x1), (y0, y1) = _bounds(dom2, 0), _bounds(dom2, 1)
-        area = (x1 - x0 + 1) * (y1 - y0 + 1)
-        sample_set = dom2
-        if area <= _ENUMERATE_AREA:
-            pts = sorted(_points(dom2))
-            total = len(pts)
-            sampled = total > max_points
-            if sampled:
-                step = math.ceil(math.sqrt(total / max_points))
-                xs = sorted({p[0] for p in pts})[::step]
-                ys = sorted({p[1] for p in pts})[::step]
-                keep_x, keep_y = set(xs), set(ys)
-                pts = [p for p in pts if p[0] in keep_x and p[1] in keep_y]
-        else:
-            total = None  # type: ignore[assignment]
-            sampled = True
-            step = math.ceil(math.sqrt(area / max_points))
-            lm = dom2.lexmin()
-            p0 = _points(lm)[0]
-            grid = isl.Set(f"{{ [x, y] : (x - {p0[0]}) mod {step} = 0 and (y - {p0[1]}) mod {step} = 0 }}")
-            sample_set = dom2.intersect(grid)
-            pts = sorted(_points(sample_set, max_points * 2))
-        if sampled:
-            notes.append(f"sampled: {len(pts)} of {total if total is not None else 'more than ' + str(_ENUMERATE_AREA // 2)} points drawn")
-    # constraints: of the loop domain, then of each affine.if in the nest
-    base = _constraints(dom2) if not dom2.is_empty() else set()
-    if view.dims[1] is None:  # one loop: y = 0 is not a bound
+    one_loop = view.dims[1] is None
+    try:
+        with limited(fd.budget):
+            dom2, sample_set, pts, total, sampled = _domain_points(view, domain, max_points, notes)
+            base = _constraints(dom2) if not dom2.is_empty() else set()
+    except BudgetExceeded:
+        raise ViewError(f"dependence analysis budget exceeded ({fd.budget} isl operations) while drawing the domain") from None
+    except IslFailure as e:
+        raise ViewError(f"isl failure: {e}") from None
+    if one_loop:  # y = 0 is not a bound
         base = {c for c in base if c[0] != 0}
     constraints: list[dict] = [
         {"a": a, "b": b, "c": c, "eq": eq, "kind": "bound", "text": constraint_text(a, b, c, eq, xn, yn)} for a, b, c, eq in sorted(base)
     ]
+    skipped: list[str] = []
+    # the conditions of the affine.if ops of the nest
     for op in chain[0].walk():
         if op.name != "affine.if" or not op.regions or not op.regions[0].blocks:
             continue
-        blk = op.regions[0].blocks[0]
-        d, ivs_if, _, _ = fd.model.block_domain(blk)
-        if not view.compatible(ivs_if):
+        try:
+            with limited(fd.budget):
+                d, ivs_if, _, _ = fd.model.block_domain(op.regions[0].blocks[0])
+                if not view.compatible(ivs_if):
+                    continue
+                dd, m = _lift(view, view.fix(d), len(ivs_if))
+                d2 = dd.apply(view.to_view(inames[:m])).coalesce()
+                found = set() if d2.is_empty() else _constraints(d2) - base
+        except (BudgetExceeded, IslFailure):
+            skipped.append(f"the condition of the affine.if at {_op_line(op, range_of)}")
             continue
-        m = min(len(ivs_if), len(view.ivs))
-        dd = view.fix(d)
-        if len(ivs_if) > m:
-            dd = dd.project_out(DT.set, m, len(ivs_if) - m)
-        d2 = dd.apply(view.to_view(inames[:m])).coalesce()
-        if d2.is_empty():
-            continue
-        for a, b, c, eq in sorted(_constraints(d2) - base - ({(0, 1, 0, True)} if view.dims[1] is None else set())):
+        for a, b, c, eq in sorted(found):
+            if one_loop and a == 0:
+                continue
             constraints.append({"a": a, "b": b, "c": c, "eq": eq, "kind": "if", "text": constraint_text(a, b, c, eq, xn, yn), **_op_ref(op, range_of)})
-    # accesses of the nest and where they run
-    accs = [a for a in fd.accesses if a.domain is not None and view.compatible(a.ivs) and any(lp in a.loops for lp in chain)]
+    # the accesses of the nest and where they run (one lacking an axis runs
+    # at every point of its column/row)
+    accs = [a for a in in_nest if a.domain is not None and view.compatible(a.ivs)]
     acc_index = {a.index: k for k, a in enumerate(accs)}
     accesses = [_acc_ref(a, range_of) for a in accs]
     point_accesses: dict[tuple[int, ...], list[int]] = {p: [] for p in pts}
     for k, a in enumerate(accs):
-        assert a.domain is not None
-        m = len(a.ivs)
-        dd = view.fix(a.domain)
-        if m > len(view.ivs):
-            dd = dd.project_out(DT.set, len(view.ivs), m - len(view.ivs))
-            m = len(view.ivs)
-        # (an access lacking an axis runs at every point of its column/row)
-        a2 = dd.apply(view.to_view(inames[:m])).intersect(sample_set)
-        for p in _points(a2, len(pts) + 1):
+        try:
+            with limited(fd.budget):
+                dd, m = _lift(view, view.fix(a.domain), len(a.ivs))
+                found_pts = _points(dd.apply(view.to_view(inames[:m])).intersect(sample_set), len(pts) + 1)
+        except (BudgetExceeded, IslFailure):
+            skipped.append(f"where {a.describe()} runs")
+            continue
+        for p in found_pts:
             if p in point_accesses:
                 point_accesses[p].append(k)
-    # dependences and their arrows
+    # the dependences and their arrows
     deps: list[dict] = []
     arrows: list[dict] = []
     hidden = 0
@@ -454,43 +472,45 @@ def _draw(
                 "source": acc_index[s.index],
                 "sink": acc_index[d.index],
                 "arrows": 0,
+                "drawn": False,
             }
             if r.reason:
                 info["reason"] = r.reason
+            deps.append(info)
             rel = r.relation
             if rel is None or not (view.has_axes(s.ivs) and view.has_axes(d.ivs)):
                 hidden += 1
-                info["drawn"] = False
-                deps.append(info)
-                continue
-            ms, md = min(len(s.ivs), len(view.ivs)), min(len(d.ivs), len(view.ivs))
-            rr = view.fix(rel)
-            if len(s.ivs) > ms:
-                rr = rr.project_out(DT.in_, ms, len(s.ivs) - ms)
-            if len(d.ivs) > md:
-                rr = rr.project_out(DT.out, md, len(d.ivs) - md)
-            r2 = rr.apply_domain(view.to_view(inames[:ms])).apply_range(view.to_view(inames[:md]))
-            if sampled:
-                r2 = r2.intersect_domain(sample_set)
-            r2 = r2.coalesce()
-            info["drawn"] = True
-            if not r2.is_empty() and not r2.wrap().is_bounded():
-                info["drawn"] = False
-                hidden += 1
-                deps.append(info)
                 continue
             left = max_arrows - len(arrows)
-            pairs = _points(r2.wrap(), left + 1) if left > 0 else []
+            try:
+                with limited(fd.budget):
+                    rr, ms = _lift(view, view.fix(rel), len(s.ivs), DT.in_)
+                    rr, md = _lift(view, rr, len(d.ivs), DT.out)
+                    r2 = rr.apply_domain(view.to_view(inames[:ms])).apply_range(view.to_view(inames[:md]))
+                    if sampled:
+                        r2 = r2.intersect_domain(sample_set)
+                    w = r2.coalesce().wrap()
+                    bounded = w.is_empty() or w.is_bounded()
+                    pairs = _points(w, left + 1) if bounded and left > 0 else []
+            except (BudgetExceeded, IslFailure):
+                skipped.append(f"the arrows of the {r.kind} from line {_op_line(s.op, range_of)} to line {_op_line(d.op, range_of)}")
+                continue
+            if not bounded:
+                hidden += 1
+                continue
             if len(pairs) > left:
                 arrows_capped = True
                 pairs = pairs[:left]
-            k = len(deps)
             for p in sorted(pairs):
-                arrows.append({"from": [p[0], p[1]], "to": [p[2], p[3]], "dep": k, "kind": r.kind, "memref": info["memref"], "carriedBy": info["carriedBy"]})
+                arrows.append(
+                    {"from": [p[0], p[1]], "to": [p[2], p[3]], "dep": len(deps) - 1, "kind": r.kind, "memref": info["memref"], "carriedBy": info["carriedBy"]}
+                )
             info["arrows"] = len(pairs)
-            deps.append(info)
+            info["drawn"] = True
     if hidden:
         notes.append(f"{hidden} dependence(s) not drawn: an end lacks an axis of the view or its relation is unknown")
+    if skipped:
+        notes.append(f"over the analysis budget ({fd.budget} isl operations), left out: {'; '.join(skipped)}")
     if arrows_capped:
         notes.append(f"arrows capped at {max_arrows}")
     return {
@@ -504,6 +524,10 @@ def _draw(
         "arrows": arrows,
         "arrowsCapped": arrows_capped,
     }
+
+
+def _op_line(op: Operation, range_of: RangeOf) -> int:
+    return int(range_of(op.name_span)["start"]["line"]) + 1
 
 
 def dependence_graph(fd: FunctionDeps, range_of: RangeOf) -> dict:
