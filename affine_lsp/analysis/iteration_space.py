@@ -32,7 +32,7 @@ from typing import Any
 import islpy as isl
 
 from affine_lsp.analysis.dependences import NONE, DepResult, FunctionDeps
-from affine_lsp.analysis.isl_support import DT, BudgetExceeded, IslFailure, limited
+from affine_lsp.analysis.isl_support import CTX, DT, BudgetExceeded, IslFailure, limited, val
 from affine_lsp.analysis.polyhedral import AccessModel
 from affine_lsp.ir.affine_ops import ForView, ParallelView
 from affine_lsp.ir.core import Block, Operation, Span, Value
@@ -121,17 +121,17 @@ class _View:
             cons.append("y = 0")
         elif dy < m:
             cons.append(f"y = v{dy}")
-        for k, val in self.fixed.items():
+        for k, value in self.fixed.items():
             if k < m:
-                cons.append(f"v{k} = {val}")
-        return isl.Map(f"{{ [{', '.join(ins)}] -> [x, y] : {' and '.join(cons)} }}")
+                cons.append(f"v{k} = {value}")
+        return isl.Map.read_from_str(CTX, f"{{ [{', '.join(ins)}] -> [x, y] : {' and '.join(cons)} }}")
 
     def fix(self, obj: Any) -> Any:
         """Fix the parameters of an isl set/map and drop them."""
         sp = obj.get_space()
         for k in range(sp.dim(DT.param)):
             name = sp.get_dim_name(DT.param, k)
-            obj = obj.fix_val(DT.param, k, isl.Val.int_from_si(obj.get_ctx(), self.params.get(name, DEFAULT_PARAM)))
+            obj = obj.fix_val(DT.param, k, val(self.params.get(name, DEFAULT_PARAM)))
         obj = obj.project_out(DT.param, 0, obj.dim(DT.param))
         if isinstance(obj, isl.Set):
             return obj.reset_tuple_id()
@@ -365,7 +365,7 @@ def _domain_points(view: _View, domain: isl.Set, max_points: int, notes: list[st
     step = max(2, math.ceil(math.sqrt((total or area) / max_points)))
     p0 = _points(dom2.lexmin())[0]
     while True:
-        grid = isl.Set(f"{{ [x, y] : (x - {p0[0]}) mod {step} = 0 and (y - {p0[1]}) mod {step} = 0 }}")
+        grid = isl.Set.read_from_str(CTX, f"{{ [x, y] : (x - {p0[0]}) mod {step} = 0 and (y - {p0[1]}) mod {step} = 0 }}")
         sample = dom2.intersect(grid)
         pts = sorted(_points(sample, max_points + 1))
         if len(pts) <= max_points:
