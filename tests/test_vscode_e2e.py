@@ -17,7 +17,8 @@ opens ``examples/e2e/fusion.mlir`` and:
    edits a loop bound (the picture follows) and breaks the loop's syntax (the
    view says so);
 6. runs "affine-lsp: Show Dependence Graph" there and counts its nodes and
-   edges; a click on a node reveals its op.
+   edges; a click on a node reveals its op;
+7. hovers the inner loop and follows the hover's "Show iteration space" link.
 
 The driver reports what it read at each step; the tests below assert on it.
 Screenshots of each step land in ``tests/artifacts/e2e/`` (gitignored;
@@ -499,3 +500,12 @@ def test_06_dependence_graph_view(session: dict[str, Any]):
         assert any(label.startswith(f"{e['kind']} {e['memref']} d={e['depth']} {e['distance']}") for label in st["edges"]), st["edges"]
     first = g["nodes"][0]["range"]["start"]
     assert st["cursorAfterNode"] == {"line": first["line"] + 1, "column": first["character"] + 1}
+
+
+def test_07_loop_hover_links_to_the_view(session: dict[str, Any]):
+    st = _step(session, "07-hover-link")
+    assert st["hoverHasLink"], "no 'Show iteration space' link in the loop hover"
+    view = st["view"]
+    # the view now draws the nest of the hovered loop: %j and the loop after it (none: %i then %j)
+    assert view["title"] == "Iteration space of affine.for %j (line 5)", view
+    assert view["error"] is None and view["axisLabels"] == ["%i", "%j"], view

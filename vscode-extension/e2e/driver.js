@@ -604,6 +604,22 @@ async function main() {
             r.screenshot = await shot(page, '06-dependence-graph.png');
             return r;
         });
+
+        // ------------------------------------------------------------ 7. the loop hover's link to the view
+        await step('07-hover-link', page, async () => {
+            const r = {};
+            const { content } = await hoverAt(page, 'affine.for %j', 'affine.for', 2, (c) => /Show iteration space/.test(c.text), 30000);
+            r.hoverHasLink = !!content && /Show iteration space/.test(content.text);
+            if (!r.hoverHasLink) return r;
+            await page.locator('.monaco-hover a', { hasText: 'Show iteration space' }).first().click();
+            const frame = await webviewFrame(page, 'svg#plot', 30000);
+            try {
+                await poll(async () => /affine\.for %j/.test((await viewState(frame)).title || ''), { timeout: 30000, what: 'the view of the %j loop' });
+            } catch { /* reported below */ }
+            r.view = await viewState(frame);
+            r.screenshot = await shot(page, '07-hover-link.png');
+            return r;
+        });
     } finally {
         results.seconds = (Date.now() - T0) / 1000;
         save();
