@@ -24,7 +24,14 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
-    parser = argparse.ArgumentParser(prog="affine-lsp", description="Language tooling for MLIR's affine dialect.")
+    from affine_lsp.commands.check import EXIT_STATUS_HELP
+
+    parser = argparse.ArgumentParser(
+        prog="affine-lsp",
+        description="Language tooling for MLIR's affine dialect.",
+        epilog=EXIT_STATUS_HELP.replace("exit status:", "exit status of 'affine-lsp check' (see 'affine-lsp check --help'):", 1),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     from affine_lsp import __version__
 
     parser.add_argument("--version", action="version", version=f"affine-lsp {__version__}")

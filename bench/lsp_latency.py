@@ -47,6 +47,7 @@ import os
 import queue
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import asdict, dataclass, field
@@ -149,6 +150,16 @@ class Server:
         self.wait(lambda m: m.get("id") == i, 120)
         self.notify("initialized", {})
 
+    def ready(self, name: str) -> None:
+        """Let the server finish starting: affine-lsp says when its parser
+        tables and verifier are loaded (``$/logTrace``); then both servers
+        get half a second of quiet."""
+        if name == "affine-lsp":
+            end = time.monotonic() + 60
+            while time.monotonic() < end and not any(m.startswith("server ready") for _, m in self.traces):
+                time.sleep(0.01)
+        self.drain(0.5, 30)
+
     @staticmethod
     def _hwm_mb(pid: int) -> float:
         try:
@@ -175,6 +186,29 @@ class Server:
         """``textDocument/diagnostic``: (answer time, answer)."""
         i = self.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
         return self.wait(lambda m: m.get("id") == i, timeout)
+
+    @staticmethod
+    def _status_mb(pid: int, key: str) -> float:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            return 0.0
+        for line in status.splitlines():
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) / 1024.0
+        return 0.0
+
+    def tree_mb(self, key: str) -> float:
+        """``key`` (VmRSS, VmHWM) summed over the server and its descendants."""
+        todo, seen, total = [self.proc.pid], set(), 0.0
+        while todo:
+            pid = todo.pop()
+            if pid in seen:
+                continue
+            seen.add(pid)
+            total += self._status_mb(pid, key)
+            todo += self._children(pid)
+        return total
 
     def workers_peak_rss_mb(self) -> float:
         """Peak resident memory of its child processes (worker processes), summed."""
@@ -216,6 +250,12 @@ class Result:
     hover_empty: int = 0
     hover_partial: int = 0  # affine-lsp answered before the function's dependence analysis was done
     hover_flow_pending: int = 0  # ... with the dependences but before their value-based classification
+    warm_open_s: float = float("nan")  # affine-lsp restarted with the same cache directory, the same text opened again
+    rss_open_mb: float = float("nan")  # server + children, once the opened version's diagnostics are complete
+    peak_edits_mb: float = float("nan")  # server + children, peak after the --edits edits
+    long_edits: int = 0
+    peak_long_mb: float = float("nan")  # ... after --long-edits more edits
+    rss_long_mb: float = float("nan")  # ... resident after them (settled)
     error: str | None = None
 
     @staticmethod
@@ -243,6 +283,12 @@ class Result:
             "hover_empty": self.hover_empty,
             "hover_partial": self.hover_partial,
             "hover_flow_pending": self.hover_flow_pending,
+            "warm_open_s": round(self.warm_open_s, 3),
+            "rss_open_mb": round(self.rss_open_mb, 1),
+            "peak_after_edits_mb": round(self.peak_edits_mb, 1),
+            "long_edits": self.long_edits,
+            "peak_after_long_edits_mb": round(self.peak_long_mb, 1),
+            "rss_after_long_edits_mb": round(self.rss_long_mb, 1),
             "error": self.error,
         }
 
@@ -301,7 +347,7 @@ def measure(
         # affine-lsp says with a $/logTrace when its analysis is complete (the
         # analysis may add no diagnostic, then nothing else shows it)
         srv.initialize(options, pull=pull, trace="messages" if name == "affine-lsp" else None)
-        srv.drain(0.5, 30)  # let the server finish starting (e.g. parser tables)
+        srv.ready(name)
         t0 = time.perf_counter()
         srv.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "mlir", "version": 1, "text": text}})
         if pull:
@@ -332,12 +378,15 @@ def measure(
                 break  # (the trace may have arrived while waiting for the pull)
         res.complete_s = last
         srv.drain(args.settle, args.settle + 120)
+        res.rss_open_mb = srv.tree_mb("VmRSS")
         # edits
         line, col = edit_site(text)
         lines = text.split("\n")
         cur = text
         version = 1
-        for k in range(args.edits):
+
+        def edit(k: int) -> float:
+            nonlocal cur, version
             version += 1
             ch = "3" if k % 2 == 0 else "4"
             if full_sync:
@@ -353,9 +402,23 @@ def measure(
                 t1, _ = srv.pull(uri, args.timeout)
             else:
                 t1, _ = srv.wait(lambda m, v=version: is_publish(m, v), args.timeout)
-            res.edit_ms.append((t1 - t0) * 1000)
             time.sleep(args.pause)
+            return (t1 - t0) * 1000
+
+        for k in range(args.edits):
+            res.edit_ms.append(edit(k))
         srv.drain(args.settle, args.settle + 120)
+        res.peak_edits_mb = srv.tree_mb("VmHWM")
+        if args.long_edits:
+            # A long session: as many more edits, each waiting for its diagnostics
+            # (an even number: the text ends as it started).
+            n = args.long_edits + args.long_edits % 2
+            for k in range(args.edits, args.edits + n):
+                edit(k)
+            res.long_edits = n
+            srv.drain(args.settle, args.settle + 120)
+            res.peak_long_mb = srv.tree_mb("VmHWM")
+            res.rss_long_mb = srv.tree_mb("VmRSS")
         # hovers
         for ln, c in hover_sites(text, args.hovers):
             t0 = time.perf_counter()
@@ -375,6 +438,24 @@ def measure(
         res.peak_mb = srv.peak_rss_mb()
     finally:
         srv.stop()
+    if name == "affine-lsp" and res.error is None and env.get("AFFINE_LSP_CACHE_DIR"):
+        # Warm reopen: a new server (an editor restarted) opens the same text;
+        # its diagnostics were stored when the first server completed them.
+        srv = Server(name, cmd, env)
+        try:
+            srv.initialize(options, pull=pull, trace="messages")
+            srv.ready(name)
+            t0 = time.perf_counter()
+            srv.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "mlir", "version": 1, "text": text}})
+            if pull:
+                t1, _ = srv.pull(uri, args.timeout)
+            else:
+                t1, _ = srv.wait(lambda m: is_publish(m, 1), args.timeout)
+            res.warm_open_s = t1 - t0
+        except Exception as e:
+            res.error = f"warm reopen: {type(e).__name__}: {e}"
+        finally:
+            srv.stop()
     return res
 
 
@@ -406,6 +487,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--debounce-ms", type=int, default=None, help="affine-lsp diagnostics.debounceMs before the analysis (default: the server's, 500)")
     p.add_argument("--skip-mlir", action="store_true", help="do not run mlir-lsp-server")
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    p.add_argument("--long-edits", type=int, default=0, metavar="N", help="then N more edits, and the memory after them (affine-lsp, push)")
     args = p.parse_args(argv)
 
     affine_cmd = [sys.executable, "-m", "affine_lsp", "serve"]
@@ -424,7 +506,16 @@ def main(argv: list[str] | None = None) -> int:
         if mlir is not None:
             runs.append(("mlir-lsp-server", mlir[0], mlir[1], True, None, False))
         for name, cmd, env, full_sync, opts, pull in runs:
-            r = measure(name, cmd, env, text, full_sync, args, opts, pull)
+            run_args = args
+            if name == "affine-lsp":
+                # A cold start: an empty persistent cache of its own (the
+                # warm reopen after the session uses it).
+                env = dict(env, AFFINE_LSP_CACHE_DIR=tempfile.mkdtemp(prefix="affine-lsp-bench-cache-"))
+                if pull:
+                    run_args = argparse.Namespace(**{**vars(args), "long_edits": 0})
+            else:
+                run_args = argparse.Namespace(**{**vars(args), "long_edits": 0})
+            r = measure(name, cmd, env, text, full_sync, run_args, opts, pull)
             print(json.dumps(r.summary()), file=sys.stderr)
             results.append(r)
 
@@ -457,6 +548,7 @@ def main(argv: list[str] | None = None) -> int:
                 "lines": r.lines,
                 "mode": r.mode,
                 "open": ratio("open_to_diagnostics_s"),
+                "warm_open": a["warm_open_s"] / b["open_to_diagnostics_s"] if b["open_to_diagnostics_s"] else float("inf"),
                 "edit_p50": ratio("edit_to_diagnostics_p50_ms"),
                 "hover_p95": ratio("hover_p95_ms"),
                 "memory": ratio("total_peak_memory_mb"),
@@ -467,7 +559,7 @@ def main(argv: list[str] | None = None) -> int:
         print("affine-lsp / mlir-lsp-server (push) (lower is better for affine-lsp):")
         for q in ratios:
             print(
-                f"  {q['lines']:>6} lines, {q['mode']}: open x{q['open']:.2f}  edit p50 x{q['edit_p50']:.2f}  hover p95 x{q['hover_p95']:.2f}"
+                f"  {q['lines']:>6} lines, {q['mode']}: open x{q['open']:.2f}  warm reopen x{q['warm_open']:.2f}  edit p50 x{q['edit_p50']:.2f}  hover p95 x{q['hover_p95']:.2f}"
                 f"  memory x{q['memory']:.2f}"
             )
     print()
@@ -483,6 +575,15 @@ def main(argv: list[str] | None = None) -> int:
             if m is not None:
                 ref = m.summary()["edit_to_diagnostics_p50_ms"]
                 print(f"  {r.lines:>6} lines, {r.mode}: {p50} ms vs {ref} ms: x{p50 / ref:.2f}: {'yes' if p50 <= 0.25 * ref else 'NO'}")
+    for r in results:
+        if r.long_edits:
+            s = r.summary()
+            print(
+                f"  {r.lines:>6} lines, {r.mode}: peak after {len(r.edit_ms)} edits {s['peak_after_edits_mb']} MB, after {r.long_edits} more"
+                f" {s['peak_after_long_edits_mb']} MB (x{r.peak_long_mb / r.peak_edits_mb:.2f}, target <= 1.2);"
+                f" resident after opening {s['rss_open_mb']} MB, after the edits {s['rss_after_long_edits_mb']} MB"
+                f" (x{r.rss_long_mb / r.rss_open_mb:.2f}, target <= 1.05)"
+            )
     if args.json:
         Path(args.json).write_text(json.dumps({"results": [r.summary() for r in results], "raw": [asdict(r) for r in results], "ratios": ratios}, indent=2))
     return 0

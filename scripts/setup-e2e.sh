@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the real-editor test (tests/test_vscode_e2e.py) needs:
+# Installs what the real-editor tests (tests/test_vscode_e2e.py, tests/test_neovim.py) need:
+#   - Debian: neovim (apt-get; a failure is only a warning)
 #   - Debian: chromium, ripgrep, build-essential, pkg-config, libkrb5-dev (apt-get)
 #   - npm:    code-server@4.100.3 and playwright-core@1.65.1, into a cache folder
 #             outside the repository ($AFFINE_LSP_E2E_CACHE, default
@@ -17,6 +18,20 @@ APT_PACKAGES=(build-essential pkg-config libkrb5-dev ripgrep chromium)
 say() { echo "setup-e2e: $*"; }
 die() { echo "setup-e2e: ERROR: $*" >&2; exit 1; }
 t0=$(date +%s)
+
+# ---------------------------------------------------------------- neovim
+# The second real editor (tests/test_neovim.py, skipped without nvim). Tried
+# first and never fatal: the rest of the setup does not depend on it.
+if ! command -v nvim >/dev/null; then
+  nvim_sudo=()
+  [ "$(id -u)" = 0 ] || nvim_sudo=(sudo -n)
+  say "apt-get install neovim"
+  if ! { command -v apt-get >/dev/null \
+      && DEBIAN_FRONTEND=noninteractive "${nvim_sudo[@]}" apt-get update -qq >/dev/null 2>&1 \
+      && DEBIAN_FRONTEND=noninteractive "${nvim_sudo[@]}" apt-get install -y -qq --no-install-recommends neovim >/dev/null 2>&1; }; then
+    echo "setup-e2e: WARNING: could not install Debian's neovim; tests/test_neovim.py will be skipped" >&2
+  fi
+fi
 
 # ---------------------------------------------------------------- apt packages
 missing=()

@@ -117,6 +117,7 @@ __all__ = [
     "check_dependence",
     "dependence_kind",
     "dependences_of_function",
+    "forget_dependences",
     "loop_summary",
     "num_common_loops",
     "time_budget_note",
@@ -145,6 +146,17 @@ class _DepsCache(dict):
 
     def __reduce__(self) -> tuple:
         return (_DepsCache, ())
+
+
+def forget_dependences(func_op: Operation) -> None:
+    """Drop the cached dependence engines of ``func_op`` (to bound memory;
+    :func:`dependences_of_function` builds a new one when asked)."""
+    with _CACHE_LOCK:
+        store = getattr(func_op, "__dict__", None)
+        if store is not None:
+            store.pop(_CACHE_ATTR, None)
+        else:
+            _LRU.pop(id(func_op), None)
 
 
 def dependences_of_function(func_op: Operation, budget: int = DEFAULT_BUDGET, max_pairs: int = DEFAULT_MAX_PAIRS) -> FunctionDeps:

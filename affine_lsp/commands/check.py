@@ -1,35 +1,85 @@
-"""``affine-lsp check``: diagnostics in mlir-opt's format."""
+"""``affine-lsp check``: diagnostics in mlir-opt's format, JSON, SARIF 2.1.0
+or GitHub Actions annotations, for files and directory trees."""
 
 from __future__ import annotations
 
 import argparse
 import gc
+import multiprocessing
+import os
 import sys
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any, TextIO
 
 from affine_lsp import diagnostics
 from affine_lsp.syntax.document import Document, gc_paused
 
+FORMATS = ("text", "json", "sarif", "github")
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+EXIT_STATUS_HELP = """\
+exit status:
+  0  no diagnostic of error severity (warnings and remarks do not count)
+  1  at least one diagnostic of error severity
+  2  usage error, or an input that cannot be checked: a missing or unreadable
+     file, a binary file, a directory without .mlir files (one line each on
+     stderr; the other inputs are still checked)"""
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("files", nargs="+", metavar="FILE", help="MLIR files ('-' for standard input)")
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.epilog = (
+        "Directories are searched recursively for *.mlir files (hidden directories are skipped).\n"
+        "A summary line 'N files, E errors, W warnings' ends the run on stderr.\n\n" + EXIT_STATUS_HELP
+    )
+    p.add_argument("files", nargs="+", metavar="PATH", help="MLIR files or directories ('-' for standard input)")
     p.add_argument("--split-input-file", action="store_true", help="accepted for mlir-opt compatibility; '// -----' sections are always independent")
     p.add_argument("--allow-unregistered-dialect", action="store_true", help="accepted for mlir-opt compatibility; unknown dialects are never errors")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="text: mlir-opt's 'FILE:LINE:COL: error: MSG'; json: a list of diagnostics; sarif: a SARIF 2.1.0 log; "
+        "github: GitHub Actions workflow commands (annotations)",
+    )
     p.add_argument("--no-warnings", action="store_true", help="print errors only")
     p.add_argument(
         "--no-unknown-op-notes",
         action="store_true",
         help="do not report ops whose custom syntax affine-lsp does not know (by default: one remark per op name per file)",
     )
+    p.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N", help="check N files at a time in worker processes (default: the number of cores)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no summary line and no progress bar")
+
+
+def _jobs(s: str) -> int:
+    try:
+        n = int(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of jobs, got {s!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1 job, got {n}")
+    return n
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def read_bytes(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    with open(path, "rb") as f:
+        return f.read()
 
 
 def read_source(path: str) -> str:
-    if path == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        with open(path, "rb") as f:
-            data = f.read()
-    return decode(data)
+    return decode(read_bytes(path))
 
 
 def decode(data: bytes) -> str:
@@ -37,39 +87,221 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def run(args: argparse.Namespace) -> int:
-    status = 0
-    all_json: list[dict] = []
-    for k, path in enumerate(args.files):
-        if k:
-            gc.collect()  # the previous file's IR (also when the collector is disabled)
-        status = max(status, _check_file(path, args, all_json))
-    if args.format == "json":
-        print(diagnostics.dumps(all_json))
-    return status
+class InputError(Exception):
+    """An input that cannot be checked; the message is one line."""
 
 
-def _check_file(path: str, args: argparse.Namespace, all_json: list[dict]) -> int:
-    """Check one file: print its diagnostics (text) or add them to
-    ``all_json``. The exit status: 1 when it has errors."""
+def read_input(path: str) -> str:
+    """The text of ``path`` (``-``: standard input). Raises
+    :class:`InputError` for a file that cannot be read or is binary (holds
+    NUL bytes, as git and grep judge)."""
     try:
-        text = read_source(path)
+        data = read_bytes(path)
     except OSError as e:
-        print(f"{path}: error: {e.strerror}", file=sys.stderr)
-        return 1
+        raise InputError(e.strerror or str(e)) from None
+    if b"\0" in data:
+        raise InputError("binary file (it contains NUL bytes), not MLIR text")
+    return decode(data)
+
+
+def expand(paths: list[str]) -> Iterator[tuple[str, str | None]]:
+    """``(path, None)`` for each file to check, directories walked for
+    ``*.mlir`` (sorted, hidden directories skipped), and ``(path, message)``
+    for an argument that names nothing to check."""
+    seen: set[str] = set()
+    for arg in paths:
+        if arg != "-" and os.path.isdir(arg):
+            found = []
+            for top, dirs, names in os.walk(arg):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                found.extend(os.path.join(top, n) for n in sorted(names) if n.endswith(".mlir"))
+            if not found:
+                yield arg, "no .mlir files in this directory"
+            for f in found:
+                if f not in seen:
+                    seen.add(f)
+                    yield f, None
+        elif arg not in seen or arg == "-":
+            seen.add(arg)
+            yield arg, None
+
+
+@dataclass(frozen=True)
+class Options:
+    format: str = "text"
+    no_warnings: bool = False
+    unknown_op_mode: str = "once"
+
+
+@dataclass
+class FileReport:
+    """One file's result, sent back from a worker process."""
+
+    path: str
+    status: int = EXIT_OK
+    errors: int = 0
+    warnings: int = 0
+    output: str = ""  # text and github formats: printed as is
+    items: list[dict[str, Any]] = field(default_factory=list)  # json items or SARIF results
+    problem: str | None = None  # why the file could not be checked
+
+
+_files_checked_here = 0
+
+
+def check_path(path: str, opts: Options, text: str | None = None) -> FileReport:
+    """Check one file (``text``: its contents, already read)."""
+    global _files_checked_here
+    if _files_checked_here:
+        gc.collect()  # the previous file's IR (also when the collector is disabled)
+    _files_checked_here += 1
+    if text is None:
+        try:
+            text = read_input(path)
+        except InputError as e:
+            return FileReport(path, EXIT_USAGE, problem=str(e))
     # The cyclic garbage collector is paused while the file is checked and
-    # its diagnostics printed: the IR of a large file is millions of
+    # its diagnostics formatted: the IR of a large file is millions of
     # long-lived objects that each full collection would walk again (half
     # of the time of a 50k-line file), and the checks make no cyclic
     # garbage worth collecting meanwhile.
     with gc_paused:
         doc = Document(text, uri=path)
         doc.release_syntax()
-        notes = diagnostics.collect(doc, unknown_op_mode="off" if args.no_unknown_op_notes else "once")
-        if args.no_warnings:
+        notes = diagnostics.collect(doc, unknown_op_mode=opts.unknown_op_mode)
+        if opts.no_warnings:
             notes = [n for n in notes if n.severity == "error"]
-        if args.format == "json":
-            all_json.extend(diagnostics.to_json(path, doc, notes))
+        rep = FileReport(path)
+        rep.errors = sum(1 for n in notes if n.severity == "error")
+        rep.warnings = sum(1 for n in notes if n.severity == "warning")
+        rep.status = EXIT_ERRORS if rep.errors else EXIT_OK
+        if opts.format == "json":
+            rep.items = diagnostics.to_json(path, doc, notes)
+        elif opts.format == "sarif":
+            from affine_lsp.report_formats import sarif_results
+
+            rep.items = sarif_results(path, doc, notes)
+        elif opts.format == "github":
+            from affine_lsp.report_formats import github_annotations
+
+            rep.output = "\n".join(github_annotations(path, doc, notes))
         elif notes:
-            print(diagnostics.format_text(path, doc, notes))
-    return 1 if any(n.severity == "error" for n in notes) else 0
+            rep.output = diagnostics.format_text(path, doc, notes)
+    return rep
+
+
+class Progress:
+    """A one-line progress bar on ``stream``, drawn only when it is a
+    terminal."""
+
+    WIDTH = 30
+
+    def __init__(self, total: int, stream: TextIO, enabled: bool) -> None:
+        self.total, self.stream = total, stream
+        self.enabled = enabled and total > 1 and _isatty(stream)
+        self.done = 0
+
+    def step(self) -> None:
+        self.done += 1
+        if self.enabled:
+            filled = self.WIDTH * self.done // self.total
+            self.stream.write(f"\r[{'#' * filled}{'.' * (self.WIDTH - filled)}] {self.done}/{self.total} files")
+            self.stream.flush()
+
+    def clear(self) -> None:
+        if self.enabled:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _warm_up(opts: Options) -> None:
+    """Build the parser and import the checkers once, before the worker
+    processes are forked (each would otherwise spend half a second on it)."""
+    from affine_lsp.syntax.parser import get_parser
+
+    get_parser()
+    diagnostics.collect(Document("func.func @f() {\n  return\n}\n"))
+    if opts.format == "sarif":
+        import affine_lsp.server.convert  # noqa: F401
+
+
+def _reports(targets: list[tuple[str, str | None]], opts: Options, jobs: int, progress: Progress) -> Iterator[FileReport]:
+    """The reports of ``targets`` in their order (checked ``jobs`` at a time)."""
+    stdin_text: str | None = None
+    if any(p == "-" and msg is None for p, msg in targets):
+        try:
+            stdin_text = read_input("-")
+        except InputError as e:
+            targets = [(p, str(e) if p == "-" and msg is None else msg) for p, msg in targets]
+    todo = [k for k, (_p, msg) in enumerate(targets) if msg is None]
+    if jobs <= 1 or len(todo) <= 1:
+        for path, msg in targets:
+            rep = FileReport(path, EXIT_USAGE, problem=msg) if msg is not None else check_path(path, opts, stdin_text if path == "-" else None)
+            progress.step()
+            yield rep
+        return
+    _warm_up(opts)
+    ready: dict[int, FileReport] = {k: FileReport(p, EXIT_USAGE, problem=msg) for k, (p, msg) in enumerate(targets) if msg is not None}
+    nxt = 0
+    # fork: the workers start with the parser and checkers built above (a
+    # spawned or forkserver worker would build them again).
+    ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+    with ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=ctx) as pool:
+        futures: dict[Future[FileReport], int] = {pool.submit(check_path, targets[k][0], opts, stdin_text if targets[k][0] == "-" else None): k for k in todo}
+        for _ in range(len(targets) - len(todo)):
+            progress.step()
+        for fut in as_completed(futures):
+            ready[futures[fut]] = fut.result()
+            progress.step()
+            while nxt in ready:
+                yield ready.pop(nxt)
+                nxt += 1
+    while nxt in ready:
+        yield ready.pop(nxt)
+        nxt += 1
+
+
+def run(args: argparse.Namespace) -> int:
+    opts = Options(args.format, args.no_warnings, "off" if args.no_unknown_op_notes else "once")
+    targets = list(expand(args.files))
+    progress = Progress(len(targets), sys.stderr, not args.quiet)
+    status = EXIT_OK
+    files = errors = warnings = 0
+    items: list[dict[str, Any]] = []
+    for rep in _reports(targets, opts, args.jobs or default_jobs(), progress):
+        status = max(status, rep.status)
+        if rep.problem is not None:
+            progress.clear()
+            print(f"{rep.path}: error: {rep.problem}", file=sys.stderr)
+            continue
+        files += 1
+        errors += rep.errors
+        warnings += rep.warnings
+        items.extend(rep.items)
+        if rep.output:
+            progress.clear()
+            print(rep.output, flush=progress.enabled)
+    progress.clear()
+    if opts.format == "json":
+        print(diagnostics.dumps(items))
+    elif opts.format == "sarif":
+        import json
+
+        from affine_lsp import __version__
+        from affine_lsp.report_formats import sarif_log
+
+        print(json.dumps(sarif_log(items, __version__), indent=2))
+    if not args.quiet:
+        print(f"{_plural(files, 'file')}, {_plural(errors, 'error')}, {_plural(warnings, 'warning')}", file=sys.stderr)
+    return status

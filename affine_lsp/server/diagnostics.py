@@ -41,6 +41,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import threading
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -94,7 +95,10 @@ class DiagnosticsManager:
         self._frozen_runs = 0
 
     # ------------------------------------------------------------ lifecycle hooks (event loop)
-    def document_opened(self, st: DocumentState) -> None:
+    def document_opened(self, st: DocumentState, text: str | None = None) -> None:
+        if text is not None:
+            self._preload(st, text)
+        st.persist_wanted = st.preloaded is None
         self._schedule(st, ANALYSIS_IDLE_S)
 
     def document_changed(self, st: DocumentState) -> None:
@@ -104,7 +108,10 @@ class DiagnosticsManager:
         self._schedule(st, delay)
 
     def document_saved(self, st: DocumentState) -> None:
+        st.persist_wanted = True
         last = st.last
+        if last is not None and last.version == st.version and last.complete:
+            self._persist(st, last)
         if last is not None and last.version == st.version:
             # Up to date: publish again (an analysis still running will follow).
             self._publish(st, last, force=True)
@@ -114,6 +121,9 @@ class DiagnosticsManager:
     def document_closed(self, uri: str, st: DocumentState | None) -> None:
         if st is not None and st.diag_task is not None:
             st.diag_task.cancel()
+        if st is not None and st.last is not None and st.last.version == st.version and st.last.complete:
+            st.persist_wanted = True
+            self._persist(st, st.last)
         if self.server.protocol.writer is not None:
             self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
@@ -360,10 +370,68 @@ class DiagnosticsManager:
             st.last = result
             return result
 
+    # ------------------------------------------------------------ persistent cache
+    def _preload(self, st: DocumentState, text: str) -> None:
+        """Show the cached diagnostics of the opened text at once."""
+        cache = self.server.disk_cache
+        if not cache.enabled:
+            return
+        try:
+            key = cache.key(st.uri, text, self.server.settings.results_key())
+            raw = cache.get(key)
+            if raw is None:
+                return
+            diags = [_converter().structure(d, types.Diagnostic) for d in raw]
+        except Exception:
+            log.exception("reading the diagnostics cache failed")
+            return
+        st.preloaded = (st.version, diags)
+        self._trace(f"diagnostics {st.uri} v{st.version}: from the cache", f"{len(diags)} diagnostics")
+        if not self.server.client_pull_diagnostics and not st.closed:
+            st.published_version = st.version
+            st.last_published = diags
+            self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=st.uri, version=st.version, diagnostics=list(diags)))
+
+    def _persist(self, st: DocumentState, result: DiagnosticsResult) -> None:
+        """Store ``result`` (complete) in the persistent cache, in the
+        background, if it was asked for and does not depend on timing."""
+        from affine_lsp.server.persist import cacheable
+
+        cache = self.server.disk_cache
+        if not st.persist_wanted or not cache.enabled or not result.complete or not cacheable(result.notes):
+            return
+        st.persist_wanted = False
+        settings_key = self.server.settings.results_key()
+
+        def write() -> None:
+            try:
+                with st.locked() as doc:
+                    if doc.version != result.doc_version:
+                        return  # edited meanwhile: that version will be stored when it is complete
+                    text = doc.text
+                cache.put(cache.key(st.uri, text, settings_key), [_converter().unstructure(d) for d in result.diagnostics])
+            except Exception:
+                log.exception("writing the diagnostics cache failed")
+
+        threading.Thread(target=write, name="affine-cache-write", daemon=True).start()
+
     # ------------------------------------------------------------ output
     def _publish(self, st: DocumentState, result: DiagnosticsResult, force: bool = False, final: bool = False) -> None:
         if st.closed:
             return
+        if result.complete:
+            self._persist(st, result)
+        pre = st.preloaded
+        if pre is not None:
+            if pre[0] == result.version and not result.complete:
+                return  # the cached complete diagnostics stay until this version's are complete
+            st.preloaded = None
+            if pre[0] == result.version:
+                if _differ(pre[1], result.diagnostics):
+                    log.warning("%s v%d: the cached diagnostics differ from the computed ones", st.uri, result.version)
+                    final = True  # pull clients: ask them to pull again
+                elif st.published_version == result.version:
+                    st.last_published = result.diagnostics  # the same: not published again
         st.result_counter += 1
         if self.server.client_pull_diagnostics:
             # The client pulls on every change; tell it when the analysis adds more.
@@ -378,6 +446,16 @@ class DiagnosticsManager:
 
     async def pull(self, st: DocumentState, previous_result_id: str | None) -> types.DocumentDiagnosticReport:
         last = st.last
+        pre = st.preloaded
+        if pre is not None and pre[0] == st.version and (last is None or last.version != st.version or not last.complete):
+            # The cached complete diagnostics of the opened text; a refresh
+            # follows when this version's own are complete.
+            if st.diag_task is None or st.diag_task.done():
+                self._schedule(st, ANALYSIS_IDLE_S)
+            result_id = f"cache.{pre[0]}.{len(pre[1])}.{id(pre[1])}"
+            if previous_result_id is not None and previous_result_id == result_id:
+                return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+            return types.RelatedFullDocumentDiagnosticReport(items=list(pre[1]), result_id=result_id)
         if last is None or last.version != st.version:
             # The fast phase of this version (the one the change scheduled, or
             # a new one); its run defers the analysis.
@@ -397,6 +475,21 @@ class DiagnosticsManager:
         if previous_result_id is not None and previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
         return types.RelatedFullDocumentDiagnosticReport(items=list(last.diagnostics), result_id=result_id)
+
+
+def _differ(a: list[types.Diagnostic], b: list[types.Diagnostic]) -> bool:
+    """Compared as the client sees them (JSON): cached ones come from JSON,
+    where a tuple in ``data`` became a list."""
+    if len(a) != len(b):
+        return True
+    conv = _converter()
+    return any(x != y and conv.unstructure(x) != conv.unstructure(y) for x, y in zip(a, b))
+
+
+def _converter() -> Any:
+    from lsprotocol.converters import get_converter
+
+    return get_converter()
 
 
 def _refreeze(full: bool) -> None:

@@ -82,11 +82,20 @@ class FunctionAnalysis:
     flows_future: Any = None  # the request to the dataflow worker
     flows_failed: bool = False
     timed_out: bool = False  # a computation ran past analysis.timeBudgetMs (not retried)
+    evicted: bool = False  # ``deps`` dropped to bound memory; recomputed when asked for
 
     @property
     def ready(self) -> bool:
         """Everything hovers ask for is computed."""
         return self.warmed and (self.flows is not None or self.flows_failed)
+
+
+DEPS_KEPT = 64
+"""Functions per document whose dependence model (isl sets and maps, pair
+results, loop summaries: ~0.1 MB each) stays in memory, the most recently
+used ones. The diagnostics and value flows of every function are kept; the
+model of another function is computed again when a hover or an inlay hint
+asks for it (as for a function the background analysis has not reached)."""
 
 
 class Engine:
@@ -192,6 +201,7 @@ class Engine:
         with self._lock:
             for k in [k for k, fa in cache.items() if live.get(k) is not fa.func or fa.key != key]:
                 del cache[k]
+                st.deps_lru.pop(k, None)
             return dict(cache)
 
     def analyse_function(
@@ -207,7 +217,8 @@ class Engine:
         while True:
             with self._lock:
                 fa = st.fn_cache.get(fid)
-                if fa is not None and fa.key == key and fa.func is func and (fa.skipped is None or fa.timed_out):
+                if fa is not None and fa.key == key and fa.func is func and (fa.skipped is None or fa.timed_out) and not fa.evicted:
+                    self._touch(st, fid)
                     return fa
                 ev = self._inflight.get(fid)
                 if ev is None:
@@ -218,14 +229,57 @@ class Engine:
             if cancelled is not None and cancelled():
                 return None
         try:
-            fa = self._compute(func, key, settings)
+            if fa is not None and fa.evicted and fa.key == key and fa.func is func:
+                self._revive(fa, settings)
+            else:
+                fa = self._compute(func, key, settings)
             with self._lock:
                 st.fn_cache[fid] = fa
+                self._touch(st, fid)
             return fa
         finally:
             with self._lock:
                 self._inflight.pop(fid, None)
             ev.set()
+
+    def _touch(self, st: DocumentState, fid: int) -> None:
+        """``fid``'s model was just used: the least recently used models past
+        :data:`DEPS_KEPT` are dropped (their notes and flows are kept).
+        Called with the lock held."""
+        lru = st.deps_lru
+        lru.pop(fid, None)
+        lru[fid] = None
+        while len(lru) > DEPS_KEPT:
+            old = next(iter(lru))
+            del lru[old]
+            fa = st.fn_cache.get(old)
+            if fa is not None and fa.deps is not None:
+                fa.deps = None
+                fa.evicted = True
+                forget = getattr(self.analysis_mod, "forget_dependences", None)
+                if forget is not None:
+                    forget(fa.func)
+
+    def _revive(self, fa: FunctionAnalysis, settings: Settings) -> None:
+        """Compute again the dependence model of an evicted analysis (its
+        notes are those of the first computation: the same function op)."""
+        m = self.analysis_mod
+        if m is None:
+            return
+        with _time_limit(m, settings.time_budget_s):
+            try:
+                fa.deps = m.dependences_of_function(fa.func, settings.isl_max_operations)
+            except Exception as e:
+                if not _timed_out(m, e):
+                    log.exception("dependence analysis failed")
+                fa.deps = None
+                fa.skipped = (
+                    "the dependence analysis of this function ran past its time budget"
+                    if _timed_out(m, e)
+                    else f"dependence analysis failed: {type(e).__name__}"
+                )
+                fa.timed_out = _timed_out(m, e)
+        fa.evicted = False
 
     def _compute(self, func: Operation, key: tuple, settings: Settings) -> FunctionAnalysis:
         m = self.analysis_mod
@@ -282,6 +336,10 @@ class Engine:
         of :mod:`.flowproc`, from ``source`` = (alias definitions, function
         text); the dataflow is one long isl call that would freeze this
         process)."""
+        if fa.evicted:  # its model was dropped: summaries are computed again on demand
+            fa.warmed = True
+            self.request_flows(fa, source, settings)
+            return
         if fa.deps is None:  # nothing to warm (skipped, failed): never ask again
             fa.warmed = fa.flows_failed = True
             return

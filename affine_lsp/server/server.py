@@ -11,6 +11,7 @@ traffic. Answers are computed in worker threads from the one Document/IR
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import threading
@@ -151,6 +152,9 @@ class AffineLanguageServer(LanguageServer):
         from affine_lsp.server import diagnostics as _diag
 
         self.diagnostics = _diag.DiagnosticsManager(self)
+        from affine_lsp.server.persist import DiagnosticsCache, default_directory
+
+        self.disk_cache = DiagnosticsCache(default_directory(), self.settings.cache_max_size_mb * 1024 * 1024)
 
     # ------------------------------------------------------------ helpers
     def doc(self, uri: str) -> DocumentState | None:
@@ -204,6 +208,7 @@ class AffineLanguageServer(LanguageServer):
             return
         self.settings = new
         log.info("settings: %s", new)
+        self.disk_cache.max_bytes = new.cache_max_size_mb * 1024 * 1024 if new.cache_enabled else 0
         for cb in list(self.on_settings_changed):
             try:
                 cb(old, new)
@@ -240,11 +245,16 @@ class AffineLanguageServer(LanguageServer):
         super().shutdown()
 
 
-def _warm_up() -> None:
+def _warm_up(engine: Engine | None = None) -> None:
+    """Load the parser tables and the verifier before the first document
+    needs them."""
     try:
         from affine_lsp.syntax.document import Document
 
-        Document("func.func @warm_up() {\n  return\n}\n").sections  # noqa: B018
+        doc = Document("func.func @warm_up() {\n  return\n}\n")
+        doc.sections  # noqa: B018
+        if engine is not None:
+            engine.verify(doc)
     except Exception:
         log.exception("parser warm-up failed")
 
@@ -283,7 +293,14 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
     @server.feature(types.INITIALIZED)
     async def on_initialized(ls: AffineLanguageServer, params: types.InitializedParams) -> None:
         # Build the parser tables now, on the parse worker (the first document waits for it anyway).
-        ls.parse_pool.submit(_warm_up)
+        warm = ls.parse_pool.submit(_warm_up, ls.engine)
+        loop = asyncio.get_running_loop()
+
+        def ready(_f: object) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is closed (shut down meanwhile)
+                loop.call_soon_threadsafe(ls.diagnostics._trace, "server ready (parser tables and verifier loaded)")
+
+        warm.add_done_callback(ready)
         await ls.pull_configuration()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -298,7 +315,7 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
     def did_open(ls: AffineLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
         td = params.text_document
         st = ls.documents.open(td.uri, td.text, td.version, td.language_id)
-        ls.diagnostics.document_opened(st)
+        ls.diagnostics.document_opened(st, td.text)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: AffineLanguageServer, params: types.DidChangeTextDocumentParams) -> None:

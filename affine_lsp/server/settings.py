@@ -5,7 +5,8 @@ The same shape arrives as ``initializationOptions`` and as the answer to
 
     {"analysis": {"enabled": true, "islMaxOperations": 200000, "timeBudgetMs": 2000},
      "vectorize": {"defaultWidth": 8},
-     "diagnostics": {"debounceMs": 500, "unknownOps": "once"}}
+     "diagnostics": {"debounceMs": 500, "unknownOps": "once"},
+     "cache": {"enabled": true, "maxSizeMb": 64}}
 
 Dotted keys (``{"analysis.enabled": false}``) are accepted too. Values of the
 wrong type are ignored (the previous value is kept), so a bad setting never
@@ -32,6 +33,8 @@ class Settings:
     vectorize_default_width: int = 8
     debounce_ms: int = 500  # after a change, before the analysis phase (the fast diagnostics do not wait)
     unknown_ops: str = "once"  # "once" (a remark per op name per document) | "off"
+    cache_enabled: bool = True  # the persistent diagnostics cache (see server/persist.py)
+    cache_max_size_mb: int = 64
 
     # (json path, field, type, minimum for an int or the allowed values of a str)
     _KEYS = (
@@ -41,6 +44,8 @@ class Settings:
         (("vectorize", "defaultWidth"), "vectorize_default_width", int, 1),
         (("diagnostics", "debounceMs"), "debounce_ms", int, 0),
         (("diagnostics", "unknownOps"), "unknown_ops", str, UNKNOWN_OP_MODES),
+        (("cache", "enabled"), "cache_enabled", bool, None),
+        (("cache", "maxSizeMb"), "cache_max_size_mb", int, 0),
     )
 
     def merged(self, raw: Any) -> Settings:
@@ -73,6 +78,11 @@ class Settings:
     @property
     def isl_ops(self) -> int | None:
         return self.isl_max_operations if self.isl_max_operations > 0 else None
+
+    def results_key(self) -> str:
+        """What the diagnostics depend on (the persistent cache's key):
+        every setting but those of the cache itself."""
+        return repr(dataclasses.replace(self, cache_enabled=True, cache_max_size_mb=0))
 
     def analysis_key(self) -> tuple[bool, int, int]:
         """What cached analysis results depend on."""

@@ -79,8 +79,17 @@ class DocumentState:
         self.last: DiagnosticsResult | None = None
         self.published_version: int | None = None
         self.last_published: list[types.Diagnostic] | None = None
+        # Diagnostics of the opened version read from the persistent cache
+        # (server/persist.py): (version, diagnostics), shown until the
+        # computation of that version is complete.
+        self.preloaded: tuple[int, list[types.Diagnostic]] | None = None
+        # Store the next complete diagnostics in the persistent cache (set
+        # when the document is opened or saved).
+        self.persist_wanted = False
         # Per-function analysis results (see engine.Engine), keyed by id(func op).
         self.fn_cache: dict[int, Any] = {}
+        # Which of them still hold their dependence model, least recently used first.
+        self.deps_lru: dict[int, None] = {}
         # Verifier results per top-level item (see engine.Engine.verify).
         self.verify_cache: dict[int, Any] = {}
         # Semantic tokens per chunk (see semantic_tokens.chunk_tokens).

@@ -79,20 +79,25 @@ class LalrDriver:
         gotos: dict[str, dict[int, int]] = {}
         self.rules: list[Rule] = []
         index: dict[int, int] = {}
+        # One int object per state number and per ~rule: ints past 256 are
+        # not shared by Python, and the tables hold ~200k entries.
+        state_ints = list(range(n))
+        reduce_ints: list[int] = []
         for state, row in table.states.items():
             acts = self.actions[state]
             for sym, (action, arg) in row.items():
                 if action is Shift:
                     if sym.isupper() or sym.startswith("$"):
-                        acts[sym] = arg
+                        acts[sym] = state_ints[arg]
                     else:
-                        gotos.setdefault(sym, {})[state] = arg
+                        gotos.setdefault(sym, {})[state] = state_ints[arg]
                     continue
                 k = index.get(id(arg))
                 if k is None:
                     k = index[id(arg)] = len(self.rules)
+                    reduce_ints.append(~k)
                     self.rules.append(_rule(arg, callbacks[arg], gotos))
-                acts[sym] = ~k
+                acts[sym] = reduce_ints[k]
         # (state, text) / (state, kind) -> (terminal, first action): the
         # lexer's memo of token types joined with the action table.
         self._by_text: dict[tuple[int, str], tuple[str, int]] = {}

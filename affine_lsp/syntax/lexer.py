@@ -186,7 +186,12 @@ class _FastLexing:
         return self.new(type_, value, start, 0, 0, 0, 0, start + len(value))
 
     def bind(self, states: dict[int, dict[str, Any]]) -> None:
-        self.accepts = {s: frozenset(actions) for s, actions in states.items()}
+        # Many states accept the same terminals: one frozenset for each set.
+        shared: dict[frozenset[str], frozenset[str]] = {}
+        self.accepts = {}
+        for s, actions in states.items():
+            fs = frozenset(actions)
+            self.accepts[s] = shared.setdefault(fs, fs)
         self.memo = {}
         self.memo_kind = {}
         self.look_text = {}

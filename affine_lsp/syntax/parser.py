@@ -79,6 +79,7 @@ from affine_lsp.syntax.ops_scf import ScfOps
 from affine_lsp.syntax.ops_tensor import BufferizationOps, TensorOps, TransformOps
 from affine_lsp.syntax.ops_vector import VectorOps
 from affine_lsp.syntax.reductions import ReduceRule, compile_reductions
+from affine_lsp.syntax.table_cache import cache_path, compact_tables
 
 GRAMMAR_PATH = Path(__file__).resolve().parent.parent.parent / "grammar" / "mlir.lark"
 _PACKAGED_GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "mlir.lark"
@@ -2183,9 +2184,10 @@ def _make_parser(transformer: ChunkTransformer, lexer: str | None = None, engine
     (the benchmark compares them)."""
     lexer = lexer or os.environ.get("AFFINE_LSP_LEXER", "fast")
     engine = engine or os.environ.get("AFFINE_LSP_ENGINE", "cython")
-    # cache=True: lark stores the LALR tables in the temp folder, keyed by a
-    # hash of the grammar and options (1.8 s to build, 0.25 s to load).
-    kwargs: dict[str, Any] = dict(parser="lalr", start="start", transformer=transformer, cache=True, source_path=str(grammar_path()))
+    # lark stores the LALR tables in the temp folder (1.8 s to build), in
+    # the compact form of .table_cache (lark's own form peaks at 95 MB to
+    # load), and checks the hash of the grammar and options stored in it.
+    kwargs: dict[str, Any] = dict(parser="lalr", start="start", transformer=transformer, cache=cache_path(grammar_texts()), source_path=str(grammar_path()))
     cython = False
     if engine == "cython":
         try:
@@ -2196,7 +2198,8 @@ def _make_parser(transformer: ChunkTransformer, lexer: str | None = None, engine
         except ImportError:  # pragma: no cover - optional speed-up
             pass
     kwargs["lexer"] = lexer_class(cython) if lexer == "fast" else "contextual"
-    p = Lark(_grammar_text(), **kwargs)
+    with compact_tables():
+        p = Lark(_grammar_text(), **kwargs)
     if compiled is None:
         compiled = os.environ.get("AFFINE_LSP_REDUCTIONS", "compiled") == "compiled"
     if compiled:

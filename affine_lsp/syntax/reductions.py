@@ -172,13 +172,18 @@ def compile_reductions(lark: Lark, transformer: Any) -> None:
     callbacks: dict = lark._callbacks  # type: ignore[attr-defined]
     table = lark.parser.parser._parse_table  # type: ignore[union-attr]
     compiled: dict[int, ReduceRule] = {}
+    # One (action, argument) tuple per distinct entry, shared by every state
+    # that has it: the table has ~200k entries but a few thousand distinct
+    # ones (a tuple each was 11 MB in every process that parses).
+    shared: dict[tuple[object, int | ReduceRule], tuple] = {}
     for actions in table.states.values():
         for term, (action, arg) in list(actions.items()):
             if isinstance(arg, Rule):
                 rr = compiled.get(id(arg))
                 if rr is None:
                     rr = compiled[id(arg)] = ReduceRule(arg)
-                actions[term] = (action, rr)
+                arg = rr
+            actions[term] = shared.setdefault((action, arg), (action, arg))
     token_callbacks = {k: v for k, v in callbacks.items() if isinstance(k, str)}
     callbacks.clear()
     callbacks.update(token_callbacks)

@@ -6,13 +6,18 @@
 //
 //   node driver.js CONFIG.json
 //
-// CONFIG: {url, folder, file, viewFile, artifacts, results, timeoutMs?, playwrightCore?, chromium?}
+// CONFIG: {url, folder, file, viewFile?, artifacts, results, timeoutMs?, playwrightCore?, chromium?, scenario?, squiggleTimeoutMs?}
 //   url        http://127.0.0.1:PORT/  (code-server, --auth none)
 //   folder     absolute path of the workspace folder to open
 //   file       name of the .mlir file in it (examples/e2e/fusion.mlir's copy)
-//   viewFile   name of the file the iteration-space step opens (stencil.mlir)
+//   viewFile   name of the file the iteration-space steps open (stencil.mlir)
 //   artifacts  folder for the screenshots (NN-step.png)
 //   results    path of the JSON report written at the end (and after each step)
+//   scenario   'first-install': no server anywhere; accept the extension's install
+//              prompt (step 05-install), then wait for the diagnostic (01) and stop;
+//              'after-update': the progress of the environment's update (07-update),
+//              then the diagnostic (01); 'no-index' and 'no-python': accept the
+//              install prompt (05), then read the error notification (06-install-error)
 //
 // The driver does not judge: each step reports what it read from the page
 // (squiggles, Problems rows, hover text and tables, code actions offered,
@@ -244,7 +249,6 @@ async function editorText(page) {
     };
 }
 
-
 // ------------------------------------------------------------------ webview helpers
 
 /** The frame of a webview whose document has `selector` (code-server nests it in two iframes). */
@@ -290,7 +294,7 @@ async function cursorPosition(page) {
 
 // ------------------------------------------------------------------ steps
 
-async function step(name, page, fn) {
+async function step(name, page, fn, { close = true } = {}) {
     const t = Date.now();
     log(`step ${name}`);
     try {
@@ -303,7 +307,23 @@ async function step(name, page, fn) {
     }
     results.steps[name].seconds = (Date.now() - t) / 1000;
     save();
-    await closeWidgets(page).catch(() => {});
+    if (close) await closeWidgets(page).catch(() => {});
+}
+
+/**
+ * The notification whose text contains `needle`: a toast, or (hidden by an
+ * Escape meanwhile) the same item in the notification center, opened with
+ * the status bar bell.
+ */
+async function notification(page, needle, timeout) {
+    const item = page.locator('.notification-list-item', { hasText: needle }).first();
+    try {
+        await item.waitFor({ state: 'visible', timeout });
+    } catch {
+        await page.locator('.statusbar-item[id="status.notifications"] a, .statusbar-item[id="status.notifications"]').first().click();
+        await item.waitFor({ state: 'visible', timeout: 10000 });
+    }
+    return item;
 }
 
 async function main() {
@@ -355,15 +375,65 @@ async function main() {
                 return el ? (el.getAttribute('aria-label') || el.textContent) : null;
             });
             return { language: lang, screenshot: await shot(page, '00-open.png') };
-        });
+        }, { close: !cfg.scenario }); // keep the extension's notifications in view
 
         if (!results.steps['00-open'].ok) throw new Error('could not open the example file; the other steps need it');
+
+        // ------------------------------------------------------------ first install: accept the install prompt
+        if (['first-install', 'no-index', 'no-python'].includes(cfg.scenario)) {
+            await step('05-install', page, async () => {
+                const r = {};
+                const prompt = await notification(page, 'no language server was found', 60000);
+                r.prompt = (await prompt.locator('.notification-list-item-message').innerText()).trim();
+                r.buttons = (await prompt.locator('.monaco-button').allInnerTexts()).map((b) => b.trim()).filter((b) => b);
+                await sleep(600); // the toast's fade-in
+                r.screenshotPrompt = await shot(page, '05-install-prompt.png');
+                await prompt.locator('.monaco-button', { hasText: /^Install$/ }).first().click();
+                r.clicked = 'Install';
+                results.timings.installClicked = (Date.now() - T0) / 1000;
+                try {
+                    const progress = await notification(page, 'installing the language server', 20000);
+                    r.progress = (await progress.innerText()).replace(/\s+/g, ' ').trim();
+                    r.screenshotProgress = await shot(page, '05-install-progress.png');
+                } catch { /* reported as no progress notification */ }
+                await page.click(`${EDITOR} .view-lines`);
+                return r;
+            }, { close: false });
+        }
+
+        // ------------------------------------------------------------ no package index: the install's error
+        if (cfg.scenario === 'no-index' || cfg.scenario === 'no-python') {
+            await step('06-install-error', page, async () => {
+                const r = {};
+                const err = await notification(page, 'could not start the language server', 120000);
+                r.text = (await err.locator('.notification-list-item-message').innerText()).trim();
+                r.buttons = (await err.locator('.monaco-button').allInnerTexts()).map((b) => b.trim()).filter((b) => b);
+                await sleep(600);
+                r.screenshot = await shot(page, '06-install-error.png');
+                return r;
+            }, { close: false });
+            return;
+        }
+
+        // ------------------------------------------------------------ after an extension update: the environment is updated
+        if (cfg.scenario === 'after-update') {
+            await step('07-update', page, async () => {
+                const r = {};
+                try {
+                    const progress = await notification(page, 'installing the language server', 10000);
+                    r.progress = (await progress.innerText()).replace(/\s+/g, ' ').trim();
+                    r.screenshot = await shot(page, '07-update-progress.png');
+                } catch { /* reported as no progress notification */ }
+                r.notifications = await page.evaluate(() => [...document.querySelectorAll('.notification-list-item-message')].map((n) => n.innerText.trim()));
+                return r;
+            });
+        }
 
         // ------------------------------------------------------------ 1. diagnostic: squiggle + Problems panel
         await step('01-diagnostic', page, async () => {
             const r = {};
             try {
-                await page.waitForSelector(`${EDITOR} .squiggly-error`, { timeout: 90000 });
+                await page.waitForSelector(`${EDITOR} .squiggly-error`, { timeout: cfg.squiggleTimeoutMs || 90000 });
             } catch { /* reported below as no squiggle */ }
             results.timings.firstSquiggle = (Date.now() - T0) / 1000;
             r.squiggles = await squiggles(page, 'squiggly-error');
@@ -395,6 +465,8 @@ async function main() {
             await page.click(`${EDITOR} .view-lines`);
             return r;
         });
+
+        if (cfg.scenario) return; // the other steps run in the main session
 
         // ------------------------------------------------------------ 2. hover an affine.load: dependence distance
         await step('02-hover-dependence', page, async () => {
@@ -497,9 +569,8 @@ async function main() {
             r.screenshotFused = await shot(page, '04-fused.png');
             return r;
         });
-
-        // ------------------------------------------------------------ 5. the iteration-space view
-        await step('05-iteration-space', page, async () => {
+        // ------------------------------------------------------------ 9. the iteration-space view
+        await step('09-iteration-space', page, async () => {
             const r = { file: cfg.viewFile };
             await closeWidgets(page);
             await page.keyboard.press('Control+P');
@@ -524,7 +595,7 @@ async function main() {
             await poll(async () => (await viewState(frame)).points > 0, { timeout: 30000, what: 'points in the view' }).catch(() => {});
             await sleep(500);
             r.initial = await viewState(frame);
-            r.screenshot = await shot(page, '05-iteration-space.png');
+            r.screenshot = await shot(page, '09-iteration-space.png');
             // Hover a point: its iteration vector and accesses.
             const box = await frame.evaluate(() => {
                 const c = document.querySelector('circle.point');
@@ -537,7 +608,7 @@ async function main() {
             await sleep(1200);
             r.arrowInfo = (await viewState(frame)).info;
             r.cursorAfterArrow = await cursorPosition(page);
-            r.screenshotReveal = await shot(page, '05-reveal.png');
+            r.screenshotReveal = await shot(page, '09-reveal.png');
             // Edit a bound in the editor (%j = 1 to 6 -> 1 to 9): the picture follows.
             const six = await charPoint(page, 'affine.for %j = 1 to 6', '6', 0);
             await page.mouse.dblclick(six.x, six.y);
@@ -550,7 +621,7 @@ async function main() {
             await sleep(500);
             r.edited = await viewState(frame);
             r.editedText = (await visibleLines(page)).map((l) => l.text).join('\n');
-            r.screenshotEdited = await shot(page, '05-edited.png');
+            r.screenshotEdited = await shot(page, '09-edited.png');
             // Break the loop's syntax: the view says so (and keeps the last picture, dimmed).
             const nine = await charPoint(page, 'affine.for %j = 1 to 9', '9', 0);
             await page.mouse.dblclick(nine.x, nine.y);
@@ -560,7 +631,7 @@ async function main() {
                 await poll(async () => (await viewState(frame)).error, { timeout: 30000, what: 'the error banner' });
             } catch { /* reported as null */ }
             r.broken = await viewState(frame);
-            r.screenshotBroken = await shot(page, '05-broken.png');
+            r.screenshotBroken = await shot(page, '09-broken.png');
             await page.keyboard.press('Control+Z');
             try {
                 await poll(async () => { const v = await viewState(frame); return !v.error && !v.stale; }, { timeout: 30000, what: 'the view to recover' });
@@ -572,12 +643,12 @@ async function main() {
             } catch { /* reported as unchanged */ }
             await sleep(300);
             r.swapped = await viewState(frame);
-            r.screenshotSwapped = await shot(page, '05-swapped.png');
+            r.screenshotSwapped = await shot(page, '09-swapped.png');
             return r;
         });
 
-        // ------------------------------------------------------------ 6. the dependence-graph view
-        await step('06-dependence-graph', page, async () => {
+        // ------------------------------------------------------------ 10. the dependence-graph view
+        await step('10-dependence-graph', page, async () => {
             const r = {};
             await closeWidgets(page);
             const pt = await charPoint(page, 'affine.store %s', 'affine.store', 2);
@@ -601,12 +672,12 @@ async function main() {
             await frame.locator('svg#graph g.node').first().dispatchEvent('click');
             await sleep(1200);
             r.cursorAfterNode = await cursorPosition(page);
-            r.screenshot = await shot(page, '06-dependence-graph.png');
+            r.screenshot = await shot(page, '10-dependence-graph.png');
             return r;
         });
 
-        // ------------------------------------------------------------ 7. the loop hover's link to the view
-        await step('07-hover-link', page, async () => {
+        // ------------------------------------------------------------ 11. the loop hover's link to the view
+        await step('11-hover-link', page, async () => {
             const r = {};
             const { content } = await hoverAt(page, 'affine.for %j', 'affine.for', 2, (c) => /Show iteration space/.test(c.text), 30000);
             r.hoverHasLink = !!content && /Show iteration space/.test(content.text);
@@ -617,7 +688,7 @@ async function main() {
                 await poll(async () => /affine\.for %j/.test((await viewState(frame)).title || ''), { timeout: 30000, what: 'the view of the %j loop' });
             } catch { /* reported below */ }
             r.view = await viewState(frame);
-            r.screenshot = await shot(page, '07-hover-link.png');
+            r.screenshot = await shot(page, '11-hover-link.png');
             return r;
         });
     } finally {

@@ -10,6 +10,7 @@ export const SERVER_SETTINGS = [
     'affineLsp.server.command',
     'affineLsp.server.pythonPath',
     'affineLsp.server.extraArgs',
+    'affineLsp.server.autoInstall',
 ] as const;
 
 export const SERVER_ENABLED_SETTING = 'affineLsp.server.enabled';

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { ServerInstaller } from './autoInstall';
 import { registerCommands } from './commands';
 import { registerViews } from './iterationSpaceView';
 import { readServerSettings, SERVER_ENABLED_SETTING, SERVER_SETTINGS } from './config';
@@ -10,10 +11,11 @@ export function activate(context: vscode.ExtensionContext): void {
     const log = vscode.window.createOutputChannel('affine-lsp', { log: true });
     const version = (context.extension.packageJSON as { version?: string }).version ?? '?';
     log.info(`affine-lsp extension ${version} activated (VS Code ${vscode.version}).`);
-    manager = new ServerManager(log);
+    manager = new ServerManager(log, new ServerInstaller(context.globalStorageUri.fsPath, context.extensionPath, log));
     context.subscriptions.push(log, manager);
     registerCommands(context, manager, log);
     registerViews(context, manager, log);
+    context.subscriptions.push(vscode.commands.registerCommand('affineLsp.reinstallServer', () => manager?.reinstallServer()));
 
     let restartPromptOpen = false;
     context.subscriptions.push(

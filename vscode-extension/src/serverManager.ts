@@ -12,6 +12,7 @@ import {
     ServerOptions,
     State,
 } from 'vscode-languageclient/node';
+import { ServerInstaller } from './autoInstall';
 import { openSetting, readAnalysisSettings, readServerSettings, readTraceSetting, SECTION } from './config';
 import { describeLaunch, DiscoveryError, discoverServer, ServerLaunch } from './discovery';
 import { TraceChannel } from './traceChannel';
@@ -89,7 +90,11 @@ export class ServerManager implements vscode.Disposable {
     /** Fires true when a server becomes ready, false when it stops. */
     readonly onDidChangeRunning = this.stateEmitter.event;
 
-    constructor(private readonly log: vscode.LogOutputChannel) {}
+    constructor(
+        private readonly log: vscode.LogOutputChannel,
+        /** Installs the server bundled with the extension when discovery finds none (src/autoInstall.ts). */
+        private readonly installer?: ServerInstaller,
+    ) {}
 
     /** The client if the server is up and initialized. */
     get readyClient(): LanguageClient | undefined {
@@ -129,6 +134,20 @@ export class ServerManager implements vscode.Disposable {
         });
     }
 
+    /** Stop the server, install the bundled one into a fresh environment, start again. */
+    reinstallServer(): Promise<boolean> {
+        this.abortStart?.();
+        return this.enqueue(async () => {
+            await this.doStop();
+            const failure = await this.installer?.reinstall();
+            if (failure) {
+                this.reportStartFailure(failure.message, failure.settingId);
+                return false;
+            }
+            return this.doStart();
+        });
+    }
+
     updateTrace(): void {
         this.traceChannel?.update(readTraceSetting());
     }
@@ -154,12 +173,24 @@ export class ServerManager implements vscode.Disposable {
         try {
             launch = await discoverServer(settings, this.log);
         } catch (err) {
-            if (err instanceof DiscoveryError) {
+            if (err instanceof DiscoveryError && this.installer?.applies(settings)) {
+                const bundled = await this.installer.resolve(
+                    err,
+                    settings.extraArgs,
+                    (message, settingId) => this.reportStartFailure(message, settingId),
+                    () => void this.start(),
+                );
+                if (!bundled) {
+                    return false;
+                }
+                launch = bundled;
+            } else if (err instanceof DiscoveryError) {
                 this.reportStartFailure(err.message, err.settingId);
+                return false;
             } else {
                 this.reportStartFailure(`unexpected error while looking for the server: ${String(err)}`, 'affineLsp.server.command');
+                return false;
             }
-            return false;
         }
         this.log.info(`Starting the language server: ${describeLaunch(launch)} (from ${launch.origin}; cwd ${launch.cwd})`);
 

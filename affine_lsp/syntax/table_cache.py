@@ -1,0 +1,104 @@
+"""A compact on-disk form of lark's LALR table.
+
+lark caches a parser's tables in a temporary file (``cache=``), but its
+format writes one small dictionary per table entry (``{"@": rule id}``)
+and a token number per key: the grammar's ~225k entries load as 75 MB of
+objects that live only until lark has turned them into its own table (20
+MB more) — a peak of ~95 MB in every process that parses (the server and
+its dataflow worker), for a table that needs ~20 MB once built.
+
+:func:`compact_tables` makes lark write and read the table in a shared
+form instead while our parser is built: each distinct entry (shift to a
+state, reduce by a rule) is one tuple that every state refers to, and the
+keys are the terminal names, so pickle stores and loads each once. The
+cache file has a name of its own (:func:`cache_path`: the format, the user,
+the grammar's text, lark's and Python's versions), so a file in lark's own
+format is never read with this one, and lark still checks the grammar's
+hash stored inside it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import getpass
+import hashlib
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import lark
+from lark.grammar import Rule
+from lark.parsers.lalr_analysis import ParseTableBase, Reduce, Shift
+
+FORMAT = "affine-lsp-table-1"
+
+
+def cache_path(grammar_texts: list[str]) -> str:
+    h = hashlib.sha256(FORMAT.encode())
+    h.update(f"lark {lark.__version__} python {sys.version_info[:2]}".encode())
+    for t in grammar_texts:
+        h.update(b"\0" + t.encode())
+    try:
+        user = getpass.getuser()
+    except Exception:
+        user = "user"
+    return str(Path(tempfile.gettempdir()) / f".affine_lsp_lark_{user}_{h.hexdigest()[:32]}.tmp")
+
+
+def _serialize(self: ParseTableBase, memo: Any) -> dict[str, Any]:
+    shared: dict[tuple[int, Any], tuple[int, Any]] = {}
+    names: dict[str, str] = {}
+    states: dict[Any, dict[str, Any]] = {}
+    for state, actions in self.states.items():
+        row: dict[str, Any] = {}
+        for token, (action, arg) in actions.items():
+            if action is Reduce:
+                ref = arg.serialize(memo)
+                if not (isinstance(ref, dict) and len(ref) == 1 and "@" in ref):
+                    row[names.setdefault(token, token)] = (1, ref)  # not memoized: lark's form
+                    continue
+                key: tuple[int, Any] = (1, ref["@"])
+            else:
+                key = (0, arg)
+            row[names.setdefault(token, token)] = shared.setdefault(key, key)
+        states[state] = row
+    return {"format": FORMAT, "states": states, "start_states": self.start_states, "end_states": self.end_states}
+
+
+_lark_deserialize = ParseTableBase.deserialize.__func__  # type: ignore[attr-defined]
+
+
+def _deserialize(cls: type, data: dict[str, Any], memo: dict[int, Any]) -> Any:
+    if data.get("format") != FORMAT:
+        return _lark_deserialize(cls, data, memo)
+    shared: dict[tuple[int, Any], tuple[Any, Any]] = {}
+
+    def entry(t: tuple[int, Any]) -> tuple[Any, Any]:
+        action, arg = t
+        if action == 1 and not isinstance(arg, int):
+            return (Reduce, Rule.deserialize(arg, memo))
+        got = shared.get(t)
+        if got is None:
+            got = shared[t] = (Reduce, memo[arg]) if action == 1 else (Shift, arg)
+        return got
+
+    states = {state: {token: entry(t) for token, t in row.items()} for state, row in data["states"].items()}
+    return cls(states, data["start_states"], data["end_states"])
+
+
+@contextlib.contextmanager
+def compact_tables() -> Iterator[None]:
+    """While active, lark writes and reads LALR tables in the compact form
+    (reading lark's own form still works)."""
+    saved = ParseTableBase.__dict__["serialize"], ParseTableBase.__dict__["deserialize"]
+    ParseTableBase.serialize = _serialize  # type: ignore[method-assign,assignment]
+    ParseTableBase.deserialize = classmethod(_deserialize)  # type: ignore[method-assign,assignment]
+    try:
+        yield
+    finally:
+        ParseTableBase.serialize, ParseTableBase.deserialize = saved  # type: ignore[method-assign]
+
+
+__all__ = ["FORMAT", "cache_path", "compact_tables"]

@@ -1,0 +1,83 @@
+"""The server keeps the dependence models of the most recently used
+functions only (engine.DEPS_KEPT); an evicted function keeps its notes and
+gets the same model back, computed again, when a hover asks for it."""
+
+from __future__ import annotations
+
+import pytest
+
+from affine_lsp.server import engine as engine_mod
+from affine_lsp.server.engine import Engine, functions_of
+from affine_lsp.server.settings import Settings
+from affine_lsp.server.state import DocumentState
+
+KERNEL = """func.func @f{k}(%A: memref<64x64xf32>, %B: memref<64x64xf32>) {{
+  affine.for %i = 1 to 64 {{
+    affine.for %j = 0 to {ub} {{
+      %v = affine.load %A[%i - 1, %j] : memref<64x64xf32>
+      %w = affine.load %B[%j, %i] : memref<64x64xf32>
+      %s = arith.addf %v, %w : f32
+      affine.store %s, %A[%i, %j + {off}] : memref<64x64xf32>
+    }}
+  }}
+  return
+}}
+"""
+
+
+def _dep(r: object) -> tuple:
+    src, dst = getattr(r, "src", None), getattr(r, "dst", None)
+    rel = r.relation if hasattr(r, "relation") else None  # type: ignore[attr-defined]
+    return (
+        src.op.span.start if src is not None else None,
+        dst.op.span.start if dst is not None else None,
+        r.depth,  # type: ignore[attr-defined]
+        r.status,  # type: ignore[attr-defined]
+        r.kind,  # type: ignore[attr-defined]
+        tuple(r.components),  # type: ignore[attr-defined]
+        str(rel) if rel is not None else None,
+        r.reason,  # type: ignore[attr-defined]
+    )
+
+
+def _answers(fa: engine_mod.FunctionAnalysis) -> list[tuple]:
+    fd = fa.deps
+    out: list[tuple] = [_dep(r) for p in fd.pairs for r in p.results]
+    for op in fa.func.walk():
+        if op.name == "affine.for":
+            s = fd.loop_summary(op)
+            out.append((s.parallel, s.vectorizable, s.min_distance, tuple(s.reasons), tuple(_dep(d) for d in s.carried)))
+    return out
+
+
+@pytest.fixture()
+def small_lru(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine_mod, "DEPS_KEPT", 2)
+
+
+def test_evicted_models_are_recomputed_with_the_same_answers(small_lru: None) -> None:
+    text = "\n".join(KERNEL.format(k=k, ub=60 + k, off=k % 3) for k in range(6))
+    eng, settings = Engine(), Settings()
+    st = DocumentState("file:///lru.mlir", text, 1)
+    with st.locked() as doc:
+        funcs = functions_of(doc)
+        first = []
+        for f in funcs:
+            fa = eng.analyse_function(st, f, settings)
+            assert fa is not None and fa.deps is not None
+            first.append((list(fa.notes), _answers(fa)))
+        assert any(notes for notes, _ in first)  # out-of-bounds warnings of the last kernels
+        # Only the two most recently used models are left.
+        kept = [f for f in funcs if st.fn_cache[id(f)].deps is not None]
+        assert kept == funcs[-2:]
+        for f in funcs[:-2]:
+            fa = st.fn_cache[id(f)]
+            assert fa.evicted and fa.deps is None
+            assert "_affine_lsp_function_deps" not in getattr(f, "__dict__", {})
+        # Asking again gives the same notes and the same dependences.
+        for f, (notes, answers) in zip(funcs, first):
+            fa = eng.analyse_function(st, f, settings)
+            assert fa is not None and fa.deps is not None and not fa.evicted
+            assert fa.notes == notes
+            assert _answers(fa) == answers
+        assert len(st.deps_lru) == 2
