@@ -97,8 +97,10 @@ def _fill(lines: list[str], name: str, t: MemRefType, seed: int, ind: str) -> No
         lines.append(f"{ind}{'  ' * k}}}")
 
 
-def with_driver(text: str, kernels: list[Kernel] | None = None) -> str:
-    """``text`` plus the printer declarations and a ``@main`` running every kernel."""
+def with_driver(text: str, kernels: list[Kernel] | None = None, seeds: list[int] | None = None) -> str:
+    """``text`` plus the printer declarations and a ``@main`` running every
+    kernel (``seeds[k]`` in place of the k-th kernel's position when filling
+    its arguments: variants of a kernel run on the same data)."""
     ks = kernels_of(text) if kernels is None else kernels
     closing = ""
     body = text.rstrip()
@@ -117,7 +119,7 @@ def with_driver(text: str, kernels: list[Kernel] | None = None) -> str:
             name = f"%k{ki}a{ai}"
             if isinstance(t, MemRefType):
                 lines.append(f"{ind}{name} = memref.alloc() : {t}")
-                _fill(lines, name, t, ki * 7 + ai + 1, ind)
+                _fill(lines, name, t, (ki if seeds is None else seeds[ki]) * 7 + ai + 1, ind)
             elif isinstance(t, IndexType):
                 lines.append(f"{ind}{name} = arith.constant {next(values)} : index")
             else:
@@ -140,11 +142,11 @@ def with_driver(text: str, kernels: list[Kernel] | None = None) -> str:
     return "\n".join(lines) + "\n" + closing
 
 
-def run(text: str, kernels: list[Kernel] | None = None) -> str:
+def run(text: str, kernels: list[Kernel] | None = None, seeds: list[int] | None = None) -> str:
     """Run ``text`` (kernels only) with the driver (for ``kernels``, by
     default those of ``text``); the printed output without the memref
     descriptors' addresses."""
-    out = oracle.execute(with_driver(text, kernels))
+    out = oracle.execute(with_driver(text, kernels, seeds))
     return "\n".join(line for line in out.splitlines() if not line.startswith("Unranked Memref"))
 
 

@@ -46,6 +46,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--no-warnings", action="store_true", help="print errors only")
     p.add_argument(
+        "--verify-diagnostics",
+        dest="verify_diagnostics",
+        action="store_const",
+        const="all",
+        default=None,
+        help="check the diagnostics against the file's expected-* annotations as mlir-opt -verify-diagnostics does "
+        "(exit status 0 when they agree; '--verify-diagnostics=only-expected' ignores unexpected diagnostics)",
+    )
+    p.add_argument(
+        "--test-memref-dependence-check",
+        action="store_true",
+        help="with --verify-diagnostics: the remarks of mlir-opt's -test-memref-dependence-check take part (see 'affine-lsp deps')",
+    )
+    for mode in ("all", "only-expected"):  # mlir-opt's spellings, matched as whole options
+        p.add_argument(f"--verify-diagnostics={mode}", dest="verify_diagnostics", action="store_const", const=mode, help=argparse.SUPPRESS)
+    p.add_argument(
         "--no-unknown-op-notes",
         action="store_true",
         help="do not report ops whose custom syntax affine-lsp does not know (by default: one remark per op name per file)",
@@ -131,6 +147,8 @@ class Options:
     format: str = "text"
     no_warnings: bool = False
     unknown_op_mode: str = "once"
+    verify_diagnostics: str | None = None  # "all" | "only-expected" (see _verify_file)
+    test_memref_dependence_check: bool = False
 
 
 @dataclass
@@ -168,6 +186,8 @@ def check_path(path: str, opts: Options, text: str | None = None) -> FileReport:
     with gc_paused:
         doc = Document(text, uri=path)
         doc.release_syntax()
+        if opts.verify_diagnostics:
+            return _verify_file(path, doc, opts)
         notes = diagnostics.collect(doc, unknown_op_mode=opts.unknown_op_mode)
         if opts.no_warnings:
             notes = [n for n in notes if n.severity == "error"]
@@ -187,6 +207,29 @@ def check_path(path: str, opts: Options, text: str | None = None) -> FileReport:
             rep.output = "\n".join(github_annotations(path, doc, notes))
         elif notes:
             rep.output = diagnostics.format_text(path, doc, notes)
+    return rep
+
+
+def _verify_file(path: str, doc: Document, opts: Options) -> FileReport:
+    """``--verify-diagnostics``: the diagnostics mlir-opt would emit matched
+    against the file's ``expected-*`` annotations; mlir-opt's messages for
+    what disagrees. The exit status: 1 when mlir-opt's would be non-zero."""
+    from affine_lsp.verify import expected, verify_document
+
+    emitted = expected.mlir_opt_diagnostics(doc, doc.notes(), verify_document(doc, strict=False))
+    if opts.test_memref_dependence_check:
+        from affine_lsp.commands.deps import _remarks
+
+        emitted += expected.remark_diagnostics(doc, _remarks(doc, True, None))
+    result = expected.verify(expected.parse_annotations(doc.text, doc), emitted, only_expected=opts.verify_diagnostics == "only-expected")
+    messages = result.messages()
+    rep = FileReport(path, EXIT_OK if result.ok else EXIT_ERRORS, errors=len(messages))
+    if opts.format == "json":
+        for line, col, msg in messages:
+            pos = {"line": max(0, line - 1), "character": max(0, col - 1)}
+            rep.items.append({"file": path, "severity": "error", "message": msg, "code": "verify-diagnostics", "range": {"start": pos, "end": pos}})
+    else:
+        rep.output = "\n".join(f"{path}:{line}:{col}: error: {msg}" if line else f"{path}: error: {msg}" for line, col, msg in messages)
     return rep
 
 
@@ -273,7 +316,16 @@ def _reports(targets: list[tuple[str, str | None]], opts: Options, jobs: int, pr
 
 
 def run(args: argparse.Namespace) -> int:
-    opts = Options(args.format, args.no_warnings, "off" if args.no_unknown_op_notes else "once")
+    if args.verify_diagnostics and args.format in ("sarif", "github"):
+        print(f"affine-lsp check: error: --verify-diagnostics prints mlir-opt's messages as text or json, not {args.format}", file=sys.stderr)
+        return EXIT_USAGE
+    opts = Options(
+        args.format,
+        args.no_warnings,
+        "off" if args.no_unknown_op_notes else "once",
+        args.verify_diagnostics,
+        args.test_memref_dependence_check,
+    )
     targets = list(expand(args.files))
     progress = Progress(len(targets), sys.stderr, not args.quiet)
     status = EXIT_OK

@@ -51,6 +51,7 @@ from lsprotocol import types
 
 from affine_lsp.diagnostics import unknown_ops
 from affine_lsp.ir.core import Operation
+from affine_lsp.server import expected_checks
 from affine_lsp.server.convert import to_diagnostic
 from affine_lsp.server.engine import FunctionAnalysis, function_sources, functions_of
 from affine_lsp.server.state import DiagnosticsResult, DocumentState
@@ -247,11 +248,15 @@ class DiagnosticsManager:
         with st.locked() as doc:
             if not st.is_current(version):
                 return None
-            notes = unknown_ops(doc.notes(), settings.unknown_ops)
+            parse_notes = doc.notes()
+            notes = unknown_ops(parse_notes, settings.unknown_ops)
+            verify_notes: list[Note] = []
             try:
-                notes.extend(engine.verify(doc, st))
+                verify_notes = engine.verify(doc, st)
+                notes.extend(verify_notes)
             except Exception:
                 log.exception("verifier failed")
+            notes = expected_checks.apply(st, doc, parse_notes, verify_notes, notes, settings)
             funcs = functions_of(doc)
             st.remember_good_ops(doc)
             base = list(notes)
@@ -570,7 +575,7 @@ def register(server: AffineLanguageServer) -> None:
         if old.analysis_key() != new.analysis_key():
             server.engine.clear()
             server.diagnostics.refresh_all()
-        elif old.unknown_ops != new.unknown_ops:
+        elif old.unknown_ops != new.unknown_ops or old.verify_diagnostics != new.verify_diagnostics:
             server.diagnostics.refresh_all()
 
     server.on_settings_changed.append(on_settings)

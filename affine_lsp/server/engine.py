@@ -336,12 +336,13 @@ class Engine:
         of :mod:`.flowproc`, from ``source`` = (alias definitions, function
         text); the dataflow is one long isl call that would freeze this
         process)."""
-        if fa.evicted:  # its model was dropped: summaries are computed again on demand
-            fa.warmed = True
-            self.request_flows(fa, source, settings)
-            return
-        if fa.deps is None:  # nothing to warm (skipped, failed): never ask again
-            fa.warmed = fa.flows_failed = True
+        deps = fa.deps  # read once: a hover may make the engine drop it meanwhile (DEPS_KEPT)
+        if deps is None:
+            if fa.evicted:  # its model was dropped: summaries are computed again on demand
+                fa.warmed = True
+                self.request_flows(fa, source, settings)
+            else:  # nothing to warm (skipped, failed): never ask again
+                fa.warmed = fa.flows_failed = True
             return
         if not fa.warmed:
             try:
@@ -350,7 +351,7 @@ class Engine:
                         if cancelled is not None and cancelled():
                             return
                         if op.name in ("affine.for", "affine.parallel"):
-                            fa.deps.loop_summary(op)
+                            deps.loop_summary(op)
                 fa.warmed = True
             except Exception as e:
                 if not _timed_out(self.analysis_mod, e):

@@ -105,7 +105,8 @@ class HoverBuilder:
 
         def job() -> tuple[T | None, str | None]:
             fa = self.engine.analyse_function(self.st, func, settings)
-            if fa is None or fa.deps is None:
+            deps = fa.deps if fa is not None else None  # read once: the engine may drop it meanwhile (DEPS_KEPT)
+            if fa is None or deps is None:
                 return None, (fa.skipped if fa is not None and fa.skipped else "the analysis failed")
             if fa.timed_out:
                 return None, OVER_BUDGET.format(ms=settings.time_budget_ms)
@@ -115,7 +116,7 @@ class HoverBuilder:
                 if self.wait_flows:  # a command: wait for the dataflow worker
                     left = 60.0 if self.deadline is None else self.deadline - time.monotonic() - FLOWS_MARGIN_S
                     self.flows = _wait_flows(fut, fa, timeout=max(0.0, left))
-            ok, res = run_within_budget(self.engine, settings.time_budget_s, compute, fa.deps)
+            ok, res = run_within_budget(self.engine, settings.time_budget_s, compute, deps)
             if not ok:
                 fa.timed_out = True
                 return None, OVER_BUDGET.format(ms=settings.time_budget_ms)

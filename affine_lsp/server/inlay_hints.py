@@ -56,10 +56,11 @@ def inlay_hints(ls: AffineLanguageServer, st: DocumentState, rng: types.Range) -
                         done, fa = ls.bounded(ls.engine.analyse_function, st, func, settings, timeout=deadline - time.monotonic())
                         analyses[id(func)] = fa if done else None
                     fa = analyses[id(func)]
-                    if fa is None or fa.deps is None or fa.timed_out:
+                    deps = fa.deps if fa is not None else None  # read once (see engine.DEPS_KEPT)
+                    if fa is None or deps is None or fa.timed_out:
                         continue
                     try:
-                        ok, summary = run_within_budget(ls.engine, max(0.001, deadline - time.monotonic()), fa.deps.loop_summary, loop)
+                        ok, summary = run_within_budget(ls.engine, max(0.001, deadline - time.monotonic()), deps.loop_summary, loop)
                     except Exception:
                         continue
                     if not ok:

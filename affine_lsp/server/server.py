@@ -344,6 +344,7 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
         commands,
         completion,
         diagnostics,
+        expected_checks,
         folding,
         hover,
         inlay_hints,
@@ -354,6 +355,7 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
     )
 
     transform_actions.install()
+    expected_checks.install()
     for mod in (diagnostics, hover, navigation, symbols, folding, semantic_tokens, completion, inlay_hints, code_actions, commands):
         mod.register(server)
     return server

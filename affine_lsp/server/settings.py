@@ -5,7 +5,8 @@ The same shape arrives as ``initializationOptions`` and as the answer to
 
     {"analysis": {"enabled": true, "islMaxOperations": 200000, "timeBudgetMs": 2000},
      "vectorize": {"defaultWidth": 8},
-     "diagnostics": {"debounceMs": 500, "unknownOps": "once"},
+     "transforms": {"tileSizes": [32, 32]},
+     "diagnostics": {"debounceMs": 500, "unknownOps": "once", "verifyDiagnostics": "auto"},
      "cache": {"enabled": true, "maxSizeMb": 64}}
 
 Dotted keys (``{"analysis.enabled": false}``) are accepted too. Values of the
@@ -35,6 +36,8 @@ class Settings:
     unknown_ops: str = "once"  # "once" (a remark per op name per document) | "off"
     cache_enabled: bool = True  # the persistent diagnostics cache (see server/persist.py)
     cache_max_size_mb: int = 64
+    tile_sizes: tuple[int, ...] = (32,)  # outermost first; the last one repeats
+    verify_diagnostics: str = "auto"  # expected-* annotations: "auto" (a RUN line with -verify-diagnostics) | "always" | "never"
 
     # (json path, field, type, minimum for an int or the allowed values of a str)
     _KEYS = (
@@ -46,6 +49,8 @@ class Settings:
         (("diagnostics", "unknownOps"), "unknown_ops", str, UNKNOWN_OP_MODES),
         (("cache", "enabled"), "cache_enabled", bool, None),
         (("cache", "maxSizeMb"), "cache_max_size_mb", int, 0),
+        (("transforms", "tileSizes"), "tile_sizes", tuple, 1),
+        (("diagnostics", "verifyDiagnostics"), "verify_diagnostics", str, ("auto", "always", "never")),
     )
 
     def merged(self, raw: Any) -> Settings:
@@ -62,6 +67,10 @@ class Settings:
             if typ is bool:
                 if isinstance(value, bool):
                     changes[field] = value
+            elif typ is tuple:
+                sizes = _int_list(value)
+                if sizes and all(x >= minimum for x in sizes):
+                    changes[field] = sizes
             elif typ is str:
                 if isinstance(value, str) and value in minimum:
                     changes[field] = value
@@ -87,6 +96,20 @@ class Settings:
     def analysis_key(self) -> tuple[bool, int, int]:
         """What cached analysis results depend on."""
         return (self.analysis_enabled, self.isl_max_operations, self.time_budget_ms)
+
+
+def _int_list(value: Any) -> tuple[int, ...] | None:
+    """``[32, 16]``, ``"32,16"``, ``"32x16"`` or ``32`` as a tuple of ints."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return (value,)
+    if isinstance(value, str):
+        try:
+            return tuple(int(x) for x in value.replace("x", ",").split(",") if x.strip()) or None
+        except ValueError:
+            return None
+    if isinstance(value, list | tuple) and all(isinstance(x, int) and not isinstance(x, bool) for x in value):
+        return tuple(value) or None
+    return None
 
 
 def _lookup(raw: Mapping, path: tuple[str, ...]) -> tuple[bool, Any]:

@@ -69,9 +69,11 @@ def _lsp_action(doc: Document, uri: str, t: Transform) -> types.CodeAction:
     return types.CodeAction(title=t.title, kind=KIND, edit=types.WorkspaceEdit(changes={uri: edits}))
 
 
-def transforms_for(doc: Document, loops: list[Operation], vf: int) -> list[Transform]:
+def transforms_for(doc: Document, loops: list[Operation], vf: int, tile_sizes: tuple[int, ...] = (32,)) -> list[Transform]:
     from affine_lsp.transforms.fusion import fusion_candidates
+    from affine_lsp.transforms.interchange import interchange_candidates
     from affine_lsp.transforms.parallelize import parallelize_candidates
+    from affine_lsp.transforms.tile import tile_candidates
     from affine_lsp.transforms.vectorize import vectorize_candidates
 
     out: list[Transform] = []
@@ -83,6 +85,8 @@ def transforms_for(doc: Document, loops: list[Operation], vf: int) -> list[Trans
             ("fusion", lambda: fusion_candidates(doc, loop)),
             ("vectorization", lambda: vectorize_candidates(doc, loop, vf)),
             ("parallelization", lambda: parallelize_candidates(doc, loop)),
+            ("tiling", lambda: tile_candidates(doc, loop, tile_sizes)),
+            ("interchange", lambda: interchange_candidates(doc, loop)),
         ):
             try:
                 out.extend(fn())
@@ -96,12 +100,13 @@ def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int
     if not loops:
         return []
     vf = int(getattr(ls.settings, "vectorize_default_width", 8) or 8)
-    key = (doc.version, tuple(op.span.start for op in loops), vf)
+    tile_sizes = tuple(getattr(ls.settings, "tile_sizes", (32,)) or (32,))
+    key = (doc.version, tuple(op.span.start for op in loops), vf, tile_sizes)
     cache: dict = getattr(st, _CACHE_ATTR, None) or {}
     if key not in cache:
         if len(cache) > 64:
             cache.clear()
-        cache[key] = transforms_for(doc, loops, vf)
+        cache[key] = transforms_for(doc, loops, vf, tile_sizes)
         setattr(st, _CACHE_ATTR, cache)
     return [_lsp_action(doc, st.uri, t) for t in cache[key]]
 

@@ -2511,7 +2511,7 @@ def _error_note(e: UnexpectedInput, text: str, anchor: Anchor) -> Note:
             return Note("error", f"unexpected '{word}'", Span(ws, we, anchor), "syntax")
         msg = _message_for(expected, _describe_token(tok))
         m = _BAD_STEP_RE.search(text, 0, start)
-        if m is not None and not text[m.end() : start].strip():
+        if m is not None and not _COMMENT_RE.sub("", text[m.end() : start]).strip():
             # The step is checked when it is read in MLIR, before the region.
             return Note("error", BAD_STEP_MESSAGE, Span(m.start(1), m.end(1), anchor), "syntax")
         if msg.startswith("expected") and not msg.startswith(_AT_TOKEN):
@@ -2537,6 +2537,7 @@ def _error_note(e: UnexpectedInput, text: str, anchor: Anchor) -> Note:
 
 _AT_TOKEN = ("expected affine expression", "expected '== affine-expr'", "expected 'to'", "expected non-function type", "expected operation name")
 _BAD_STEP_RE = re.compile(r"\bstep\s+(-\s*[0-9]+)\b")
+_COMMENT_RE = re.compile(r"//[^\n\r]*")
 _AFFINE_ATOMS = {"BARE_ID", "INT", "LP", "MINUS"}
 _SSA_AFFINE_ATOMS = {"SSA_ID", "INT", "LP", "MINUS", "SYMBOL"}
 _TYPE_STARTS = {"INT_TYPE", "FLOAT_TYPE", "INDEX_KW", "MEMREF_KW", "VECTOR_KW", "TENSOR_KW", "NONE_KW", "COMPLEX_KW", "TUPLE_KW", "DIALECT_TYPE", "BANG_ID"}

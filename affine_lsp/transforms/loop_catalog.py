@@ -33,7 +33,10 @@ class Verdict:
 Check = Callable[[Operation], list[Verdict]]
 CHECKS: list[Check] = []
 
-MODULES: list[str] = []
+MODULES: list[str] = [
+    "affine_lsp.transforms.tile",
+    "affine_lsp.transforms.interchange",
+]
 """Modules that register checks when imported (one line per module)."""
 
 

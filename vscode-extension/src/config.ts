@@ -37,6 +37,10 @@ export interface AnalysisSettings {
         debounceMs: number;
         unknownOps: 'once' | 'off';
     };
+    cache: {
+        enabled: boolean;
+        maxSizeMb: number;
+    };
 }
 
 function config(): vscode.WorkspaceConfiguration {
@@ -152,6 +156,10 @@ export function readAnalysisSettings(): AnalysisSettings {
         diagnostics: {
             debounceMs: intSetting(c, 'diagnostics.debounceMs', 500, 0),
             unknownOps: c.get<string>('diagnostics.unknownOps', 'once') === 'off' ? 'off' : 'once',
+        },
+        cache: {
+            enabled: c.get<boolean>('cache.enabled', true),
+            maxSizeMb: intSetting(c, 'cache.maxSizeMb', 64, 0),
         },
     };
 }
