@@ -20,6 +20,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "parallelize": ("affine_lsp.commands.parallelize", "turn affine.for loops without carried dependences into affine.parallel"),
     "tile": ("affine_lsp.commands.tile", "tile perfect affine loop bands (skew first with --skew), when legal"),
     "interchange": ("affine_lsp.commands.interchange", "permute the loops of perfect affine bands (for locality by default), when legal"),
+    "plot": ("affine_lsp.commands.plot", "draw the iteration space of a loop nest and its dependences as SVG"),
     "serve": ("affine_lsp.commands.serve", "run the language server (stdio by default)"),
 }
 

@@ -10,7 +10,15 @@ opens ``examples/e2e/fusion.mlir`` and:
 2. hovers an ``affine.load`` and reads its dependence distance in the hover;
 3. hovers a ``#map`` use and reads the inlined map;
 4. runs the quick fix "Fuse loops here" on a loop and reads the fused text
-   back from the editor.
+   back from the editor;
+9. opens ``examples/e2e/stencil.mlir``, runs "affine-lsp: Show Iteration
+   Space" on its loop nest and counts the points and arrows drawn in the
+   webview, hovers a point, clicks an arrow (the editor reveals its sink),
+   edits a loop bound (the picture follows), breaks the loop's syntax (the
+   view says so) and swaps the axes in the panel;
+10. runs "affine-lsp: Show Dependence Graph" there and counts its nodes and
+    edges; a click on a node reveals its op;
+11. hovers the inner loop and follows the hover's "Show iteration space" link.
 
 More sessions start from a profile where no server can be found
 (``test_05``-``test_08``): the extension offers to install the server wheel it
@@ -63,6 +71,7 @@ EXT = ROOT / "vscode-extension"
 DRIVER = EXT / "e2e" / "driver.js"
 EXAMPLE_DIR = ROOT / "examples" / "e2e"
 EXAMPLE = EXAMPLE_DIR / "fusion.mlir"
+VIEW_EXAMPLE = EXAMPLE_DIR / "stencil.mlir"
 ARTIFACTS = Path(os.environ.get("AFFINE_LSP_E2E_ARTIFACTS") or ROOT / "tests" / "artifacts" / "e2e")
 CACHE = Path(os.environ.get("AFFINE_LSP_E2E_CACHE") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "affine-lsp-e2e")
 CODE_SERVER = CACHE / "node_modules" / ".bin" / "code-server"
@@ -410,6 +419,7 @@ def _serve_and_drive(profile: Path, common: list[str], env: dict[str, str], ws: 
             "url": f"http://127.0.0.1:{port}/",
             "folder": str(ws),
             "file": EXAMPLE.name,
+            "viewFile": VIEW_EXAMPLE.name,
             "artifacts": str(artifacts),
             "results": str(profile / "results.json"),
             "timeoutMs": int(DRIVER_TIMEOUT * 1000),
@@ -731,3 +741,82 @@ def test_08_no_python_gives_a_clear_error(no_python: dict[str, Any]):
     assert {"Show Log", "Open Settings"} <= set(st["buttons"]), st["buttons"]
     assert no_python["installed"].get("marker") is None, no_python["installed"]
     assert no_python.get("leftover_processes") == [], no_python.get("leftover_processes")
+
+
+def _view_answer(text: str, line: int) -> dict[str, Any]:
+    """What the iteration-space view must draw for ``text``: the JSON of the
+    engine function behind the server command (``affine-lsp plot --format json``)."""
+    with tempfile.TemporaryDirectory() as d:
+        f = Path(d) / "view.mlir"
+        f.write_text(text)
+        out = subprocess.run(
+            [sys.executable, "-m", "affine_lsp", "plot", str(f), "--loop", str(line), "--format", "json"], capture_output=True, text=True, cwd=ROOT, timeout=60
+        )
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_09_iteration_space_view(session: dict[str, Any]):
+    st = _step(session, "09-iteration-space")
+    text = VIEW_EXAMPLE.read_text()
+    loop_line = next(i for i, line in enumerate(text.splitlines(), 1) if "affine.for %i" in line)
+    want = _view_answer(text, loop_line)
+    got = st["initial"]
+    assert got["error"] is None, got
+    assert got["axisLabels"] == ["%i", "%j"], got
+    assert got["points"] == len(want["points"]) == 35, got
+    assert got["arrows"] == len(want["arrows"]) > 0, got
+    assert sorted(got["arrowKinds"]) == sorted(a["kind"] for a in want["arrows"])
+    assert got["constraints"] == len(want["constraints"])
+    # hovering a point shows its iteration vector and the accesses it makes
+    assert re.search(r"\(%i, %j\) = \(-?\d+, -?\d+\)", st["pointInfo"] or ""), st["pointInfo"]
+    assert "affine.store" in st["pointInfo"] and "affine.load" in st["pointInfo"], st["pointInfo"]
+    # clicking the first arrow shows its dependence and puts the cursor on its sink op
+    first = want["arrows"][0]
+    dep = want["dependences"][first["dep"]]
+    sink = want["accesses"][dep["sink"]]["range"]["start"]
+    assert dep["kind"] in (st["arrowInfo"] or "") and dep["distance"] in (st["arrowInfo"] or ""), st["arrowInfo"]
+    assert st["cursorAfterArrow"] == {"line": sink["line"] + 1, "column": sink["character"] + 1}, st["cursorAfterArrow"]
+    # a bound edited in the editor: the picture is redrawn with the new domain
+    edited = text.replace("affine.for %j = 1 to 6", "affine.for %j = 1 to 9")
+    assert "affine.for %j = 1 to 9" in st["editedText"], st["editedText"]
+    want2 = _view_answer(edited, loop_line)
+    assert st["edited"]["points"] == len(want2["points"]) == 56, st["edited"]
+    assert st["edited"]["arrows"] == len(want2["arrows"]) != got["arrows"], st["edited"]
+    assert st["edited"]["error"] is None and not st["edited"]["stale"]
+    # the loop no longer parses: the view says so and dims the last picture
+    assert "does not parse" in (st["broken"]["error"] or ""), st["broken"]
+    assert st["broken"]["stale"] and st["broken"]["points"] == st["edited"]["points"]
+    # undone, then the axes swapped in the panel: the transposed picture
+    swapped = st["swapped"]
+    assert swapped["error"] is None and swapped["axisLabels"] == ["%j", "%i"], swapped
+    assert swapped["points"] == st["edited"]["points"] and swapped["arrows"] == st["edited"]["arrows"], swapped
+
+
+def test_10_dependence_graph_view(session: dict[str, Any]):
+    from affine_lsp.analysis import dependences_of_function
+    from affine_lsp.analysis.iteration_space import dependence_graph, lines_range_of
+    from affine_lsp.syntax.document import Document
+
+    st = _step(session, "10-dependence-graph")
+    # the document as the previous step left it: the bound edited, the syntax error undone
+    text = VIEW_EXAMPLE.read_text().replace("affine.for %j = 1 to 6", "affine.for %j = 1 to 9")
+    doc = Document(text)
+    func = next(op for op in doc.sections[0].module.walk() if op.name == "func.func")
+    g = dependence_graph(dependences_of_function(func), lines_range_of(doc.lines))
+    assert st["title"] == "Dependences of @stencil"
+    assert st["nodes"] == [f"{n['op']} {n['memref']}, line {n['range']['start']['line'] + 1}" for n in g["nodes"]]
+    assert len(st["edges"]) == len(g["edges"]) == 2
+    for e in g["edges"]:
+        assert any(label.startswith(f"{e['kind']} {e['memref']} d={e['depth']} {e['distance']}") for label in st["edges"]), st["edges"]
+    first = g["nodes"][0]["range"]["start"]
+    assert st["cursorAfterNode"] == {"line": first["line"] + 1, "column": first["character"] + 1}
+
+
+def test_11_loop_hover_links_to_the_view(session: dict[str, Any]):
+    st = _step(session, "11-hover-link")
+    assert st["hoverHasLink"], "no 'Show iteration space' link in the loop hover"
+    view = st["view"]
+    # the view now draws the nest of the hovered loop: %j and the loop after it (none: %i then %j)
+    assert view["title"] == "Iteration space of affine.for %j (line 5)", view
+    assert view["error"] is None and view["axisLabels"] == ["%i", "%j"], view

@@ -362,3 +362,16 @@ def brute_distances(
     """The exact set of distance vectors (``dst IVs - src IVs`` over the common loops)."""
     c, pairs = _dependent_pairs(src, dst, depth, symbols, src_role, dst_role, None, 200_000)
     return {tuple(d[k] - s[k] for k in range(c)) for s, d in pairs}
+
+
+def brute_pairs(
+    src: Operation,
+    dst: Operation,
+    depth: int,
+    symbols: Mapping[str, int] | None = None,
+    src_role: str | None = None,
+    dst_role: str | None = None,
+) -> set[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """The exact set of dependent instance pairs ``(src IVs, dst IVs)`` at ``depth``."""
+    _, pairs = _dependent_pairs(src, dst, depth, symbols, src_role, dst_role, None, 200_000)
+    return set(pairs)

@@ -377,6 +377,13 @@ class FunctionModel:
         self._levels[block] = lv
         return lv
 
+    def block_domain(self, block: Block) -> tuple[isl.Set, tuple[Value, ...], tuple[str, ...], tuple[str, ...]]:
+        """The iteration domain of the ops of ``block`` (a loop body, an
+        ``affine.if`` branch...): ``(domain, IVs, their isl names, failures)``.
+        Runs isl: call it inside :func:`limited`."""
+        lv = self._level(block)
+        return lv.domain, lv.ivs, lv.iv_names, lv.failures
+
     def _iv_name(self, v: Value, taken: list[str]) -> str:
         n = self._iv_names.get(v)
         if n is None:

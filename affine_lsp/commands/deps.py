@@ -13,6 +13,9 @@ intervals are exact (MLIR's can be looser). ``--format json`` adds the kind
 the value-based dataflow (which store each load takes its values from, and
 which load instances read values from before the function), marked
 ``"dependence": "value-based"`` (the pass's remarks are ``"memory-based"``).
+``--format dot`` prints a Graphviz digraph per file: one cluster per
+function and per top-level loop nest, the accesses as nodes, the dependences
+as edges labelled with kind, depth, distance and carrying loop.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", metavar="FILE", help="MLIR files ('-' for standard input)")
     p.add_argument("--split-input-file", action="store_true", help="treat every '// -----' section as its own module (numbering restarts)")
     p.add_argument("--allow-unregistered-dialect", action="store_true", help="accepted for mlir-opt compatibility")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json", "dot"), default="text", help="dot: a Graphviz graph of each function's dependences")
     p.add_argument("--budget", type=int, default=None, help="isl operation limit per query (default: the engine's)")
     p.add_argument(
         "--flow",
@@ -126,6 +129,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"{path}:{line + 1}:{col + 1}: error: {n.message}", file=sys.stderr)
         if errors:
             status = 1
+        if args.format == "dot":
+            print(dot_graphs(path, doc, args.budget))
+            continue
         remarks = _remarks(doc, args.split_input_file, args.budget)
         flows = flow_items(doc, args.split_input_file, args.budget) if args.flow else []
         if args.format == "json":
@@ -146,3 +152,60 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(out_json, indent=2))
     return status
+
+
+_DOT_COLOURS = {"RAW": "#d62728", "WAR": "#1f77b4", "WAW": "#2ca02c"}
+
+
+def _dot_str(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def dot_graphs(path: str, doc: Document, budget: int | None) -> str:
+    """A Graphviz digraph of the dependences of every function of ``doc``
+    (:func:`affine_lsp.analysis.iteration_space.dependence_graph`)."""
+    from affine_lsp.analysis import dependences_of_function
+    from affine_lsp.analysis.isl_support import DEFAULT_BUDGET
+    from affine_lsp.analysis.iteration_space import dependence_graph, lines_range_of
+    from affine_lsp.server.index import func_name
+
+    b = DEFAULT_BUDGET if budget is None else budget
+    range_of = lines_range_of(doc.lines)
+    out = [f"digraph {_dot_str('dependences of ' + path)} {{", "  node [shape=box, fontname=monospace];", "  edge [fontname=monospace];"]
+    n_func = 0
+    for section in doc.sections:
+        for func in section.module.walk():
+            if func.name != "func.func":
+                continue
+            g = dependence_graph(dependences_of_function(func, b), range_of)
+            f = n_func
+            n_func += 1
+            out.append(f"  subgraph cluster_f{f} {{")
+            out.append(f"    label={_dot_str(func_name(func))};")
+            by_nest: dict[int | None, list[tuple[int, dict]]] = {}
+            for k, node in enumerate(g["nodes"]):
+                by_nest.setdefault(node["nest"], []).append((k, node))
+            for nest, nodes in by_nest.items():
+                indent = "    "
+                if nest is not None:
+                    n = g["nests"][nest]
+                    out.append(f"    subgraph cluster_f{f}_n{nest} {{")
+                    out.append(f"      label={_dot_str(n['op'] + ' ' + str(n['iv']) + ' (line ' + str(n['range']['start']['line'] + 1) + ')')};")
+                    indent = "      "
+                for _, node in nodes:
+                    label = f"{node['op']} {node['memref']}\nline {node['range']['start']['line'] + 1}"
+                    if node["role"] not in ("read", "write"):
+                        label += f" ({node['role']})"
+                    out.append(f"{indent}f{f}_{node['id']} [label={_dot_str(label)}];")
+                if nest is not None:
+                    out.append("    }")
+            for e in g["edges"]:
+                src, dst = g["nodes"][e["source"]]["id"], g["nodes"][e["sink"]]["id"]
+                where = f"carried by {e['carriedBy']}" if e["carriedBy"] else "loop-independent"
+                label = f"{e['kind']} d={e['depth']} {e['distance']}\n{where}" + (" (may)" if e["status"] != "dependence" else "")
+                colour = _DOT_COLOURS.get(e["kind"] or "", "black")
+                style = ", style=dashed" if e["status"] != "dependence" else ""
+                out.append(f"    f{f}_{src} -> f{f}_{dst} [label={_dot_str(label)}, color={_dot_str(colour)}, fontcolor={_dot_str(colour)}{style}];")
+            out.append("  }")
+    out.append("}")
+    return "\n".join(out)

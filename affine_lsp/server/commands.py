@@ -95,3 +95,7 @@ def register(server: AffineLanguageServer) -> None:
         if st is None:
             raise RequestFailed(f"document not open: {uri}")
         return await ls.in_thread(show_dependences, ls, st, pos)
+
+    from affine_lsp.server import views
+
+    views.register(server)

@@ -405,7 +405,21 @@ class HoverBuilder:
                 out += self.inlined(mu) + [""]
         out += self.fusion(op)
         out += self.transformations(op)
+        out += self.view_links(op)
         return out
+
+    def view_links(self, op: Operation) -> list[str]:
+        """A link to the client's iteration-space view, when the client said
+        it has one (``initializationOptions.commandLinks``)."""
+        command = "affineLsp.showIterationSpace"
+        if command not in getattr(self.ls, "client_command_links", ()):
+            return []
+        import json
+        from urllib.parse import quote
+
+        line, ch = self.doc.lines.position(op.name_span.start)
+        args = quote(json.dumps([{"uri": self.st.uri, "line": line, "character": ch}]))
+        return ["", f'[Show iteration space](command:{command}?{args} "Draw this loop nest\'s iterations and dependences")']
 
     def transformations(self, op: Operation) -> list[str]:
         """The loop transformations registered in :mod:`loop_catalog`:

@@ -146,6 +146,7 @@ class AffineLanguageServer(LanguageServer):
         self.client_configuration = False
         self.client_snippets = False
         self.client_markdown = True
+        self.client_command_links: frozenset[str] = frozenset()  # client commands its hovers may link to (initializationOptions.commandLinks)
         self.client_completion_markdown = False
         self.on_settings_changed: list[Callable[[Settings, Settings], None]] = []
         from affine_lsp.server import diagnostics as _diag
@@ -286,6 +287,8 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
         ls.client_markdown = fmt is None or types.MarkupKind.Markdown in fmt
         if params.initialization_options is not None:
             ls.apply_settings(params.initialization_options)
+            links = params.initialization_options.get("commandLinks") if isinstance(params.initialization_options, dict) else None
+            ls.client_command_links = frozenset(x for x in links if isinstance(x, str)) if isinstance(links, list) else frozenset()
 
     @server.feature(types.INITIALIZED)
     async def on_initialized(ls: AffineLanguageServer, params: types.InitializedParams) -> None:

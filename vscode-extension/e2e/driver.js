@@ -6,10 +6,11 @@
 //
 //   node driver.js CONFIG.json
 //
-// CONFIG: {url, folder, file, artifacts, results, timeoutMs?, playwrightCore?, chromium?, scenario?, squiggleTimeoutMs?}
+// CONFIG: {url, folder, file, viewFile?, artifacts, results, timeoutMs?, playwrightCore?, chromium?, scenario?, squiggleTimeoutMs?}
 //   url        http://127.0.0.1:PORT/  (code-server, --auth none)
 //   folder     absolute path of the workspace folder to open
 //   file       name of the .mlir file in it (examples/e2e/fusion.mlir's copy)
+//   viewFile   name of the file the iteration-space steps open (stencil.mlir)
 //   artifacts  folder for the screenshots (NN-step.png)
 //   results    path of the JSON report written at the end (and after each step)
 //   scenario   'first-install': no server anywhere; accept the extension's install
@@ -246,6 +247,49 @@ async function editorText(page) {
         firstLine: lines.length ? lines[0].n : null,
         lastLine: lines.length ? lines[lines.length - 1].n : null,
     };
+}
+
+// ------------------------------------------------------------------ webview helpers
+
+/** The frame of a webview whose document has `selector` (code-server nests it in two iframes). */
+async function webviewFrame(page, selector, timeout = 30000) {
+    return poll(async () => {
+        for (const f of page.frames()) {
+            try {
+                if (await f.evaluate((sel) => !!document.querySelector(sel), selector)) return f;
+            } catch { /* detached or cross-origin frame */ }
+        }
+        return null;
+    }, { timeout, what: `a webview with ${selector}` });
+}
+
+/** What the iteration-space webview shows: counts of drawn elements, axis labels, status, error banner. */
+async function viewState(frame) {
+    return frame.evaluate(() => {
+        const svg = document.querySelector('svg#plot');
+        const banner = document.getElementById('error');
+        return {
+            points: svg ? svg.querySelectorAll('circle.point').length : null,
+            arrows: svg ? svg.querySelectorAll('path.arrow').length : null,
+            arrowKinds: svg ? [...svg.querySelectorAll('path.arrow')].map((a) => a.getAttribute('data-kind')) : [],
+            constraints: svg ? svg.querySelectorAll('line.constraint').length : null,
+            axisLabels: svg ? [...svg.querySelectorAll('text.axis-label')].map((t) => t.textContent) : [],
+            title: (document.querySelector('h2') || {}).textContent || null,
+            status: (document.getElementById('status') || {}).textContent || null,
+            error: banner ? banner.textContent : null,
+            stale: !!document.querySelector('#body.stale'),
+            info: (document.getElementById('info') || {}).textContent || null,
+        };
+    });
+}
+
+/** The cursor position the status bar shows ("Ln 7, Col 7"). */
+async function cursorPosition(page) {
+    return page.evaluate(() => {
+        const el = [...document.querySelectorAll('.statusbar-item')].find((e) => /Ln \d+, Col \d+/.test(e.textContent || ''));
+        const m = el && /Ln (\d+), Col (\d+)/.exec(el.textContent);
+        return m ? { line: Number(m[1]), column: Number(m[2]) } : null;
+    });
 }
 
 // ------------------------------------------------------------------ steps
@@ -523,6 +567,128 @@ async function main() {
             }, cfg.file);
             r.notifications = await page.evaluate(() => [...document.querySelectorAll('.notification-toast')].map((n) => n.innerText.trim()));
             r.screenshotFused = await shot(page, '04-fused.png');
+            return r;
+        });
+        // ------------------------------------------------------------ 9. the iteration-space view
+        await step('09-iteration-space', page, async () => {
+            const r = { file: cfg.viewFile };
+            await closeWidgets(page);
+            await page.keyboard.press('Control+P');
+            await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+            await page.keyboard.type(cfg.viewFile, { delay: 20 });
+            await page.locator('.quick-input-widget .monaco-list-row', { hasText: cfg.viewFile }).first().waitFor({ state: 'visible', timeout: 15000 });
+            await sleep(300);
+            await page.keyboard.press('Enter');
+            await page.waitForSelector(`.tab[aria-label*="${cfg.viewFile}"]`, { timeout: 15000 });
+            await sleep(800);
+            // Cursor on the outer loop, then the command from the palette (F1).
+            const pt = await charPoint(page, 'affine.for %i', 'affine.for', 2);
+            await page.mouse.click(pt.x, pt.y);
+            await sleep(200);
+            await page.keyboard.press('F1');
+            await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+            await page.keyboard.type('affine-lsp: Show Iteration Space', { delay: 10 });
+            await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Show Iteration Space' }).first().waitFor({ state: 'visible', timeout: 10000 });
+            await sleep(200);
+            await page.keyboard.press('Enter');
+            const frame = await webviewFrame(page, 'svg#plot', 60000);
+            await poll(async () => (await viewState(frame)).points > 0, { timeout: 30000, what: 'points in the view' }).catch(() => {});
+            await sleep(500);
+            r.initial = await viewState(frame);
+            r.screenshot = await shot(page, '09-iteration-space.png');
+            // Hover a point: its iteration vector and accesses.
+            const box = await frame.evaluate(() => {
+                const c = document.querySelector('circle.point');
+                c.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+                return (document.getElementById('info') || {}).textContent;
+            });
+            r.pointInfo = box;
+            // Click an arrow: the editor reveals (and selects) its sink op.
+            await frame.locator('path.arrow').first().dispatchEvent('click');
+            await sleep(1200);
+            r.arrowInfo = (await viewState(frame)).info;
+            r.cursorAfterArrow = await cursorPosition(page);
+            r.screenshotReveal = await shot(page, '09-reveal.png');
+            // Edit a bound in the editor (%j = 1 to 6 -> 1 to 9): the picture follows.
+            const six = await charPoint(page, 'affine.for %j = 1 to 6', '6', 0);
+            await page.mouse.dblclick(six.x, six.y);
+            await sleep(150);
+            await page.keyboard.type('9');
+            const before = r.initial.points;
+            try {
+                await poll(async () => { const v = await viewState(frame); return v.points !== before && !v.stale && v.points; }, { timeout: 30000, what: 'the view to redraw' });
+            } catch { /* reported as unchanged */ }
+            await sleep(500);
+            r.edited = await viewState(frame);
+            r.editedText = (await visibleLines(page)).map((l) => l.text).join('\n');
+            r.screenshotEdited = await shot(page, '09-edited.png');
+            // Break the loop's syntax: the view says so (and keeps the last picture, dimmed).
+            const nine = await charPoint(page, 'affine.for %j = 1 to 9', '9', 0);
+            await page.mouse.dblclick(nine.x, nine.y);
+            await sleep(150);
+            await page.keyboard.type('}');
+            try {
+                await poll(async () => (await viewState(frame)).error, { timeout: 30000, what: 'the error banner' });
+            } catch { /* reported as null */ }
+            r.broken = await viewState(frame);
+            r.screenshotBroken = await shot(page, '09-broken.png');
+            await page.keyboard.press('Control+Z');
+            try {
+                await poll(async () => { const v = await viewState(frame); return !v.error && !v.stale; }, { timeout: 30000, what: 'the view to recover' });
+            } catch { /* reported below */ }
+            // Swap the axes with the panel's selector (keyboard-usable form controls).
+            await frame.selectOption('#dim-x', '%j');
+            try {
+                await poll(async () => (await viewState(frame)).axisLabels[0] === '%j', { timeout: 30000, what: 'the axes to swap' });
+            } catch { /* reported as unchanged */ }
+            await sleep(300);
+            r.swapped = await viewState(frame);
+            r.screenshotSwapped = await shot(page, '09-swapped.png');
+            return r;
+        });
+
+        // ------------------------------------------------------------ 10. the dependence-graph view
+        await step('10-dependence-graph', page, async () => {
+            const r = {};
+            await closeWidgets(page);
+            const pt = await charPoint(page, 'affine.store %s', 'affine.store', 2);
+            await page.mouse.click(pt.x, pt.y);
+            await sleep(200);
+            await page.keyboard.press('F1');
+            await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+            await page.keyboard.type('affine-lsp: Show Dependence Graph', { delay: 10 });
+            await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Show Dependence Graph' }).first().waitFor({ state: 'visible', timeout: 10000 });
+            await sleep(200);
+            await page.keyboard.press('Enter');
+            const frame = await webviewFrame(page, 'svg#graph', 60000);
+            await sleep(800);
+            Object.assign(r, await frame.evaluate(() => ({
+                nodes: [...document.querySelectorAll('svg#graph g.node')].map((g) => g.getAttribute('aria-label')),
+                edges: [...document.querySelectorAll('svg#graph path.arrow')].map((p) => p.getAttribute('aria-label')),
+                title: (document.querySelector('h2') || {}).textContent || null,
+            })));
+            // Click the first node: the editor reveals its op.
+            await page.mouse.click(5, 5);
+            await frame.locator('svg#graph g.node').first().dispatchEvent('click');
+            await sleep(1200);
+            r.cursorAfterNode = await cursorPosition(page);
+            r.screenshot = await shot(page, '10-dependence-graph.png');
+            return r;
+        });
+
+        // ------------------------------------------------------------ 11. the loop hover's link to the view
+        await step('11-hover-link', page, async () => {
+            const r = {};
+            const { content } = await hoverAt(page, 'affine.for %j', 'affine.for', 2, (c) => /Show iteration space/.test(c.text), 30000);
+            r.hoverHasLink = !!content && /Show iteration space/.test(content.text);
+            if (!r.hoverHasLink) return r;
+            await page.locator('.monaco-hover a', { hasText: 'Show iteration space' }).first().click();
+            const frame = await webviewFrame(page, 'svg#plot', 30000);
+            try {
+                await poll(async () => /affine\.for %j/.test((await viewState(frame)).title || ''), { timeout: 30000, what: 'the view of the %j loop' });
+            } catch { /* reported below */ }
+            r.view = await viewState(frame);
+            r.screenshot = await shot(page, '11-hover-link.png');
             return r;
         });
     } finally {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ServerInstaller } from './autoInstall';
 import { registerCommands } from './commands';
+import { registerViews } from './iterationSpaceView';
 import { readServerSettings, SERVER_ENABLED_SETTING, SERVER_SETTINGS } from './config';
 import { ServerManager } from './serverManager';
 
@@ -13,6 +14,7 @@ export function activate(context: vscode.ExtensionContext): void {
     manager = new ServerManager(log, new ServerInstaller(context.globalStorageUri.fsPath, context.extensionPath, log));
     context.subscriptions.push(log, manager);
     registerCommands(context, manager, log);
+    registerViews(context, manager, log);
     context.subscriptions.push(vscode.commands.registerCommand('affineLsp.reinstallServer', () => manager?.reinstallServer()));
 
     let restartPromptOpen = false;

@@ -48,6 +48,9 @@ interface ServerProcess {
  * client's own generic notifications ("couldn't create connection to server") out of the
  * way, but keep logging them.
  */
+/** Extension commands that server hovers may link to (`command:` links, trusted for these only). */
+const HOVER_COMMAND_LINKS = ['affineLsp.showIterationSpace', 'affineLsp.showDependenceGraph'];
+
 class AffineLanguageClient extends LanguageClient {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     override error(message: string, data?: any, _showNotification?: boolean | 'force'): void {
@@ -203,7 +206,10 @@ export class ServerManager implements vscode.Disposable {
             revealOutputChannelOn: RevealOutputChannelOn.Never,
             // The analysis settings, shaped like the `affineLsp` section that
             // `workspace/configuration` returns.
-            initializationOptions: () => readAnalysisSettings(),
+            // `commandLinks`: the commands the server's hovers may link to (the loop hover's
+            // "Show iteration space"); the same list is trusted in hover Markdown below.
+            initializationOptions: () => ({ ...readAnalysisSettings(), commandLinks: [...HOVER_COMMAND_LINKS] }),
+            markdown: { isTrusted: { enabledCommands: [...HOVER_COMMAND_LINKS] } },
             synchronize: { configurationSection: SECTION },
             initializationFailedHandler: (error) => {
                 this.log.error(`The server failed to initialize: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,0 +1,125 @@
+"""``workspace/executeCommand`` for the iteration-space and dependence-graph views.
+
+``affine-lsp.iterationSpace`` with ``[{"uri", "position", "dims"?, "fixed"?,
+"params"?, "maxPoints"?}]`` returns the JSON of
+:func:`affine_lsp.analysis.iteration_space.iteration_space` for the loop at
+(or around) the position, plus ``"uri"`` and ``"version"``;
+``affine-lsp.dependenceGraph`` with ``[{"uri", "position"}]`` the JSON of
+:func:`~affine_lsp.analysis.iteration_space.dependence_graph` for the
+function there. When there is nothing to draw the answer is
+``{"error": "..."}`` (no loop there, the loop does not parse, the analysis is
+off or over its budget) so that a view can say so and keep its place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types
+
+from affine_lsp.ir.core import Operation
+from affine_lsp.server.engine import scope_of
+from affine_lsp.server.hover import HoverBuilder
+from affine_lsp.server.index import func_name, innermost_op
+from affine_lsp.server.navigation import RequestFailed
+from affine_lsp.server.server import AffineLanguageServer
+from affine_lsp.server.state import DocumentState
+
+ITERATION_SPACE = "affine-lsp.iterationSpace"
+DEPENDENCE_GRAPH = "affine-lsp.dependenceGraph"
+VIEW_ANALYSIS_WAIT_S = 5.0
+"""How long a view request waits for the dependence analysis of its function."""
+
+_LOOPS = ("affine.for", "affine.parallel")
+
+
+def _arg(name: str, args: tuple[Any, ...]) -> dict:
+    arg = args[0] if args else None
+    if isinstance(arg, list) and arg:
+        arg = arg[0]
+    if not isinstance(arg, dict) or not isinstance(arg.get("uri"), str):
+        raise RequestFailed(f"{name} expects [{{uri, position, ...}}]")
+    pos = arg.get("position") or {}
+    try:
+        arg["_pos"] = types.Position(line=max(0, int(pos["line"])), character=max(0, int(pos["character"])))
+    except (KeyError, TypeError, ValueError):
+        raise RequestFailed(f"{name}: invalid position {pos!r}") from None
+    return arg
+
+
+def _op_at(st: DocumentState, doc: Any, pos: types.Position) -> tuple[Any, Operation | None, str | None]:
+    offset = doc.lines.offset(pos.line, pos.character)
+    section, chunk = st.chunk_at(doc, offset)
+    op = innermost_op(chunk, offset) if chunk is not None else None
+    where = f"line {pos.line + 1}"
+    if op is None:
+        if chunk is not None and chunk.kind == "item" and chunk.ir_op is None and chunk.text.strip():
+            return section, None, f"The code at {where} does not parse; fix the syntax errors first."
+        return section, None, f"No affine loop at {where}."
+    return section, op, None
+
+
+def iteration_space_answer(ls: AffineLanguageServer, st: DocumentState, arg: dict) -> dict:
+    from affine_lsp.analysis.iteration_space import MAX_POINTS, ViewError, iteration_space, lines_range_of
+
+    pos: types.Position = arg["_pos"]
+    with st.locked() as doc:
+        base = {"uri": st.uri, "version": st.version}
+        section, op, why = _op_at(st, doc, pos)
+        if op is None:
+            return {**base, "error": why}
+        loop = op if op.name in _LOOPS else next((a for a in op.ancestors() if a.name in _LOOPS), None)
+        if loop is None:
+            return {**base, "error": f"No affine loop at line {pos.line + 1}."}
+        b = HoverBuilder(ls, st, doc, section, wait=VIEW_ANALYSIS_WAIT_S)
+        range_of = lines_range_of(doc.lines)
+        max_points = int(arg.get("maxPoints") or MAX_POINTS)
+
+        def compute(fd: Any) -> dict:
+            try:
+                return iteration_space(fd, loop, range_of, arg.get("dims"), arg.get("fixed"), arg.get("params"), max_points=max_points)
+            except ViewError as e:
+                return {"error": str(e)}
+
+        res, why = b.with_deps(loop, compute)
+        if res is None:
+            return {**base, "error": why}
+        return {**base, **res}
+
+
+def dependence_graph_answer(ls: AffineLanguageServer, st: DocumentState, arg: dict) -> dict:
+    from affine_lsp.analysis.iteration_space import dependence_graph, lines_range_of
+
+    pos: types.Position = arg["_pos"]
+    with st.locked() as doc:
+        base = {"uri": st.uri, "version": st.version}
+        section, op, why = _op_at(st, doc, pos)
+        if op is None:
+            return {**base, "error": why.replace("affine loop", "function") if why else why}
+        func = op if op.name == "func.func" else scope_of(op)
+        if func is None:
+            return {**base, "error": f"No function at line {pos.line + 1}."}
+        b = HoverBuilder(ls, st, doc, section, wait=VIEW_ANALYSIS_WAIT_S)
+        range_of = lines_range_of(doc.lines)
+        res, why = b.with_deps(func, lambda fd: dependence_graph(fd, range_of))
+        if res is None:
+            return {**base, "error": why}
+        return {**base, "function": func_name(func), **res}
+
+
+def register(server: AffineLanguageServer) -> None:
+    @server.command(ITERATION_SPACE)
+    async def iteration_space_cmd(ls: AffineLanguageServer, *args: Any) -> dict:
+        arg = _arg(ITERATION_SPACE, args)
+        st = ls.doc(arg["uri"])
+        if st is None:
+            raise RequestFailed(f"document not open: {arg['uri']}")
+        return await ls.in_thread(iteration_space_answer, ls, st, arg)
+
+    @server.command(DEPENDENCE_GRAPH)
+    async def dependence_graph_cmd(ls: AffineLanguageServer, *args: Any) -> dict:
+        arg = _arg(DEPENDENCE_GRAPH, args)
+        st = ls.doc(arg["uri"])
+        if st is None:
+            raise RequestFailed(f"document not open: {arg['uri']}")
+        return await ls.in_thread(dependence_graph_answer, ls, st, arg)
