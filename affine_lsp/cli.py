@@ -18,6 +18,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "fuse": ("affine_lsp.commands.fuse", "fuse affine loop nests"),
     "vectorize": ("affine_lsp.commands.vectorize", "vectorize affine loops"),
     "parallelize": ("affine_lsp.commands.parallelize", "turn affine.for loops without carried dependences into affine.parallel"),
+    "upgrade": ("affine_lsp.commands.upgrade", "rewrite a file in MLIR's pre-2022 syntax (func @, constant, addf, alloc, std.*) in the current one"),
     "serve": ("affine_lsp.commands.serve", "run the language server (stdio by default)"),
 }
 
