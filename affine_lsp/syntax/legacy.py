@@ -186,6 +186,25 @@ def hover_text(old: str) -> str | None:
     )
 
 
+_OP_HEAD_RE = re.compile(r"[ \t]*(?:(?:%[A-Za-z0-9_$.\-]+(?::[0-9]+)?\s*,\s*)*%[A-Za-z0-9_$.\-]+(?::[0-9]+)?\s*=\s*)?\"?([A-Za-z_][A-Za-z0-9_$.]*)")
+
+
+def legacy_op_at(text: str, offset: int) -> tuple[int, int, str] | None:
+    """The old op name written at ``offset`` (the op name of its line's
+    statement, bare, ``std.``-prefixed or generic ``"std.x"``):
+    (start, end, name), or None. ``return``/``call``, current spellings in
+    a function body, are included: the caller decides."""
+    ls = text.rfind("\n", 0, offset) + 1
+    m = _OP_HEAD_RE.match(text, ls)
+    if m is None or not (m.start(1) <= offset <= m.end(1)):
+        return None
+    name = m.group(1)
+    bare = name.removeprefix("std.")
+    if bare in LEGACY_OPS or bare in NO_MODERN_FORM:
+        return m.start(1), m.end(1), name
+    return None
+
+
 # ---------------------------------------------------------------- mlir-opt's words
 
 UPGRADE_MESSAGE = (
