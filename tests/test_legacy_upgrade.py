@@ -60,7 +60,7 @@ def test_first_error_is_mlir_opts(path: Path) -> None:
     assert _first_error(text) == (theirs.line, theirs.col, theirs.message)
     notes = diagnostics.collect(Document(text))
     legacy = [n for n in notes if n.code == LEGACY_CODE]
-    assert len(legacy) == 1 and legacy[0].severity == "info"
+    assert len(legacy) == 1 and legacy[0].severity == "remark"
     assert "pre-2022 syntax" in legacy[0].message and "Upgrade to current MLIR syntax" in legacy[0].message
 
 
