@@ -189,11 +189,33 @@ class _Upgrader:
             if m is not None:
                 bare = m.group(0).removeprefix("std.")
                 if bare in LEGACY_OPS or bare in NO_MODERN_FORM:
-                    return self.rewrite_op(ch, m.start(), m.end())
+                    edits = self.rewrite_op(ch, m.start(), m.end())
+                    if edits is not None:
+                        edits.extend(self.later_heads(ch, text.find("\n", m.end())))
+                    return edits
             lm = legacy_map_at(text, pos)
             if lm is not None:
                 return [(pos, lm[0], lm[1])]
         return None
+
+    def later_heads(self, ch: _Chunk, start: int) -> list[Edit]:
+        """The parse stopped at an old op name: the old op names heading the
+        later lines of the item are rewritten in the same round (the next
+        parse checks them; without this, an item of n old ops is parsed n
+        times, each failure through lark's slower error path)."""
+        text = ch.text
+        out: list[Edit] = []
+        pos = start
+        while 0 <= pos < len(text):
+            m = _STMT_HEAD_RE.match(text, pos + 1)
+            if m is not None:
+                name = m.group(1)
+                bare = name.removeprefix("std.")
+                after = text[m.end(1) : m.end(1) + 1]
+                if (bare in LEGACY_OPS or bare in NO_MODERN_FORM) and bare not in FUNC_DEFAULT_OK and bare != "func" and after in (" ", "\t", "(", "\n", ""):
+                    out.extend(self.rewrite_op(ch, m.start(1), m.end(1)) or [])
+            pos = text.find("\n", pos + 1)
+        return out
 
     def edits_from_parse(self, ch: _Chunk, item: object) -> tuple[list[Edit], list[Edit]]:
         """(edits of legacy spellings the parser accepted, the ``return``/``call``
@@ -271,6 +293,7 @@ class _Upgrader:
                 if err is None:
                     return []
                 edits = self.fix_error(ch, err)
+                legacy = edits is not None
                 if edits is None and ch.real and sum(1 for c in iter_chunks(ch.text) if c.kind == "item") > 1:
                     return []  # a renamed op starts an item of its own now: the next pass reads it alone
                 if edits is None:
@@ -282,7 +305,7 @@ class _Upgrader:
                 if edits is None:
                     self.problem(ch, err.span.rel_start, f"not upgraded: {err.message} (the rest of this item is left as written)")
                     return []
-                ch.real = True
+                ch.real = ch.real or legacy
                 ch.apply(edits)
                 continue
             real, soft = self.edits_from_parse(ch, res.item)
