@@ -119,6 +119,11 @@ _OTHER = {
     "tensor_cast": "tensor.cast",
     "tensor_load": "bufferization.to_tensor",
     "splat": "vector.broadcast",
+    # The `loop` dialect, renamed `scf` in 2020.
+    "loop.for": "scf.for",
+    "loop.if": "scf.if",
+    "loop.yield": "scf.yield",
+    "loop.parallel": "scf.parallel",
     # The affine ops of early 2019, before they took the dialect's prefix.
     "for": "affine.for",
     "if": "affine.if",
@@ -137,6 +142,9 @@ LEGACY_OPS: dict[str, str] = {
 """Old op name (bare, as written before 2022) → its name in MLIR 22. Ops that
 moved by operand type (``dim``, ``rank``, ``splat`` on tensors) are given with
 their memref/vector name; :func:`modern_name` chooses."""
+
+OLD_DIALECTS = ("std.", "loop.")
+"""The prefixes of dialects that no longer exist (``loop`` became ``scf``)."""
 
 # Names that are still current spellings in some context (inside func.func,
 # `return` and `call` resolve to the func dialect): not legacy by themselves.
@@ -319,8 +327,8 @@ def first_error_for_name(text: str, start: int, end: int, chunk_start: int = 0) 
     the name there (``return`` and ``call`` in a function body,
     ``constant @sym``)."""
     name = text[start:end]
-    if name.startswith("std."):
-        return f"Dialect `std' not found for custom op '{name}' ", start, end
+    if name.startswith(OLD_DIALECTS):
+        return f"Dialect `{name.split('.', 1)[0]}' not found for custom op '{name}' ", start, end
     dialect = enclosing_default_dialect(text, start, chunk_start)
     if dialect == "func":
         if name in FUNC_DEFAULT_OK:
@@ -431,10 +439,11 @@ def legacy_points(doc: Document, notes: Iterable[Note]) -> list[tuple[int, str, 
             points.append((sec, "custom op 'func' is unknown (tried 'builtin.func' as well)", s, n.span.end, n))
         elif n.code == "legacy-terminator":
             points.append((sec, "custom op 'affine.terminator' is unknown", s, n.span.end, n))
-        elif n.code == "unknown-op" and text.startswith("std.", s):
+        elif n.code == "unknown-op" and text.startswith(OLD_DIALECTS, s):
             end = s + len(_word_at(text, s))
-            if text[s:end].removeprefix("std.") in LEGACY_OPS:
-                points.append((sec, f"Dialect `std' not found for custom op '{text[s:end]}' ", s, end, n))
+            name = text[s:end]
+            if name.removeprefix("std.") in LEGACY_OPS:
+                points.append((sec, f"Dialect `{name.split('.', 1)[0]}' not found for custom op '{name}' ", s, end, n))
         elif n.severity == "error" and n.code == "syntax":
             found = _found_name(text, n)
             if found is None:

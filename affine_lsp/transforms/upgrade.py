@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from affine_lsp.ir.core import Anchor
 from affine_lsp.syntax.chunks import iter_chunks
-from affine_lsp.syntax.legacy import FUNC_DEFAULT_OK, LEGACY_OPS, NO_MODERN_FORM, legacy_map_at, modern_name
+from affine_lsp.syntax.legacy import FUNC_DEFAULT_OK, LEGACY_OPS, NO_MODERN_FORM, OLD_DIALECTS, legacy_map_at, modern_name
 from affine_lsp.syntax.nodes import AliasDefSyn, Note, OpSyn
 from affine_lsp.syntax.parser import parse_chunk
 
@@ -191,30 +191,35 @@ class _Upgrader:
                 if bare in LEGACY_OPS or bare in NO_MODERN_FORM:
                     edits = self.rewrite_op(ch, m.start(), m.end())
                     if edits is not None:
-                        edits.extend(self.later_heads(ch, text.find("\n", m.end())))
+                        edits.extend(self.other_heads(ch, m.start()))
                     return edits
             lm = legacy_map_at(text, pos)
             if lm is not None:
                 return [(pos, lm[0], lm[1])]
         return None
 
-    def later_heads(self, ch: _Chunk, start: int) -> list[Edit]:
-        """The parse stopped at an old op name: the old op names heading the
-        later lines of the item are rewritten in the same round (the next
-        parse checks them; without this, an item of n old ops is parsed n
-        times, each failure through lark's slower error path)."""
+    def other_heads(self, ch: _Chunk, skip: int) -> list[Edit]:
+        """The parse stopped at an old op name (at ``skip``): the old op names
+        heading the other lines of the item are rewritten in the same round
+        (the next parse checks them; without this, an item of n old ops is
+        parsed n times, each failure through lark's slower error path, and
+        an op of a dialect that no longer exists, ``loop.for``, read as an
+        unknown op, can hide the old names inside it from the parser)."""
         text = ch.text
         out: list[Edit] = []
-        pos = start
-        while 0 <= pos < len(text):
+        pos = -1
+        while pos < len(text):
             m = _STMT_HEAD_RE.match(text, pos + 1)
-            if m is not None:
+            if m is not None and m.start(1) != skip:
                 name = m.group(1)
                 bare = name.removeprefix("std.")
                 after = text[m.end(1) : m.end(1) + 1]
                 if (bare in LEGACY_OPS or bare in NO_MODERN_FORM) and bare not in FUNC_DEFAULT_OK and bare != "func" and after in (" ", "\t", "(", "\n", ""):
                     out.extend(self.rewrite_op(ch, m.start(1), m.end(1)) or [])
-            pos = text.find("\n", pos + 1)
+            nl = text.find("\n", pos + 1)
+            if nl < 0:
+                break
+            pos = nl
         return out
 
     def edits_from_parse(self, ch: _Chunk, item: object) -> tuple[list[Edit], list[Edit]]:
@@ -242,7 +247,7 @@ class _Upgrader:
                 real.append((s, e, "func.func"))
             elif src == "affine.terminator":
                 real.append((s, e, "affine.yield"))
-            elif bare_src.startswith("std.") and not bare_src.startswith(_HOLD):
+            elif bare_src.startswith(OLD_DIALECTS) and not bare_src.startswith(_HOLD):
                 if quoted:
                     new = modern_name(bare_src)
                     if new is None:
@@ -292,7 +297,7 @@ class _Upgrader:
                 err = next((n for n in res.notes if n.severity == "error"), None)
                 if err is None:
                     return []
-                edits = self.fix_error(ch, err)
+                edits = self.fix_error(ch, err) or self.other_heads(ch, -1) or None
                 legacy = edits is not None
                 if edits is None and ch.real and sum(1 for c in iter_chunks(ch.text) if c.kind == "item") > 1:
                     return []  # a renamed op starts an item of its own now: the next pass reads it alone

@@ -31,3 +31,28 @@ func @invariant_affine_if(%N: index) {
   dealloc %m : memref<10xf32>
   return
 }
+
+// -----
+
+// The `loop` dialect of 2020 (renamed scf).
+func @invariant_loop_dialect(%c: i1) -> f32 {
+  %ci0 = constant 0 : index
+  %ci10 = constant 10 : index
+  %ci1 = constant 1 : index
+  %cf7 = constant 7.0 : f32
+  %cf8 = constant 8.0 : f32
+  loop.for %arg0 = %ci0 to %ci10 step %ci1 {
+    loop.for %arg1 = %ci0 to %ci10 step %ci1 {
+      %v0 = addf %cf7, %cf8 : f32
+    }
+  }
+  loop.parallel (%i) = (%ci0) to (%ci10) step (%ci1) {
+    %v1 = addf %cf7, %cf7 : f32
+  }
+  %r = loop.if %c -> (f32) {
+    loop.yield %cf7 : f32
+  } else {
+    loop.yield %cf8 : f32
+  }
+  return %r : f32
+}
