@@ -98,6 +98,7 @@ SNIPPETS = [
     "#set = (d0) : (d0 >= 0)\n",
     "func.func @f() {\n  affine.for %i = 0 to 4 {\n    affine.terminator\n  }\n  return\n}\n",
     'func.func @f(%a: i32) {\n  %0 = std.cmpi "slt", %a, %a : i32\n  return\n}\n',
+    "func.func @f(%a: index) {\n  loop.for %i = %a to %a step %a {\n  }\n  return\n}\n",
 ]
 
 
