@@ -16,8 +16,10 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from affine_lsp.ir.core import Span
-from affine_lsp.syntax.nodes import Note
+from affine_lsp.ir.attributes import AffineMapAttr, IntegerSetAttr
+from affine_lsp.ir.core import Anchor, Span
+from affine_lsp.syntax.nodes import AliasDefSyn, Note
+from affine_lsp.syntax.parser import parse_chunk
 
 if TYPE_CHECKING:
     from affine_lsp.ir.core import Operation
@@ -402,11 +404,6 @@ def legacy_map_at(text: str, pos: int) -> tuple[int, str] | None:
     end = _close(text, k)
     if end is None:
         return None
-    from affine_lsp.ir.attributes import AffineMapAttr, IntegerSetAttr
-    from affine_lsp.ir.core import Anchor
-    from affine_lsp.syntax.nodes import AliasDefSyn
-    from affine_lsp.syntax.parser import parse_chunk
-
     res = parse_chunk("#legacy_map = " + text[pos:end], Anchor(0))
     item = res.item
     if not isinstance(item, AliasDefSyn):
