@@ -151,6 +151,9 @@ OLD_DIALECTS = ("std.", "loop.")
 # Names that are still current spellings in some context (inside func.func,
 # `return` and `call` resolve to the func dialect): not legacy by themselves.
 FUNC_DEFAULT_OK = frozenset({"return", "call", "call_indirect"})
+# ... of which the grammar reads these two anywhere: a syntax error at one of
+# them is a broken file, not an old one.
+GRAMMAR_BARE = frozenset({"return", "call"})
 
 # Old names whose custom syntax changed beyond the name (the upgrade rewrites them specially).
 SPECIAL = frozenset({"cmpi", "cmpf", "constant", "dim", "rank", "splat", "tensor_load", "atomic_rmw"})
@@ -517,7 +520,8 @@ def _found_name(text: str, n: Note) -> tuple[int, int] | None:
     for s in cands:
         name = _word_at(text, s)
         bare = name.removeprefix("std.")
-        if bare in LEGACY_OPS or bare in NO_MODERN_FORM:
+        if (bare in LEGACY_OPS or bare in NO_MODERN_FORM) and name not in GRAMMAR_BARE:
+            # (a `return` the parser stops at is a broken file, not an old one)
             return s, s + len(name)
     return None
 

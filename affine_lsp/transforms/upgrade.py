@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from affine_lsp.ir.core import Anchor
 from affine_lsp.syntax.chunks import iter_chunks
-from affine_lsp.syntax.legacy import FUNC_DEFAULT_OK, LEGACY_OPS, NO_MODERN_FORM, OLD_DIALECTS, legacy_map_at, modern_name
+from affine_lsp.syntax.legacy import FUNC_DEFAULT_OK, GRAMMAR_BARE, LEGACY_OPS, NO_MODERN_FORM, OLD_DIALECTS, legacy_map_at, modern_name
 from affine_lsp.syntax.nodes import AliasDefSyn, Note, OpSyn
 from affine_lsp.syntax.parser import parse_chunk
 
@@ -188,7 +188,7 @@ class _Upgrader:
             m = _WORD_RE.match(text, pos)
             if m is not None:
                 bare = m.group(0).removeprefix("std.")
-                if bare in LEGACY_OPS or bare in NO_MODERN_FORM:
+                if (bare in LEGACY_OPS or bare in NO_MODERN_FORM) and m.group(0) not in GRAMMAR_BARE:
                     edits = self.rewrite_op(ch, m.start(), m.end())
                     if edits is not None:
                         edits.extend(self.other_heads(ch, m.start()))
@@ -261,7 +261,10 @@ class _Upgrader:
                     else:
                         real.extend(edits)
             elif src in FUNC_DEFAULT_OK and op.name == "func." + src:
-                (real if parent != "func.func" else soft).append((s, e, op.name))
+                if parent == "func.func":
+                    soft.append((s, e, op.name))  # current syntax there: renamed with the rest of an old file
+                elif src != "return" and parent != "builtin":
+                    real.append((s, e, op.name))  # a call in a loop body: mlir-opt knows no default dialect there
             if not op.known:
                 real.extend(self._swallowed(ch, op))
             if op.name == "func.func" and not op.regions and "sym_visibility" not in op.attrs:
@@ -283,7 +286,7 @@ class _Upgrader:
             m = _STMT_HEAD_RE.match(text, pos + 1)
             if m is not None and m.end(1) <= op.span.rel_end:
                 bare = m.group(1).removeprefix("std.")
-                if bare in LEGACY_OPS or bare in NO_MODERN_FORM:
+                if (bare in LEGACY_OPS or bare in NO_MODERN_FORM) and m.group(1) not in GRAMMAR_BARE:
                     out.extend(self.rewrite_op(ch, m.start(1), m.end(1)) or [])
             pos = text.find("\n", pos + 1, op.span.rel_end)
         return out
