@@ -433,7 +433,7 @@ def legacy_points(doc: Document, notes: Iterable[Note]) -> list[tuple[int, str, 
         s = n.span.start
         cstart, sec = chunk_of(s)
         if n.code in ("legacy-map", "legacy-set"):
-            at = _legacy_map_error(text, s + len(text[s:].split("=", 1)[0]))
+            at = _legacy_map_error(text, text.find("=", s))
             points.append((sec, "expected non-function type", at, at + max(len(_word_at(text, at)), 1), n))
         elif n.code == "legacy-func":
             points.append((sec, "custom op 'func' is unknown (tried 'builtin.func' as well)", s, n.span.end, n))
