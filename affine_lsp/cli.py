@@ -21,6 +21,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "tile": ("affine_lsp.commands.tile", "tile perfect affine loop bands (skew first with --skew), when legal"),
     "interchange": ("affine_lsp.commands.interchange", "permute the loops of perfect affine bands (for locality by default), when legal"),
     "plot": ("affine_lsp.commands.plot", "draw the iteration space of a loop nest and its dependences as SVG"),
+    "upgrade": ("affine_lsp.commands.upgrade", "rewrite a file in MLIR's pre-2022 syntax (func @, constant, addf, alloc, std.*) in the current one"),
     "serve": ("affine_lsp.commands.serve", "run the language server (stdio by default)"),
 }
 

@@ -42,6 +42,8 @@ from affine_lsp.server.index import (
 )
 from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Document, Section
+from affine_lsp.syntax.legacy import FUNC_DEFAULT_OK, legacy_op_at
+from affine_lsp.syntax.legacy import hover_text as legacy_hover_text
 
 if TYPE_CHECKING:
     from affine_lsp.server.server import AffineLanguageServer
@@ -497,18 +499,31 @@ def _yn(ok: bool, info: Any) -> str:
 def compute_hover(ls: AffineLanguageServer, st: DocumentState, pos: types.Position) -> types.Hover | None:
     with st.locked() as doc:
         offset = offset_of(doc.lines, pos)
+        legacy = legacy_op_at(doc.text, offset)
+        if legacy is not None and legacy[2] not in FUNC_DEFAULT_OK:
+            return _legacy_hover(ls, doc, legacy)
         section, chunk = st.chunk_at(doc, offset)
         if chunk is None:
             return None
         occ = occurrence_at(chunk_occurrences(chunk), offset)
         if occ is None:
-            return None
+            return _legacy_hover(ls, doc, legacy) if legacy is not None else None
         text = HoverBuilder(ls, st, doc, section).build(occ)
         if not text:
             return None
         rng = span_range(doc.lines, occ.span if occ.kind != "map" else _first_line(doc, occ.span))
         kind = types.MarkupKind.Markdown if ls.client_markdown else types.MarkupKind.PlainText
         return types.Hover(contents=types.MarkupContent(kind=kind, value=text), range=rng)
+
+
+def _legacy_hover(ls: AffineLanguageServer, doc: Document, legacy: tuple[int, int, str]) -> types.Hover | None:
+    """A hover on an op name of MLIR's pre-2022 syntax: what it is called now."""
+    start, end, name = legacy
+    text = legacy_hover_text(name)
+    if text is None:
+        return None
+    kind = types.MarkupKind.Markdown if ls.client_markdown else types.MarkupKind.PlainText
+    return types.Hover(contents=types.MarkupContent(kind=kind, value=text), range=span_range(doc.lines, Span(start, end)))
 
 
 def _first_line(doc: Document, span: Span) -> Span:

@@ -352,10 +352,12 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
         semantic_tokens,
         symbols,
         transform_actions,
+        upgrade_action,
     )
 
     transform_actions.install()
     expected_checks.install()
-    for mod in (diagnostics, hover, navigation, symbols, folding, semantic_tokens, completion, inlay_hints, code_actions, commands):
+    upgrade_action.install()
+    for mod in (diagnostics, hover, navigation, symbols, folding, semantic_tokens, completion, inlay_hints, code_actions, commands, upgrade_action):
         mod.register(server)
     return server

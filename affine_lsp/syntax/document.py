@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from affine_lsp.ir.builder import AliasTable, IRBuilder, Scope, UndefinedValue, build_op
 from affine_lsp.ir.core import Anchor, Block, Operation, Region, Span
 from affine_lsp.syntax.chunks import ChunkSpan, exact_max_depth, iter_chunks, scan_chunks
+from affine_lsp.syntax.legacy import legacy_notes
 from affine_lsp.syntax.nodes import AliasDefSyn, ModuleCloseSyn, ModuleOpenSyn, Note, OpSyn
 from affine_lsp.syntax.parser import ParseResult, parse_chunk
 
@@ -434,7 +435,7 @@ class Document:
                 out.extend(c.parse.notes if c.released and c.parse is not None else c.ensure_parsed().notes)
                 out.extend(c.ir_notes)
             out.extend(s.notes)
-        return out
+        return legacy_notes(self, out)
 
 
 def _env_key(aliases_key: object, path: tuple[int, ...], top_values: tuple[tuple[tuple[str, int], ...], ...]) -> tuple:

@@ -1,0 +1,100 @@
+"""The code action "Upgrade to current MLIR syntax" (issue 20).
+
+Offered on documents in MLIR's pre-2022 syntax (those with the
+``legacy-syntax`` note): one edit replacing the whole document with
+:func:`affine_lsp.transforms.upgrade.upgrade_text`'s output. Its kind is
+``quickfix`` when the request's range touches a diagnostic of the legacy
+syntax (the light bulb on mlir-opt's error), ``source.fixAll`` elsewhere
+(the editor's "Fix All" / source actions: the upgrade fixes every error of
+that kind in the document at once). What the upgrade leaves as written is
+named in the title and, through the action's command
+(``affine-lsp.upgradeNotice``), shown to the user with its lines once the
+edit is applied.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types
+
+# pygls reads the command handler's annotations at run time (get_type_hints):
+# AffineLanguageServer is imported for real.
+from affine_lsp.server.server import AffineLanguageServer
+from affine_lsp.server.state import DocumentState
+from affine_lsp.syntax.document import Document
+from affine_lsp.syntax.legacy import LEGACY_CODE
+
+TITLE = "Upgrade to current MLIR syntax"
+NOTICE_COMMAND = "affine-lsp.upgradeNotice"
+_CACHE_ATTR = "_upgrade_action_cache"
+
+
+def _legacy_diagnostics(st: DocumentState, doc: Document, lo: int, hi: int) -> tuple[bool, list[types.Diagnostic]]:
+    """(the document is in the legacy syntax, its legacy diagnostics touching [lo, hi])."""
+    last = st.last
+    if last is None or last.doc_version != doc.version:
+        notes = doc.notes()
+        return any(n.code == LEGACY_CODE for n in notes), []
+    legacy = False
+    touching: list[types.Diagnostic] = []
+    for note, diag in zip(last.notes, last.diagnostics):
+        is_legacy = note.code == LEGACY_CODE or bool((note.data or {}).get("legacy"))
+        legacy = legacy or note.code == LEGACY_CODE
+        if is_legacy and not (note.span.end < lo or note.span.start > hi):
+            touching.append(diag)
+    return legacy, touching
+
+
+def notice_text(problems: list[Any]) -> str:
+    lines = ", ".join(f"line {p.line}: {p.message}" for p in problems)
+    return f"{TITLE}: {len(problems)} construct{'s' if len(problems) != 1 else ''} left as written ({lines})"
+
+
+def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int, hi: int) -> list[types.CodeAction]:
+    legacy, touching = _legacy_diagnostics(st, doc, lo, hi)
+    if not legacy:
+        return []
+    from affine_lsp.transforms.upgrade import upgrade_text
+
+    cache: dict = getattr(st, _CACHE_ATTR, None) or {}
+    result = cache.get(doc.version)
+    if result is None:
+        result = upgrade_text(doc.text)
+        setattr(st, _CACHE_ATTR, {doc.version: result})
+    if result.text == doc.text:
+        return []
+    lines = doc.lines
+    el, ec = lines.position(len(doc.text))
+    edit = types.TextEdit(range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=el, character=ec)), new_text=result.text)
+    title = TITLE
+    command = None
+    if result.problems:
+        title += f" ({len(result.problems)} left as written: line{'s' if len(result.problems) > 1 else ''} {', '.join(str(p.line) for p in result.problems)})"
+        command = types.Command(title=TITLE, command=NOTICE_COMMAND, arguments=[notice_text(result.problems)])
+    return [
+        types.CodeAction(
+            title=title,
+            kind=types.CodeActionKind.QuickFix if touching else types.CodeActionKind.SourceFixAll,
+            diagnostics=touching or None,
+            edit=types.WorkspaceEdit(changes={st.uri: [edit]}),
+            command=command,
+            is_preferred=True if touching else None,
+        )
+    ]
+
+
+def install() -> None:
+    from affine_lsp.server import code_actions
+
+    if provider not in code_actions.PROVIDERS:
+        code_actions.PROVIDERS.append(provider)
+    if types.CodeActionKind.SourceFixAll not in code_actions.CODE_ACTION_KINDS:
+        code_actions.CODE_ACTION_KINDS.append(types.CodeActionKind.SourceFixAll)
+
+
+def register(server: AffineLanguageServer) -> None:
+    @server.command(NOTICE_COMMAND)
+    def upgrade_notice(ls: AffineLanguageServer, *args: Any) -> None:
+        message = str(args[0]) if args else TITLE
+        ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
