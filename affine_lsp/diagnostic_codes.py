@@ -46,6 +46,11 @@ CODES: dict[str, tuple[str, str]] = {
         "Legacy loop terminator",
         "'affine.terminator' is the old spelling of 'affine.yield'; the quick fix replaces it.",
     ),
+    "legacy-syntax": (
+        "File in MLIR's pre-2022 syntax",
+        "The file uses the syntax MLIR had before the func, arith and math dialects split out of std (func @, constant, addf, alloc, ...), "
+        'which MLIR 22 rejects; `affine-lsp upgrade FILE` or the code action "Upgrade to current MLIR syntax" rewrites it.',
+    ),
     # ------------------------------------------------------------ names and IR
     "ir": (
         "Invalid IR",
