@@ -266,7 +266,7 @@ def read_attribute(rd: BytecodeFile, cur: Cursor) -> Attr:
     code = cur.varint()
     kind = ATTRIBUTE_KINDS[code] if code < len(ATTRIBUTE_KINDS) else None
     if kind == "ArrayAttr":
-        return Attr("[" + ", ".join(a.text for a in _list(cur, lambda: rd.attr_ref(cur))) + "]")
+        return Attr("[" + ", ".join(a.short or a.text for a in _list(cur, lambda: rd.attr_ref(cur))) + "]")
     if kind == "DictionaryAttr":
         items = []
         for _ in range(cur.varint()):

@@ -46,13 +46,13 @@ class _Printer:
             return
         self.lines.append(head + " (")
         for k, region in enumerate(op.regions):
-            self.region(region, indent)
+            self.region(region, indent, k == 0)
             if k + 1 < len(op.regions):
                 self.lines[-1] += ","
         self.lines[-1] += ")" + tail
 
-    def region(self, region: Region, indent: str) -> None:
-        self.lines[-1] += "{"
+    def region(self, region: Region, indent: str, first: bool) -> None:
+        self.lines[-1] += "{" if first else " {"
         many = len(region.blocks) > 1
         for block in region.blocks:
             self.block(block, indent, many)

@@ -272,7 +272,13 @@ class ChunkTransformer(ScfOps, GpuOps, LlvmOps, LinalgOps, TensorOps, VectorOps,
         return ("props", c[0].entries)
 
     def generic_regions(self, c: list) -> list[RegionSyn]:
-        return [x for x in c if isinstance(x, RegionSyn)]
+        regions = [x for x in c if isinstance(x, RegionSyn)]
+        for r in regions:
+            # `{}` in the generic form is a region without blocks (as
+            # mlir-opt prints an empty `else` region), not one empty block.
+            if len(r.blocks) == 1 and r.blocks[0].label is None and not r.blocks[0].ops and not r.blocks[0].args:
+                r.blocks = []
+        return regions
 
     def unknown_op(self, c: list) -> OpSyn:
         op = self._op(c[0], c)
