@@ -18,6 +18,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "fuse": ("affine_lsp.commands.fuse", "fuse affine loop nests"),
     "vectorize": ("affine_lsp.commands.vectorize", "vectorize affine loops"),
     "parallelize": ("affine_lsp.commands.parallelize", "turn affine.for loops without carried dependences into affine.parallel"),
+    "print": ("affine_lsp.commands.print", "print the textual form of an MLIR file (decodes bytecode: .mlirbc)"),
     "serve": ("affine_lsp.commands.serve", "run the language server (stdio by default)"),
 }
 

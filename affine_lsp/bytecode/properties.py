@@ -4,8 +4,8 @@ ODS writes an op's properties in a fixed layout that the bytecode does not
 describe: its inherent attributes sorted by name (a required one as an
 attribute index, an optional one as ``0`` when absent or ``index << 1 | 1``),
 then its non-attribute properties, then the operand and result segment
-sizes (sparse arrays, since version 6). Reading them therefore needs each
-op's list of inherent attributes: :data:`OPS` (MLIR 22.1.8's ODS
+sizes (sparse arrays since version 6; before, attributes sorted among the
+others). Reading them therefore needs each op's list of inherent attributes: :data:`OPS` (MLIR 22.1.8's ODS
 definitions of the ops affine code meets). An op outside the table whose
 properties are all absent decodes to nothing; any other is an error naming
 the op.
@@ -152,12 +152,20 @@ OPS: dict[str, tuple[str, int, int]] = {
 }
 
 
-def _layout(op: str) -> tuple[list[tuple[str, bool]], int, int] | None:
+def _layout(op: str, version: int) -> tuple[list[tuple[str, bool]], int, int] | None:
     spec = OPS.get(op)
     if spec is None:
         return None
     attrs, n_operand_segments, n_result_segments = spec
     entries = [(a.lstrip("?"), not a.startswith("?")) for a in attrs.split()]
+    if version < 6:
+        # Before version 6 the segment sizes are DenseI32ArrayAttr
+        # attributes, in their place among the sorted inherent attributes.
+        if n_operand_segments:
+            entries.append(("operandSegmentSizes", True))
+        if n_result_segments:
+            entries.append(("resultSegmentSizes", True))
+        n_operand_segments = n_result_segments = 0
     entries.sort(key=lambda e: e[0].encode())
     return entries, n_operand_segments, n_result_segments
 
@@ -186,11 +194,9 @@ def _sparse_array(cur: Cursor, size: int) -> list[int]:
     return out
 
 
-def _segments(rd: BytecodeFile, cur: Cursor, size: int) -> Attr:
-    if rd.version >= 6:
-        values = _sparse_array(cur, size)
-        return Attr("array<i32" + (": " + ", ".join(map(str, values)) if values else "") + ">")
-    return rd.attr_ref(cur)  # a DenseI32ArrayAttr before version 6
+def _segments(cur: Cursor, size: int) -> Attr:
+    values = _sparse_array(cur, size)
+    return Attr("array<i32" + (": " + ", ".join(map(str, values)) if values else "") + ">")
 
 
 def _all_absent(cur: Cursor) -> bool:
@@ -208,7 +214,7 @@ def _all_absent(cur: Cursor) -> bool:
 
 def decode_properties(rd: BytecodeFile, op: str, cur: Cursor) -> list[tuple[str, Attr]]:
     """The present properties of ``op`` as (name, attribute) pairs."""
-    layout = _layout(op)
+    layout = _layout(op, rd.version)
     if layout is None:
         if _all_absent(cur):
             return []  # every property absent (each a varint 0)
@@ -228,9 +234,9 @@ def decode_properties(rd: BytecodeFile, op: str, cur: Cursor) -> list[tuple[str,
         elif idx:
             raise cur.error(f"malformed optional attribute '{name}' of '{op}'")
     if n_operand_segments:
-        out.append(("operandSegmentSizes", _segments(rd, cur, n_operand_segments)))
+        out.append(("operandSegmentSizes", _segments(cur, n_operand_segments)))
     if n_result_segments:
-        out.append(("resultSegmentSizes", _segments(rd, cur, n_result_segments)))
+        out.append(("resultSegmentSizes", _segments(cur, n_result_segments)))
     if not cur.empty():
         raise cur.error(f"the properties of '{op}' do not match affine-lsp's layout of this op ({cur.remaining()} bytes left)")
     return out

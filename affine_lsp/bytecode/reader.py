@@ -17,7 +17,7 @@ from affine_lsp.bytecode.model import Attr, Block, Module, Op, Region, Resource
 from affine_lsp.bytecode.properties import decode_properties
 
 MAGIC = b"ML\xefR"
-MIN_VERSION = 1
+MIN_VERSION = 0
 MAX_VERSION = 6  # what MLIR 22.1.8 writes (kNativePropertiesODSSegmentSize)
 
 # Version milestones (mlir/Bytecode/Encoding.h).
