@@ -307,28 +307,9 @@ def read_attribute(rd: BytecodeFile, cur: Cursor) -> Attr:
             m = re.match(r"f(\d+)", t)
             width = int(m.group(1)) if m else 64
         return Attr(f"{format_float(_ap_int(cur, width), t)} : {t}")
-    if kind in ("CallSiteLoc", "NameLoc"):
-        cur.varint()
-        cur.varint()
-        return Attr("loc(unknown)", location=True)
-    if kind == "FileLineColLoc":
-        cur.varint()
-        cur.varint()
-        cur.varint()
-        return Attr("loc(unknown)", location=True)
-    if kind == "FileLineColRange":
-        cur.varint()
-        for _ in range(cur.varint()):
-            cur.varint()
-        return Attr("loc(unknown)", location=True)
-    if kind in ("FusedLoc", "FusedLocWithMetadata"):
-        for _ in range(cur.varint()):
-            cur.varint()
-        if kind == "FusedLocWithMetadata":
-            cur.varint()
-        return Attr("loc(unknown)", location=True)
-    if kind == "UnknownLoc":
-        return Attr("loc(unknown)", location=True)
+    if kind in LOCATION_KINDS:
+        inner = _location(rd, cur, kind)
+        return Attr(f"loc({inner})", location=inner)
     if kind == "DenseResourceElementsAttr":
         t = rd.type_ref(cur)
         h = cur.varint()
@@ -361,6 +342,48 @@ def read_attribute(rd: BytecodeFile, cur: Cursor) -> Attr:
         rd._distinct = n + 1  # type: ignore[attr-defined]
         return Attr(f"distinct[{n}]<{inner.text}>")
     raise cur.error(f"unknown builtin attribute code {code}")
+
+
+LOCATION_KINDS = ("CallSiteLoc", "FileLineColLoc", "FusedLoc", "FusedLocWithMetadata", "NameLoc", "UnknownLoc", "FileLineColRange")
+
+
+def _loc_ref(rd: BytecodeFile, cur: Cursor) -> str:
+    a = rd.attr_ref(cur)
+    if a.location is None:
+        raise cur.error(f"expected a location, got {a.text}")
+    return a.location
+
+
+def _location(rd: BytecodeFile, cur: Cursor, kind: str) -> str:
+    """The spelling of a location inside ``loc(...)``."""
+    if kind == "UnknownLoc":
+        return "unknown"
+    if kind == "CallSiteLoc":
+        callee = _loc_ref(rd, cur)
+        return f"callsite({callee} at {_loc_ref(rd, cur)})"
+    if kind == "FileLineColLoc":
+        name = escape_string(_string_attr(rd, cur))
+        line = cur.varint()
+        return f"{name}:{line}:{cur.varint()}"
+    if kind == "FileLineColRange":
+        name = escape_string(_string_attr(rd, cur))
+        parts = [cur.varint() for _ in range(cur.varint())]
+        if len(parts) == 1:
+            return f"{name}:{parts[0]}"
+        if len(parts) == 2:
+            return f"{name}:{parts[0]}:{parts[1]}"
+        if len(parts) == 3:
+            return f"{name}:{parts[0]}:{parts[1]} to :{parts[2]}"
+        if len(parts) == 4:
+            return f"{name}:{parts[0]}:{parts[1]} to {parts[2]}:{parts[3]}"
+        raise cur.error(f"a file location range with {len(parts)} numbers")
+    if kind == "NameLoc":
+        name = escape_string(_string_attr(rd, cur))
+        child = _loc_ref(rd, cur)
+        return name if child == "unknown" else f"{name}({child})"
+    locs = [_loc_ref(rd, cur) for _ in range(cur.varint())]
+    meta = f"<{rd.attr_ref(cur).text}>" if kind == "FusedLocWithMetadata" else ""
+    return f"fused{meta}[{', '.join(locs)}]"
 
 
 def _count(shape: list[int]) -> int:

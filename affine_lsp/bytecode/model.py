@@ -15,7 +15,7 @@ class Attr:
     items: list[tuple[str, Attr]] | None = None  # DictionaryAttr entries
     short: str | None = None  # spelling with the type elided (an i64 memory space: `1`)
     identity_layout: bool = False  # an identity affine map (elided in memref types)
-    location: bool = False  # a location (never printed)
+    location: str | None = None  # a location: its spelling inside `loc(...)`
 
 
 @dataclass

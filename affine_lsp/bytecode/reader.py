@@ -367,14 +367,20 @@ class BytecodeFile:
         if mask & HAS_PROPERTIES:
             if opname.registered is None:
                 raise cur.error(f"'{op.name}' has properties but the bytecode version {self.version} cannot encode them")
+            # Both registered and unregistered ops refer to an entry of the
+            # properties section (MLIR's reader tests the optional flag for
+            # presence); an unregistered op's entry is one attribute.
+            pidx = cur.varint()
+            if pidx >= len(self.properties):
+                raise cur.error(f"invalid properties index {pidx} of '{op.name}'")
+            start, end = self.properties[pidx]
+            pcur = Cursor(self.data, start, end, f"the properties of '{op.name}'")
             if opname.registered:
-                pidx = cur.varint()
-                if pidx >= len(self.properties):
-                    raise cur.error(f"invalid properties index {pidx} of '{op.name}'")
-                start, end = self.properties[pidx]
-                op.properties = decode_properties(self, op.name, Cursor(self.data, start, end, f"the properties of '{op.name}'"))
+                op.properties = decode_properties(self, op.name, pcur)
             else:
-                op.properties = self.attr_ref(cur)
+                op.properties = self.attr_ref(pcur)
+                if not pcur.empty():
+                    raise pcur.error(f"unexpected trailing bytes after the properties of '{op.name}'")
         if mask & HAS_RESULTS:
             op.result_types = [self.type_ref(cur) for _ in range(cur.varint())]
         if mask & HAS_OPERANDS:
