@@ -129,6 +129,7 @@ def format_float(bits: int, t: str) -> str:
     exactly (f32, f64), else MLIR's hexadecimal form."""
     if t in ("f32", "f64"):
         fmt, width = ("<f", 4) if t == "f32" else ("<d", 8)
+        bits &= (1 << (8 * width)) - 1
         value = struct.unpack(fmt, bits.to_bytes(width, "little"))[0]
         if value == value and value not in (float("inf"), float("-inf")):
             for digits in range(1, 18):
@@ -154,16 +155,16 @@ def _ap_int(cur: Cursor, width: int) -> int:
         return cur.byte()
     if width <= 64:
         return cur.signed_varint() & ((1 << 64) - 1)
-    words = [cur.signed_varint() & ((1 << 64) - 1) for _ in range(cur.varint())]
+    words = [cur.signed_varint() & ((1 << 64) - 1) for _ in range(cur.count())]
     return sum(w << (64 * k) for k, w in enumerate(words))
 
 
 def _list(cur: Cursor, fn):  # type: ignore[no-untyped-def]
-    return [fn() for _ in range(cur.varint())]
+    return [fn() for _ in range(cur.count())]
 
 
 def _shape(cur: Cursor) -> list[int]:
-    return [cur.signed_varint() for _ in range(cur.varint())]
+    return [cur.signed_varint() for _ in range(cur.count())]
 
 
 def _dims(shape: list[int]) -> str:
@@ -215,6 +216,8 @@ def shape_of(shaped: str) -> list[int] | None:
 
 def _dense_elements(t: str, raw: bytes) -> str:
     """``dense<...> : t`` from the raw buffer of a DenseIntOrFPElementsAttr."""
+    if not t.endswith(">") or "<" not in t:
+        raise BytecodeError(f"dense elements of non-shaped type {t}")
     elem = element_type_of(t)
     shape = shape_of(t)
     width = int_width(elem)
@@ -246,6 +249,8 @@ def _nest(words: list[str], shape: list[int]) -> str:
 
 
 def _dense_array(elem: str, size: int, raw: bytes) -> str:
+    if size > len(raw) * 8:
+        raise BytecodeError(f"a dense array of {size} elements in {len(raw)} bytes")
     if size == 0:
         return f"array<{elem}>"
     width = int_width(elem)
@@ -269,7 +274,7 @@ def read_attribute(rd: BytecodeFile, cur: Cursor) -> Attr:
         return Attr("[" + ", ".join(a.short or a.text for a in _list(cur, lambda: rd.attr_ref(cur))) + "]")
     if kind == "DictionaryAttr":
         items = []
-        for _ in range(cur.varint()):
+        for _ in range(cur.count()):
             name = _string_attr(rd, cur).decode("utf-8", "replace")
             items.append((name, rd.attr_ref(cur)))
         return Attr(dict_text(items), items=items)
@@ -328,8 +333,13 @@ def read_attribute(rd: BytecodeFile, cur: Cursor) -> Attr:
         splat = cur.varint()
         if splat:
             return Attr(f"dense<{escape_string(rd.string_bytes(cur))}> : {t}")
+        if not t.endswith(">") or "<" not in t:
+            raise cur.error(f"dense strings of non-shaped type {t}")
         shape = shape_of(t) or []
-        words = [escape_string(rd.string_bytes(cur)) for _ in range(_count(shape))]
+        n = _count(shape)
+        if n > cur.remaining():
+            raise cur.error(f"{n} strings in {cur.remaining()} bytes")
+        words = [escape_string(rd.string_bytes(cur)) for _ in range(n)]
         return Attr(f"dense<{_nest(words, shape) if shape else words[0]}> : {t}")
     if kind == "SparseElementsAttr":
         t = rd.type_ref(cur)
@@ -367,7 +377,7 @@ def _location(rd: BytecodeFile, cur: Cursor, kind: str) -> str:
         return f"{name}:{line}:{cur.varint()}"
     if kind == "FileLineColRange":
         name = escape_string(_string_attr(rd, cur))
-        parts = [cur.varint() for _ in range(cur.varint())]
+        parts = [cur.varint() for _ in range(cur.count())]
         if len(parts) == 1:
             return f"{name}:{parts[0]}"
         if len(parts) == 2:
@@ -381,7 +391,7 @@ def _location(rd: BytecodeFile, cur: Cursor, kind: str) -> str:
         name = escape_string(_string_attr(rd, cur))
         child = _loc_ref(rd, cur)
         return name if child == "unknown" else f"{name}({child})"
-    locs = [_loc_ref(rd, cur) for _ in range(cur.varint())]
+    locs = [_loc_ref(rd, cur) for _ in range(cur.count())]
     meta = f"<{rd.attr_ref(cur).text}>" if kind == "FusedLocWithMetadata" else ""
     return f"fused{meta}[{', '.join(locs)}]"
 
@@ -458,7 +468,7 @@ def read_type(rd: BytecodeFile, cur: Cursor) -> str:
         shape = _shape(cur)
         return f"vector<{_dims(shape)}{rd.type_ref(cur)}>"
     if code == 20:
-        scalable = [bool(cur.byte()) for _ in range(cur.varint())]
+        scalable = [bool(cur.byte()) for _ in range(cur.count())]
         shape = _shape(cur)
         elem = rd.type_ref(cur)
         dims = "".join((f"[{d}]" if s else str(d)) + "x" for d, s in zip(shape, scalable + [False] * len(shape), strict=False))

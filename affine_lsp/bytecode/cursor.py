@@ -66,6 +66,14 @@ class Cursor:
         rest = self.bytes(n)
         return int.from_bytes(bytes([first]) + rest, "little") >> (n + 1)
 
+    def count(self) -> int:
+        """A varint counting items that each take at least one byte of what
+        is left (a corrupted count is an error, not a huge allocation)."""
+        v = self.varint()
+        if v > self.end - self.pos:
+            raise self.error(f"a count of {v} exceeds the {self.end - self.pos} bytes left")
+        return v
+
     def signed_varint(self) -> int:
         """A zigzag-encoded varint."""
         v = self.varint()

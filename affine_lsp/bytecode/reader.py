@@ -37,7 +37,7 @@ HAS_REGIONS = 0x10
 HAS_USE_LIST_ORDERS = 0x20
 HAS_PROPERTIES = 0x40
 
-MAX_NESTING = 400
+MAX_NESTING = 200
 
 
 @dataclass
@@ -149,7 +149,7 @@ class BytecodeFile:
         return self.strings[index]
 
     def _read_strings(self, cur: Cursor) -> None:
-        n = cur.varint()
+        n = cur.count()
         sizes = [cur.varint() for _ in range(n)]
         end = cur.end
         strings: list[bytes] = []
@@ -166,7 +166,7 @@ class BytecodeFile:
     def _read_properties(self, cur: Cursor) -> None:
         if cur.empty():
             return
-        n = cur.varint()
+        n = cur.count()
         for _ in range(n):
             size = cur.varint()
             start = cur.pos
@@ -176,7 +176,7 @@ class BytecodeFile:
             raise cur.error("trailing data after the properties")
 
     def _read_dialects(self, cur: Cursor) -> None:
-        n = cur.varint()
+        n = cur.count()
         for _ in range(n):
             if self.version < V_DIALECT_VERSIONING:
                 self.dialects.append(self.string(cur.varint(), cur))
@@ -191,7 +191,7 @@ class BytecodeFile:
             cur.varint()  # the number of op names
         while not cur.empty():
             dialect = self._dialect(cur)
-            for _ in range(cur.varint()):
+            for _ in range(cur.count()):
                 if self.version < V_NATIVE_PROPERTIES:
                     self.op_names.append(_OpName(dialect, self.string(cur.varint(), cur), None))
                 else:
@@ -205,7 +205,7 @@ class BytecodeFile:
         return self.dialects[idx]
 
     def _read_resources(self, data: Cursor, offsets: Cursor) -> None:
-        for _ in range(offsets.varint()):
+        for _ in range(offsets.count()):
             key = self.string(offsets.varint(), offsets)
             self.external_resources.append((key, self._resource_group(key, data, offsets)))
         while not offsets.empty():
@@ -214,7 +214,7 @@ class BytecodeFile:
 
     def _resource_group(self, owner: str, data: Cursor, offsets: Cursor) -> list[Resource]:
         out = []
-        for _ in range(offsets.varint()):
+        for _ in range(offsets.count()):
             key = self.string(offsets.varint(), offsets)
             size = offsets.varint()
             kind = offsets.byte()
@@ -238,13 +238,13 @@ class BytecodeFile:
         return out
 
     def _read_attr_type_offsets(self, data: Cursor, offsets: Cursor) -> None:
-        n_attrs = offsets.varint()
-        n_types = offsets.varint()
+        n_attrs = offsets.count()
+        n_types = offsets.count()
         pos = data.pos
         for target, count in ((self.attr_entries, n_attrs), (self.type_entries, n_types)):
             while len(target) < count:
                 dialect = self._dialect(offsets)
-                for _ in range(offsets.varint()):
+                for _ in range(offsets.count()):
                     size, custom = offsets.varint_flag()
                     if pos + size > data.end:
                         raise offsets.error("an attribute or type entry runs past the end of the AttrType section")
@@ -318,6 +318,8 @@ class BytecodeFile:
         if has_args:
             raise cur.error("the top-level block cannot have arguments")
         scope.push(0)
+        if n_ops > cur.remaining():
+            raise cur.error("more operations than bytes")
         for _ in range(n_ops):
             top.ops.append(self._read_op(cur, scope, [top]))
         return top.ops
@@ -346,11 +348,13 @@ class BytecodeFile:
         return name
 
     def _use_list_orders(self, cur: Cursor, n_values: int) -> None:
-        count = cur.varint() if n_values > 1 else 1
+        count = cur.count() if n_values > 1 else 1
         for _ in range(count):
             if n_values > 1:
                 cur.varint()
             n, _pairs = cur.varint_flag()
+            if n > cur.remaining():
+                raise cur.error("a use-list order longer than the data")
             for _ in range(n):
                 cur.varint()
 
@@ -382,11 +386,11 @@ class BytecodeFile:
                 if not pcur.empty():
                     raise pcur.error(f"unexpected trailing bytes after the properties of '{op.name}'")
         if mask & HAS_RESULTS:
-            op.result_types = [self.type_ref(cur) for _ in range(cur.varint())]
+            op.result_types = [self.type_ref(cur) for _ in range(cur.count())]
         if mask & HAS_OPERANDS:
-            op.operands = [self._operand(scope, cur) for _ in range(cur.varint())]
+            op.operands = [self._operand(scope, cur) for _ in range(cur.count())]
         if mask & HAS_SUCCESSORS:
-            for _ in range(cur.varint()):
+            for _ in range(cur.count()):
                 b = cur.varint()
                 if b >= len(blocks):
                     raise cur.error(f"invalid successor block index {b} of '{op.name}'")
@@ -416,11 +420,13 @@ class BytecodeFile:
         return op
 
     def _read_region(self, cur: Cursor, scope: _Scope) -> Region:
-        n_blocks = cur.varint()
+        n_blocks = cur.count()
         region = Region()
         if not n_blocks:
             return region
         n_values = cur.varint()
+        if n_values > len(self.data):
+            raise cur.error(f"a region of {n_values} values in a file of {len(self.data)} bytes")
         scope.push(n_values)
         for _ in range(n_blocks):
             region.blocks.append(Block(f"^bb{self._next_block}"))
@@ -431,6 +437,8 @@ class BytecodeFile:
                 self._read_block_args(cur, scope, block)
                 if self.version >= V_USE_LIST_ORDERING and cur.byte():
                     self._use_list_orders(cur, len(block.args))
+            if n_ops > cur.remaining():
+                raise cur.error("more operations than bytes")
             for _ in range(n_ops):
                 block.ops.append(self._read_op(cur, scope, region.blocks))
         scope.pop(n_values)
@@ -438,7 +446,7 @@ class BytecodeFile:
 
     def _read_block_args(self, cur: Cursor, scope: _Scope, block: Block) -> None:
         types = []
-        for _ in range(cur.varint()):
+        for _ in range(cur.count()):
             if self.version >= V_ELIDE_UNKNOWN_BLOCK_ARG_LOC:
                 tidx, has_loc = cur.varint_flag()
                 types.append(self.type(tidx, cur))

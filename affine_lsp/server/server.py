@@ -320,6 +320,7 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
         ls.diagnostics.document_closed(params.text_document.uri, st)
 
     from affine_lsp.server import (
+        bytecode_view,
         code_actions,
         commands,
         completion,
@@ -334,6 +335,6 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
     )
 
     transform_actions.install()
-    for mod in (diagnostics, hover, navigation, symbols, folding, semantic_tokens, completion, inlay_hints, code_actions, commands):
+    for mod in (diagnostics, hover, navigation, symbols, folding, semantic_tokens, completion, inlay_hints, code_actions, commands, bytecode_view):
         mod.register(server)
     return server
