@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerBytecodeViewer } from './bytecode';
 import { registerCommands } from './commands';
 import { readServerSettings, SERVER_ENABLED_SETTING, SERVER_SETTINGS } from './config';
 import { ServerManager } from './serverManager';
@@ -12,6 +13,7 @@ export function activate(context: vscode.ExtensionContext): void {
     manager = new ServerManager(log);
     context.subscriptions.push(log, manager);
     registerCommands(context, manager, log);
+    registerBytecodeViewer(context, manager, log);
 
     let restartPromptOpen = false;
     context.subscriptions.push(
