@@ -91,7 +91,7 @@ def tiny_module(attr_dialect: str = "test", attr_custom: bool = False, attr_byte
     return out
 
 
-TINY_TEXT = '"builtin.module"() ({\n  "test.op"() {x = #test.thing<1>} : () -> ()\n}) : () -> ()\n'
+TINY_TEXT = 'module {\n  "test.op"() {x = #test.thing<1>} : () -> ()\n}\n'
 
 # ---------------------------------------------------------------- varints
 
