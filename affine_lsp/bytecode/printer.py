@@ -64,9 +64,15 @@ class _Printer:
             self.block(block, indent, many)
         self.lines.append(indent + "}")
 
-    def body(self, region: Region, indent: str) -> None:
-        """The ops of a single-block region whose entry block is implicit."""
-        for op in region.blocks[0].ops:
+    def body(self, region: Region, indent: str, implicit: str | None = None) -> None:
+        """The ops of a single-block region whose entry block is implicit;
+        a last ``implicit`` op without operands is left out (the custom
+        syntax leaves that terminator implicit)."""
+        ops = region.blocks[0].ops
+        last = ops[-1] if ops else None
+        if last is not None and last.name == implicit and not last.operands and not last.results and not last.properties and last.attributes is None:
+            ops = ops[:-1]
+        for op in ops:
             self.op(op, indent + "  ")
         self.lines.append(indent + "}")
 
@@ -249,7 +255,7 @@ def _print_affine_for(p: _Printer, op: Op, indent: str) -> bool:
         head += " iter_args(" + ", ".join(f"{a} = {v}" for (a, _), v in zip(block.args[1:], inits, strict=True)) + ")"
         head += " -> " + (op.result_types[0] if len(op.result_types) == 1 else "(" + ", ".join(op.result_types) + ")")
     p.lines.append(head + " {")
-    p.body(op.regions[0], indent)
+    p.body(op.regions[0], indent, "affine.yield")
     if _discardable(op):
         p.lines[-1] += " " + _discardable(op)
     return True
