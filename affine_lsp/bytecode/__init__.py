@@ -2,11 +2,13 @@
 
 A pure-Python reader of the documented format
 (https://mlir.llvm.org/docs/BytecodeFormat/): :func:`decode_bytecode` turns
-the bytes of a bytecode file into the MLIR generic form, which mlir-opt and
-affine-lsp's parser both read. Bytecode versions 0 to 6 are read (6 is what
-MLIR 22.1.8 writes by default; ``--emit-bytecode-version`` writes the others). What it cannot decode (a dialect's own binary encoding
-of an attribute or type, the properties of an op whose layout is not known)
-raises :class:`BytecodeError` naming what and where.
+the bytes of a bytecode file into MLIR text in the generic form (``module``,
+``func.func`` and ``affine.for`` in their custom syntax), which mlir-opt and
+affine-lsp's parser both read. Bytecode versions 0 to 6 are read (6 is what MLIR
+22.1.8 writes by default; ``--emit-bytecode-version`` writes the others).
+What it cannot decode (a dialect's own binary encoding of an attribute or
+type, the properties of an op whose layout is not known) raises
+:class:`BytecodeError` naming what and where.
 """
 
 from __future__ import annotations
