@@ -22,6 +22,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "interchange": ("affine_lsp.commands.interchange", "permute the loops of perfect affine bands (for locality by default), when legal"),
     "plot": ("affine_lsp.commands.plot", "draw the iteration space of a loop nest and its dependences as SVG"),
     "upgrade": ("affine_lsp.commands.upgrade", "rewrite a file in MLIR's pre-2022 syntax (func @, constant, addf, alloc, std.*) in the current one"),
+    "print": ("affine_lsp.commands.print", "print the textual form of an MLIR file (decodes bytecode: .mlirbc)"),
     "serve": ("affine_lsp.commands.serve", "run the language server (stdio by default)"),
 }
 

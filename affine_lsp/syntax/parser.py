@@ -255,6 +255,7 @@ class ChunkTransformer(ScfOps, GpuOps, LlvmOps, LinalgOps, TensorOps, VectorOps,
             elif isinstance(x, FunctionType):
                 op.operand_types = list(x.inputs)
                 op.result_types = list(x.results)
+        _normalize_generic(op)
         return op
 
     def successor_list(self, c: list) -> list[SuccSyn]:
@@ -273,7 +274,13 @@ class ChunkTransformer(ScfOps, GpuOps, LlvmOps, LinalgOps, TensorOps, VectorOps,
         return ("props", c[0].entries)
 
     def generic_regions(self, c: list) -> list[RegionSyn]:
-        return [x for x in c if isinstance(x, RegionSyn)]
+        regions = [x for x in c if isinstance(x, RegionSyn)]
+        for r in regions:
+            # `{}` in the generic form is a region without blocks (as
+            # mlir-opt prints an empty `else` region), not one empty block.
+            if len(r.blocks) == 1 and r.blocks[0].label is None and not r.blocks[0].ops and not r.blocks[0].args:
+                r.blocks = []
+        return regions
 
     def unknown_op(self, c: list) -> OpSyn:
         op = self._op(c[0], c)
@@ -2577,3 +2584,24 @@ def _message_for(expected: set[str], found: str) -> str:
     if words:
         return f"unexpected {found}; expected one of {', '.join(words[:6])}"
     return f"unexpected {found}"
+
+
+# Inherent attributes whose name in MLIR 22.1.8's generic form differs from
+# the one the IR uses (the custom form's parser names them).
+_GENERIC_RENAMES: dict[str, tuple[tuple[str, str], ...]] = {
+    "affine.for": (("lowerBoundMap", "lower_bound"), ("upperBoundMap", "upper_bound")),
+}
+
+
+def _normalize_generic(op: OpSyn) -> None:
+    """A generic op gets the IR shape of its custom form: the affine.for
+    bound maps under the IR's names, and the operand segments of a
+    consistent ``operandSegmentSizes`` (which stays, for the verifier)."""
+    for old, new in _GENERIC_RENAMES.get(op.name, ()):
+        if old in op.attrs and new not in op.attrs:
+            op.attrs[new] = op.attrs.pop(old)
+    seg = op.attrs.get("operandSegmentSizes")
+    if op.segments is None and isinstance(seg, DenseArrayAttr) and all(isinstance(v, int) and v >= 0 for v in seg.values):
+        sizes = tuple(int(v) for v in seg.values)
+        if sum(sizes) == len(op.operands):
+            op.segments = sizes

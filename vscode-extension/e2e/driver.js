@@ -691,6 +691,52 @@ async function main() {
             r.screenshot = await shot(page, '11-hover-link.png');
             return r;
         });
+
+        // ------------------------------------------------------------ 12. a bytecode file opens as read-only text with diagnostics
+        if (cfg.bytecodeFile) {
+            await step('12-bytecode', page, async () => {
+                const r = {};
+                await closeWidgets(page);
+                const tab = `.tab[aria-label*="${cfg.bytecodeFile}.mlir"]`;
+                for (let attempt = 1; ; attempt++) {
+                    await page.keyboard.press('Control+P');
+                    await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
+                    await page.keyboard.type(cfg.bytecodeFile, { delay: 20 });
+                    await page.locator('.quick-input-widget .monaco-list-row', { hasText: cfg.bytecodeFile }).first().waitFor({ state: 'visible', timeout: 15000 });
+                    await sleep(300);
+                    await page.keyboard.press('Enter');
+                    try {
+                        await page.waitForSelector(tab, { timeout: 20000 });
+                        break;
+                    } catch (e) {
+                        if (attempt >= 3) throw e;
+                        await closeWidgets(page);
+                    }
+                }
+                r.tabs = await page.evaluate(() => [...document.querySelectorAll('.tab')].map((t) => t.getAttribute('aria-label')));
+                await page.waitForSelector(`${EDITOR} .view-lines .view-line`);
+                try {
+                    await page.waitForSelector(`${EDITOR} .squiggly-warning`, { timeout: 90000 });
+                } catch { /* reported below as no squiggle */ }
+                r.warnings = await squiggles(page, 'squiggly-warning');
+                r.errors = await squiggles(page, 'squiggly-error');
+                if (r.warnings.length) {
+                    const sq = r.warnings[0];
+                    const { content } = await hoverAt(page, sq.line, sq.underlined, Math.floor(sq.underlined.length / 2), (c) => c.text.trim().length > 0, 15000);
+                    r.warningHover = content && content.text;
+                }
+                await closeWidgets(page);
+                await page.click(`${EDITOR} .view-lines`);
+                r.before = await editorText(page);
+                await page.keyboard.press('Control+End');
+                await page.keyboard.type('xyz', { delay: 20 });
+                await sleep(500);
+                await closeWidgets(page);
+                r.after = await editorText(page);
+                r.screenshot = await shot(page, '12-bytecode.png');
+                return r;
+            });
+        }
     } finally {
         results.seconds = (Date.now() - T0) / 1000;
         save();

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ServerInstaller } from './autoInstall';
+import { registerBytecodeViewer } from './bytecode';
 import { registerCommands } from './commands';
 import { registerViews } from './iterationSpaceView';
 import { readServerSettings, SERVER_ENABLED_SETTING, SERVER_SETTINGS } from './config';
@@ -16,6 +17,7 @@ export function activate(context: vscode.ExtensionContext): void {
     registerCommands(context, manager, log);
     registerViews(context, manager, log);
     context.subscriptions.push(vscode.commands.registerCommand('affineLsp.reinstallServer', () => manager?.reinstallServer()));
+    registerBytecodeViewer(context, manager, log);
 
     let restartPromptOpen = false;
     context.subscriptions.push(

@@ -200,6 +200,7 @@ export class ServerManager implements vscode.Disposable {
             documentSelector: [
                 { scheme: 'file', language: 'mlir' },
                 { scheme: 'untitled', language: 'mlir' },
+                { scheme: 'mlirbc', language: 'mlir' }, // decoded bytecode (bytecode.ts)
             ],
             outputChannel: this.log,
             traceOutputChannel: traceChannel,
