@@ -18,6 +18,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "fuse": ("affine_lsp.commands.fuse", "fuse affine loop nests"),
     "vectorize": ("affine_lsp.commands.vectorize", "vectorize affine loops"),
     "parallelize": ("affine_lsp.commands.parallelize", "turn affine.for loops without carried dependences into affine.parallel"),
+    "unroll": ("affine_lsp.commands.unroll", "unroll affine.for loops by a factor or fully"),
+    "unroll-jam": ("affine_lsp.commands.unroll_jam", "unroll-and-jam outer affine.for loops (when no dependence is reversed)"),
+    "hoist": ("affine_lsp.commands.hoist", "hoist loop-invariant code out of affine.for loops"),
+    "scalar-replace": ("affine_lsp.commands.scalar_replace", "forward stores to loads and remove redundant loads (like -affine-scalrep)"),
     "serve": ("affine_lsp.commands.serve", "run the language server (stdio by default)"),
 }
 
