@@ -33,7 +33,12 @@ class Verdict:
 Check = Callable[[Operation], list[Verdict]]
 CHECKS: list[Check] = []
 
-MODULES: list[str] = []
+MODULES: list[str] = [
+    "affine_lsp.transforms.unroll",
+    "affine_lsp.transforms.unroll_jam",
+    "affine_lsp.transforms.hoist",
+    "affine_lsp.transforms.scalrep",
+]
 """Modules that register checks when imported (one line per module)."""
 
 
