@@ -89,7 +89,11 @@ def _same_element(fd: object, src: Operation, load: Operation) -> bool:
     from affine_lsp.analysis.isl_support import DEFAULT_BUDGET, DT, BudgetExceeded, IslFailure, limited
 
     a, b = fd.access(src), fd.access(load)  # type: ignore[attr-defined]
-    if a is None or b is None or not (a.exact and b.exact) or a.relation is None or b.relation is None:
+    if a is None or b is None or a.relation is None or b.relation is None:
+        return False
+    # exact subscripts are what matters: a domain over-approximated (an op
+    # under scf.if) only makes the equality below a stronger requirement
+    if not (a.analysable and b.analysable and all(a.exact_indices) and all(b.exact_indices)):
         return False
     c = len(a.ivs)
     if tuple(b.ivs[:c]) != tuple(a.ivs):
@@ -108,7 +112,7 @@ def _same_element(fd: object, src: Operation, load: Operation) -> bool:
             rs2 = rs.align_params(proj.get_space())
             comp = proj.apply_range(rs2)
             rl2 = rl.align_params(comp.get_space())
-            return bool(comp.is_equal(rl2)) and bool(rl2.is_single_valued())
+            return bool(comp.is_equal(rl2))  # same footprint (vectors of the same type: the same lanes)
     except (BudgetExceeded, IslFailure, isl.Error):
         return False
 
