@@ -27,7 +27,7 @@ from affine_lsp.transforms.scalrep import scalrep_document
 from affine_lsp.transforms.unroll import unroll_document
 from affine_lsp.transforms.unroll_jam import jam_reason, jammed_loops, unroll_jam_document
 from tests import oracle
-from tests.test_vectorize_harness import KERNELS, differences, needs_runner, run
+from tests.test_vectorize_harness import KERNELS, differences, kernels_of, needs_runner, run
 
 pytestmark = [needs_runner, pytest.mark.oracle]
 
@@ -165,3 +165,21 @@ def _per(output: str) -> dict[str, str]:
         elif cur is not None:
             out[cur] += line + "\n"
     return out
+
+
+def test_mlir_unroll_cleanup_runs_iterations_the_loop_never_ran(sources: dict[str, str], references: dict[str, str]) -> None:
+    """MLIR 22.1.8's -affine-loop-unroll starts the cleanup loop of
+    ``1 to %n`` at ``((n - 1) floordiv 2) * 2 + 1``, below the lower bound
+    when ``n = 0``: one iteration more than the original. Ours starts it at
+    the ``max`` with the lower bound."""
+    text = sources["toolbox"]
+    doc = Document(text)
+    f = next(f for s in doc.sections for f in s.functions() if str(f.attributes["sym_name"].value) == "count_empty")  # type: ignore[attr-defined]
+    ftext = text[text.rfind("// args:", 0, f.span.start) : f.span.end]  # with its arguments line
+    theirs = oracle.opt(ftext, "-pass-pipeline=builtin.module(func.func(affine-loop-unroll{unroll-factor=2}))", "-mlir-print-local-scope")
+    body = theirs.strip().removeprefix("module {").removesuffix("}")
+    ref = _per(references["toolbox"])["count_empty"]
+    assert ref.split() == ["0"]
+    assert _per(run(body, kernels_of(ftext)))["count_empty"].split() == ["1"]
+    ours, _ = unroll_document(ftext, None, 2)
+    assert _per(run(ours))["count_empty"] == ref

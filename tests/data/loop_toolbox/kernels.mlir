@@ -287,3 +287,30 @@ func.func @doitgen(%A: memref<3x4x5xf32>, %C4: memref<5x5xf32>, %sum: memref<5xf
   }
   return
 }
+
+// A symbolic trip count of zero, counted: a cleanup loop starting below
+// the lower bound would count iterations the original never ran.
+// args: 0
+func.func @count_empty(%n: index) -> i32 {
+  %z = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %r = affine.for %i = 1 to %n iter_args(%c = %z) -> (i32) {
+    %d = arith.addi %c, %one : i32
+    affine.yield %d : i32
+  }
+  return %r : i32
+}
+
+// A symbolic lower bound and step 2.
+// args: 2 17
+func.func @symbolic_step(%A: memref<20xi32>, %lo: index, %n: index) {
+  %three = arith.constant 3 : i32
+  affine.for %i = affine_map<()[s0] -> (s0 + 1)>()[%lo] to %n step 2 {
+    %a = affine.load %A[%i] : memref<20xi32>
+    %b = arith.muli %a, %three : i32
+    %ii = arith.index_cast %i : index to i32
+    %c = arith.addi %b, %ii : i32
+    affine.store %c, %A[%i] : memref<20xi32>
+  }
+  return
+}
