@@ -144,14 +144,32 @@ def _blocked(fd: object, src: Operation, load: Operation) -> bool:
     return False
 
 
-def plan_scalrep(func_op: Operation) -> list[Replacement]:
-    """The loads of ``func_op`` (a function) that can take an SSA value."""
+MAX_CANDIDATES = 8
+"""Per load, at most this many earlier accesses of its memref are tried as its source."""
+
+_PLAN_ATTR = "_affine_lsp_scalrep_plan"
+
+
+def plan_scalrep(func_op: Operation, fd: object | None = None) -> list[Replacement]:
+    """The loads of ``func_op`` (a function) that can take an SSA value
+    (cached on the op; ``fd``: its dependence engine, built when not given)."""
     from affine_lsp.analysis import dependences_of_function
     from affine_lsp.analysis.polyhedral import SCOPE_OPS
 
     if func_op.name not in SCOPE_OPS or not func_op.regions:
         return []
-    fd = dependences_of_function(func_op)
+    store = getattr(func_op, "__dict__", {})
+    got = store.get(_PLAN_ATTR)
+    if got is not None and got[0] is func_op:
+        return got[1]
+    if fd is None:
+        fd = dependences_of_function(func_op)
+    out = _plan(func_op, fd)
+    store[_PLAN_ATTR] = (func_op, out)
+    return out
+
+
+def _plan(func_op: Operation, fd: object) -> list[Replacement]:
     out: list[Replacement] = []
     replaced: dict[int, Value] = {}
     accesses = [o for o in func_op.walk() if o.name in _LOADS or o.name in _STORES]
@@ -160,9 +178,13 @@ def plan_scalrep(func_op: Operation) -> list[Replacement]:
             continue
         mem = _memref_of(load)
         ltype = load.results[0].type
+        tried = 0
         for src in reversed(accesses[:i]):
             if _memref_of(src) is not mem or not _dominates(src, load):
                 continue
+            tried += 1
+            if tried > MAX_CANDIDATES:
+                break
             stype = src.operands[0].type if src.name in _STORES else src.results[0].type
             if str(stype) != str(ltype):
                 continue
@@ -262,11 +284,15 @@ def scalrep_document(text: str, lines: Sequence[int] | None = None) -> tuple[str
 def _verdicts(loop: Operation) -> list:
     from affine_lsp.analysis.polyhedral import scope_of
     from affine_lsp.transforms.loop_catalog import Verdict
+    from affine_lsp.transforms.unroll_jam import ready_deps
 
     scope = scope_of(loop)
     if loop.name != "affine.for" or scope is None:
         return []
-    n = sum(1 for r in plan_scalrep(scope) if loop.is_ancestor_of(r.load))
+    fd = ready_deps(scope)
+    if fd is None:
+        return []  # the analysis has not run yet: no verdict rather than a wait
+    n = sum(1 for r in plan_scalrep(scope, fd) if loop.is_ancestor_of(r.load))
     if n:
         return [Verdict(f"scalar replacement ({n} load{'s' if n != 1 else ''})", True)]
     return [Verdict("scalar replacement", False, "no load in the loop reads a value already in an SSA value")]

@@ -98,8 +98,29 @@ def structure_reason(loop: Operation, factor: int) -> str | None:
     return got if isinstance(got, str) else None
 
 
-def dependence_reason(loop: Operation, factor: int) -> str | None:
-    """The dependence unroll-and-jam by ``factor`` would reverse, or None."""
+def ready_deps(op: Operation) -> object | None:
+    """The dependence engine already built for the function around ``op``
+    (by the server's analysis or an earlier query), or None: the hover's
+    verdicts never start an analysis of their own."""
+    from affine_lsp.analysis import _CACHE_ATTR, _CACHE_LOCK
+    from affine_lsp.analysis.isl_support import DEFAULT_BUDGET
+    from affine_lsp.analysis.polyhedral import scope_of
+
+    scope = op if op.name in ("func.func", "gpu.func") else scope_of(op)
+    store = getattr(scope, "__dict__", None) if scope is not None else None
+    if store is None:
+        return None
+    with _CACHE_LOCK:
+        per = store.get(_CACHE_ATTR)
+        if not per:
+            return None
+        got = [fd for (budget, _), fd in per.items() if budget == DEFAULT_BUDGET] or list(per.values())
+    return got[0]
+
+
+def dependence_reason(loop: Operation, factor: int, fd: object | None = None) -> str | None:
+    """The dependence unroll-and-jam by ``factor`` would reverse, or None
+    (``fd``: the function's dependence engine, built when not given)."""
     from affine_lsp.analysis import _deps_for
     from affine_lsp.analysis.dependences import DEPENDENCE, NONE
     from affine_lsp.analysis.isl_support import DEFAULT_BUDGET
@@ -109,7 +130,8 @@ def dependence_reason(loop: Operation, factor: int) -> str | None:
     why = memory_effect_reason(loop)
     if why is not None:
         return why
-    fd = _deps_for(loop, DEFAULT_BUDGET)
+    if fd is None:
+        fd = _deps_for(loop, DEFAULT_BUDGET)
     if fd is None:
         return "the loop is not inside a function"
     accs = [a for a in fd.accesses_in(loop) if not locally_defined(a.memref, loop)]
@@ -366,7 +388,12 @@ def _verdicts(loop: Operation) -> list:
 
     if loop.name != "affine.for" or not jammed_loops(loop):
         return []
-    why = jam_reason(loop, DEFAULT_FACTOR)
+    why = structure_reason(loop, DEFAULT_FACTOR)
+    if why is None:
+        fd = ready_deps(loop)
+        if fd is None:
+            return []  # the analysis has not run yet: no verdict rather than a wait
+        why = dependence_reason(loop, DEFAULT_FACTOR, fd)
     return [Verdict(f"unroll and jam by {DEFAULT_FACTOR}", why is None, why or "")]
 
 
