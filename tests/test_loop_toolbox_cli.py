@@ -92,8 +92,25 @@ MINMAX = """func.func @g(%A: memref<40xf32>, %n: index) {
 def test_min_bound_refused_like_mlir_and_hoisting_reasons() -> None:
     doc = Document(MINMAX)
     inner = [op for s in doc.sections for op in s.module.walk() if op.name == "affine.for"][1]
-    assert "max/min bounds" in (unroll_reason(inner, 2) or "")
+    # MLIR gives up on min bounds whose trip count may not be a multiple; the copies are guarded instead
+    assert unroll_reason(inner, 2) is None
+    new, _ = unroll_document(MINMAX, [3], 2)
+    assert "step 2 {" in new and "affine.if affine_set<(d0, d1)[s0] : (-d0 + d1 + 6 >= 0, -d0 + s0 - 2 >= 0)>(%i, %ii)[%n] {" in new
+    if oracle.available():
+        oracle.opt(new)
     assert unroll_reason(inner, None) == "the trip count is not a constant"
+    # unroll-and-jam has no guarded form: refused as MLIR does
+    nest = """func.func @j(%O: memref<?x?xindex>, %M: index, %K: index) {
+  affine.for %i = 0 to min affine_map<()[s0] -> (s0, 1024)>()[%M] {
+    affine.for %j = 0 to %K {
+      affine.store %j, %O[%i, %j] : memref<?x?xindex>
+    }
+  }
+  return
+}
+"""
+    new, outcomes = unroll_jam_document(nest, None, 2)
+    assert new == nest and "max/min bounds" in outcomes[0].message
     plan = plan_hoist(inner)
     assert not plan.ops and plan.reason is not None and "defined in the loop" in plan.reason
 

@@ -165,6 +165,7 @@ class SplitBounds:
 
     main_ub: str  # the unrolled loop's upper bound, as written
     cleanup_lb: str | None  # None: no cleanup loop
+    guarded: bool = False  # copies 1..k-1 each under an affine.if (min/max bounds)
 
 
 def split_bounds(loop: Operation, factor: int, mapping: dict[str, str] | None = None) -> SplitBounds | str:
@@ -183,7 +184,9 @@ def split_bounds(loop: Operation, factor: int, mapping: dict[str, str] | None = 
         split = c + (tc - tc % factor) * s
         return SplitBounds(str(split), str(split))
     if lb.map.num_results != 1 or ub.map.num_results != 1:
-        return "the loop has max/min bounds and its trip count may not be a multiple of the factor (the cleanup loop's lower bound would not be affine)"
+        # MLIR gives up (the cleanup loop's lower bound would not be affine);
+        # the copies past the bound are guarded instead
+        return SplitBounds(map_use(ub.map, ub.operands, "min", mapping), None, guarded=True)
     le, ue, nd, ns, operands = _merged(lb, ub)
     split = (le + ((ue - le).ceildiv(s).floordiv(factor)) * (factor * s)).simplify()
     m = AffineMap(nd, ns, [split])
@@ -256,6 +259,23 @@ def unroll_reason(loop: Operation, factor: int | None) -> str | None:
 # ------------------------------------------------------------------ rewrite
 
 
+def _guard(loop: Operation, offset: int) -> str:
+    """``affine_set<...>(%iv, ...)[...]``: ``%iv + offset`` is below every
+    upper bound of ``loop``."""
+    from affine_lsp.ir.affine_expr import IntegerSet
+
+    f = ForView(loop)
+    ub = f.upper
+    nd = ub.map.num_dims
+    cons = [e.shift(1, 0) - dim(0) - (offset + 1) for e in ub.map.results]
+    st = IntegerSet(nd + 1, ub.map.num_symbols, [c.simplify() for c in cons], [False] * len(cons))
+    assert f.iv is not None
+    out = st.to_attr_str() + "(" + ", ".join([f.iv.name] + [o.name for o in ub.dim_operands]) + ")"
+    if ub.map.num_symbols:
+        out += "[" + ", ".join(o.name for o in ub.symbol_operands) + "]"
+    return out
+
+
 def _iv_apply(iv: str, new: str, offset: int) -> str:
     return f"{new} = affine.apply affine_map<(d0) -> (d0 + {offset})>({iv})"
 
@@ -277,20 +297,36 @@ def unroll_edits(text: str, loop: Operation, factor: int | None) -> list[TextEdi
     ind = line_indent(text, ops[0].span.start)
     uses_iv = uses_value(ops, f.iv)
     copies: list[str] = []
-    prev: dict[str, str] = {}
     defined = defined_values(ops)
+    carried = [y.name for y in yield_vals]  # what the copies so far yield
     for c in range(1, factor):
         mapping = fresh_mapping(defined, names, f"_u{c}")
+        cind = ind + "  " if split.guarded else ind
         lines = []
         if uses_iv:
             ivc = names.fresh(iv.lstrip("%") + f"_u{c}")
             mapping[iv] = ivc
-            lines.append(ind + _iv_apply(iv, ivc, c * s))
-        for a, y in zip(f.iter_args, yield_vals):
-            mapping[a.name] = value_text(y, prev) if prev else y.name
-        lines.append(ops_text(text, ops, mapping, ind))
+            lines.append(cind + _iv_apply(iv, ivc, c * s))
+        for a, cur in zip(f.iter_args, carried):
+            mapping[a.name] = cur
+        lines.append(ops_text(text, ops, mapping, cind))
+        after = [value_text(y, mapping) for y in yield_vals]
+        if split.guarded:
+            cond = _guard(loop, c * s)
+            if yield_vals:
+                g = names.fresh(f"guard_u{c}")
+                types = ", ".join(str(y.type) for y in yield_vals)
+                head = f"{ind}{results_prefix(g, len(yield_vals))}affine.if {cond} -> ({types}) {{"
+                lines.append(f"{cind}affine.yield {', '.join(after)} : {types}")
+                lines.append(f"{ind}}} else {{")
+                lines.append(f"{cind}affine.yield {', '.join(carried)} : {types}")
+                after = result_refs(g, len(yield_vals))
+            else:
+                head = f"{ind}affine.if {cond} {{"
+            lines.insert(0, head)
+            lines.append(f"{ind}}}")
         copies.append("\n".join(lines))
-        prev = mapping
+        carried = after
     edits: list[TextEdit] = []
     n = len(loop.results)
     base = base_name(loop.results[0]) if n else ""
@@ -301,7 +337,7 @@ def unroll_edits(text: str, loop: Operation, factor: int | None) -> list[TextEdi
     edits.append(TextEdit(ops[-1].span.end, ops[-1].span.end, "\n" + "\n".join(copies)))
     if yield_vals and term is not None:
         types = ", ".join(str(v.type) for v in yield_vals)
-        edits.append(TextEdit(term.span.start, term.span.end, f"affine.yield {', '.join(value_text(y, prev) for y in yield_vals)} : {types}"))
+        edits.append(TextEdit(term.span.start, term.span.end, f"affine.yield {', '.join(carried)} : {types}"))
     if split.cleanup_lb is not None:
         edits.append(cleanup_edit(text, loop, names, split.cleanup_lb, result_refs(main_res, n)))
     return edits
@@ -344,7 +380,6 @@ def full_unroll_edits(text: str, loop: Operation) -> list[TextEdit]:
     uses_iv = uses_value(ops, f.iv)
     defined = defined_values(ops)
     pieces: list[str] = []
-    prev: dict[str, str] | None = None
     current = [i.name for i in f.inits]
     for c in range(tc):
         mapping = fresh_mapping(defined, names, f"_u{c}")
@@ -357,8 +392,6 @@ def full_unroll_edits(text: str, loop: Operation) -> list[TextEdit]:
         if ops:
             pieces.append(ops_text(text, ops, mapping, lind)[len(lind) :])
         current = [value_text(y, mapping) for y in yield_vals]
-        prev = mapping
-    del prev
     edits: list[TextEdit] = []
     if pieces:
         edits.append(TextEdit(loop.span.start, loop.span.end, ("\n" + lind).join(pieces)))

@@ -34,6 +34,7 @@ from affine_lsp.ir.core import Block, Operation, Value
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
 from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, line_indent
 from affine_lsp.transforms.unroll import (
+    SplitBounds,
     base_name,
     body_ops,
     cleanup_edit,
@@ -95,6 +96,8 @@ def structure_reason(loop: Operation, factor: int) -> str | None:
         if len(inner.regions[0].blocks) != 1:
             return "an inner loop has several blocks"
     got = split_bounds(loop, factor)
+    if isinstance(got, SplitBounds) and got.guarded:
+        return "the loop has max/min bounds and its trip count may not be a multiple of the factor (the cleanup loop's lower bound would not be affine)"
     return got if isinstance(got, str) else None
 
 
