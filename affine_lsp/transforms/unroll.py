@@ -17,11 +17,16 @@ What MLIR's ``loopUnrollByFactor`` / ``loopUnrollFull`` do
   :data:`FULL_UNROLL_LIMIT` is replaced by its copies; uses of its results
   are rewritten to the values the last copy yields.
 
+* with ``min``/``max`` bounds and a trip count that may not be a multiple
+  of ``k`` -- where MLIR gives up, the cleanup loop's lower bound not being
+  affine -- the loop keeps its bounds and copies ``1 .. k - 1`` each run
+  under an ``affine.if`` (``%iv + c * step`` below every upper bound); with
+  ``iter_args`` the ``affine.if`` yields the copy's values, or passes the
+  previous ones through.
+
 Unrolling never reorders anything, so it is always legal; it is refused
-only when MLIR cannot express it either: ``min``/``max`` bounds with a
-trip count that is not a multiple of the factor (the cleanup loop's lower
-bound is not affine), a constant trip count smaller than the factor, a
-body with several blocks.
+only for a constant trip count smaller than the factor (as MLIR does) and
+a body with several blocks.
 
 The cloning machinery (:class:`BodyCloner`) -- op text copied with its SSA
 names renamed -- is shared with unroll-and-jam.
