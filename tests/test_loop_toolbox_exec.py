@@ -92,6 +92,8 @@ def test_all_keeps_the_results(sources: dict[str, str], references: dict[str, st
     done = [o for o in outcomes if o.done]
     assert len(done) >= MINIMUM.get((name, source), 1), [o for o in outcomes if not o.done][:5]
     oracle.opt(new)  # mlir-opt 22.1.8 accepts every output (raises otherwise)
+    if name.startswith("unroll") and source == "toolbox":
+        assert "affine.if affine_set<" in new  # @tiled_min's min bound: guarded copies (mlir-opt gives up)
     bad = differences(references[source], run(new))
     assert not bad, f"{name} on {source}: {bad}"
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from affine_lsp.ir.affine_ops import ForView
 from affine_lsp.ir.core import Operation, Value
+from affine_lsp.ir.types import MemRefType
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform, delete_op
 from affine_lsp.transforms.rewrite import LoopOutcome, apply_sequentially, checked_in_section, line_indent
 from affine_lsp.transforms.unroll import body_ops, ops_text
@@ -56,6 +57,21 @@ _STRUCTURE = frozenset({"affine.for", "affine.if", "affine.yield"})
 _LOADS = frozenset({"affine.load", "affine.vector_load"})
 _STORES = frozenset({"affine.store", "affine.vector_store"})
 _READ_ONLY = frozenset({"affine.load", "affine.vector_load", "memref.load", "vector.load", "vector.transfer_read", "affine.prefetch"})
+
+
+_VIEWS = frozenset(
+    {"memref.cast", "memref.subview", "memref.view", "memref.reinterpret_cast", "memref.expand_shape", "memref.collapse_shape", "memref.assume_alignment"}
+)
+
+
+def _root(v: Value) -> Value:
+    """The memref ``v`` is a view of (itself when it is not a view)."""
+    for _ in range(64):
+        owner = v.defining_op
+        if owner is None or owner.name not in _VIEWS or not owner.operands:
+            return v
+        v = owner.operands[0]
+    return v
 
 
 def effect_free(op: Operation) -> bool:
@@ -104,7 +120,16 @@ def plan_hoist(loop: Operation) -> HoistPlan:
         return id(owner) not in inside_ids or id(owner) in hoisted or id(owner) in subtree
 
     def accessors(mem: Value) -> list[Operation]:
-        return [u.user for u in mem.uses if id(u.user) in inside_ids]
+        """The ops of the loop on ``mem`` or on a view of the same memref
+        (casts, subviews ... alias it)."""
+        root = _root(mem)
+        out = []
+        for o in inside:
+            if effect_free(o):
+                continue  # a view or cast: its uses are what matters
+            if any(isinstance(v.type, MemRefType) and _root(v) is root for v in o.operands):
+                out.append(o)
+        return out
 
     def why_not(top: Operation) -> str | None:
         subtree = {id(o) for o in top.walk()}
