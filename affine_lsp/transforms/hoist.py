@@ -30,8 +30,8 @@ from affine_lsp.ir.affine_ops import ForView
 from affine_lsp.ir.core import Operation, Value
 from affine_lsp.ir.types import MemRefType
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform, delete_op
-from affine_lsp.transforms.rewrite import LoopOutcome, apply_sequentially, checked_in_section, line_indent
-from affine_lsp.transforms.unroll import body_ops, ops_text
+from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, line_indent
+from affine_lsp.transforms.unroll import base_name, body_ops, defined_values, ops_text, rename_text
 
 _EFFECT_FREE_DIALECTS = frozenset({"arith", "math", "index", "complex", "ub"})
 _EFFECT_FREE_OPS = frozenset(
@@ -166,10 +166,36 @@ def plan_hoist(loop: Operation) -> HoistPlan:
 
 
 def hoist_edits(text: str, plan: HoistPlan) -> list[TextEdit]:
+    """Move ``plan.ops`` before the loop. A moved result whose name is also
+    defined elsewhere in the function (sibling regions may reuse names; the
+    enclosing block may not) gets a fresh name, and its uses follow."""
+    from collections import Counter
+
+    from affine_lsp.analysis.polyhedral import scope_of
+
     loop = plan.loop
+    scope = scope_of(loop) or loop
+    counts = Counter(base_name(v) for v in defined_values([scope]) if v.defining_op is not scope)
+    names = NameGen.from_text(function_text(text, loop))
+    mapping: dict[str, str] = {}
+    for op in plan.ops:
+        for r in op.results:
+            b = base_name(r)
+            if counts[b] > 1 and b not in mapping:
+                mapping[b] = names.fresh(b.lstrip("%") + "_h")
     lind = line_indent(text, loop.span.start)
-    moved = "".join(ops_text(text, [op], {}, lind)[len(lind) :] + "\n" + lind for op in plan.ops)
-    return [TextEdit(loop.span.start, loop.span.start, moved)] + [delete_op(text, op) for op in plan.ops]
+    moved = "".join(ops_text(text, [op], mapping, lind)[len(lind) :] + "\n" + lind for op in plan.ops)
+    edits = [TextEdit(loop.span.start, loop.span.start, moved)] + [delete_op(text, op) for op in plan.ops]
+    if mapping:
+        spans = [(op.span.start, op.span.end) for op in plan.ops]
+        for op in plan.ops:
+            for r in op.results:
+                if base_name(r) not in mapping:
+                    continue
+                for u in r.uses:
+                    if not any(a <= u.span.start < b for a, b in spans):
+                        edits.append(TextEdit(u.span.start, u.span.end, rename_text(text[u.span.start : u.span.end], mapping)))
+    return edits
 
 
 def _title(n: int) -> str:

@@ -230,6 +230,16 @@ def results_prefix(name: str, n: int) -> str:
     return f"{name} = " if n == 1 else f"{name}:{n} = "
 
 
+def original_prefix(op: Operation) -> str:
+    """``op``'s results as written: ``%r = ``, ``%r:2 = `` or ``%a, %b = ``."""
+    names = [r.name for r in op.results]
+    if not names:
+        return ""
+    if len(names) == 1 or all("#" in n for n in names):
+        return results_prefix(base_name(op.results[0]), len(names))
+    return ", ".join(names) + " = "
+
+
 def result_refs(name: str, n: int) -> list[str]:
     return [name] if n == 1 else [f"{name}#{i}" for i in range(n)]
 
@@ -336,8 +346,9 @@ def unroll_edits(text: str, loop: Operation, factor: int | None) -> list[TextEdi
     n = len(loop.results)
     base = base_name(loop.results[0]) if n else ""
     main_res = names.fresh(base.lstrip("%") + "_unrolled") if n and split.cleanup_lb is not None else base
+    prefix = results_prefix(main_res, n) if split.cleanup_lb is not None else original_prefix(loop)
     lower = map_use(f.lower.map, f.lower.operands, "max")
-    head = for_header(loop, iv, lower, split.main_ub, s * factor, results_prefix(main_res, n), [(a.name, i.name) for a, i in zip(f.iter_args, f.inits)])
+    head = for_header(loop, iv, lower, split.main_ub, s * factor, prefix, [(a.name, i.name) for a, i in zip(f.iter_args, f.inits)])
     edits.append(TextEdit(loop.span.start, loop.regions[0].span.start + 1, head))
     edits.append(TextEdit(ops[-1].span.end, ops[-1].span.end, "\n" + "\n".join(copies)))
     if yield_vals and term is not None:
@@ -356,14 +367,13 @@ def cleanup_edit(text: str, loop: Operation, names: NameGen, lower: str, inits: 
     assert f.iv is not None
     inner = defined_values(body_ops(loop)) + [f.iv] + list(f.iter_args)
     mapping = fresh_mapping(inner, names, "_c")
-    n = len(loop.results)
     head = for_header(
         loop,
         mapping[f.iv.name],
         lower,
         map_use(f.upper.map, f.upper.operands, "min"),
         f.step,
-        results_prefix(base_name(loop.results[0]), n) if n else "",
+        original_prefix(loop),
         [(mapping[a.name], i) for a, i in zip(f.iter_args, inits)],
     )
     rest = text[loop.regions[0].span.start + 1 : loop.span.end]

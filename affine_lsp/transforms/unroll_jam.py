@@ -256,12 +256,9 @@ def jam_edits(text: str, loop: Operation, factor: int) -> list[TextEdit]:
         new = names.fresh(base_name(j.results[0]).lstrip("%") + "_jam")
         b = base_name(j.results[0])
         for c in range(factor):
-            maps[c].pop(b, None)
-            if n == 1:
-                maps[c][b] = f"{new}#{c}"
-            else:
-                for i in range(n):
-                    maps[c][f"{b}#{i}"] = f"{new}#{c * n + i}"
+            for i, r in enumerate(j.results):
+                maps[c].pop(base_name(r), None)
+                maps[c][r.name] = f"{new}#{c * n + i}"  # "%r", "%r#1" or "%p" of "%s, %p = ..."
             maps[c]["__jam__" + b] = new
     iv = f.iv.name
     ind = line_indent(text, ops[0].span.start)
