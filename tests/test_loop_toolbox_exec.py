@@ -55,7 +55,7 @@ MINIMUM = {
     ("jam2", "toolbox"): 5,
     ("jam4", "toolbox"): 5,
     ("hoist", "toolbox"): 2,
-    ("scalrep", "toolbox"): 3,
+    ("scalrep", "toolbox"): 5,
     ("unroll2", "vectorize"): 25,
     ("full", "vectorize"): 10,
     ("jam2", "vectorize"): 10,

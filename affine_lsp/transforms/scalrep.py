@@ -15,10 +15,13 @@ exact dependence engine:
 * **redundant loads**: the same with a dominating load of the same element
   as the source: the second load takes the first one's value.
 
-MLIR also erases stores that are never read and allocations only stored to;
-that is not done here (the loads are the point). Ops with unknown memory
-effects between the source and the load, and writes to the memref by
-non-affine ops, block the replacement.
+* **dead stores**: a store overwritten, in the same iteration, by a later
+  store of the same block before any read can see it (MLIR's
+  ``findUnusedStore``) is removed.
+
+MLIR also erases allocations that are only stored to; that is not done
+here. Ops with unknown memory effects between the source and the load,
+and writes to the memref by non-affine ops, block the replacement.
 """
 
 from __future__ import annotations
@@ -202,9 +205,58 @@ def _plan(func_op: Operation, fd: object) -> list[Replacement]:
     return out
 
 
-def scalrep_edits(text: str, reps: Sequence[Replacement]) -> list[TextEdit]:
+def dead_stores(func_op: Operation, fd: object | None = None) -> list[Operation]:
+    """Stores overwritten before anything reads them (MLIR's
+    ``findUnusedStore``): a later store in the same block writes the same
+    element in the same iteration, and no read between the two (at any
+    depth inside their loops, by the dependence engine) can see the first."""
+    from affine_lsp.analysis import dependences_of_function
+    from affine_lsp.analysis.dependences import NONE, num_common_loops
+    from affine_lsp.analysis.polyhedral import SCOPE_OPS
+    from affine_lsp.analysis.summary import unknown_effects
+
+    if func_op.name not in SCOPE_OPS or not func_op.regions:
+        return []
+    if fd is None:
+        fd = dependences_of_function(func_op)
+    out: list[Operation] = []
+    for s1 in func_op.walk():
+        if s1.name not in _STORES or s1.parent is None:
+            continue
+        mem = _memref_of(s1)
+        a = fd.access(s1)  # type: ignore[attr-defined]
+        if a is None:
+            continue
+        ops = s1.parent.operations
+        later = ops[ops.index(s1) + 1 :]
+        for k, s2 in enumerate(later):
+            if s2.name not in _STORES or _memref_of(s2) is not mem or str(s2.operands[0].type) != str(s1.operands[0].type):
+                continue
+            if not _same_element(fd, s1, s2):
+                continue
+            window = [w for o in later[:k] for w in o.walk()]
+            c = len(a.ivs)
+            seen = False
+            for w in window:
+                if unknown_effects(w) and w.name not in ("affine.for", "affine.if", "affine.yield"):
+                    seen = True
+                elif w.name in _LOADS and _memref_of(w) is mem:
+                    r = fd.access(w)  # type: ignore[attr-defined]
+                    n = num_common_loops(a, r) if r is not None else 0
+                    seen = r is None or any(fd.check(a, r, d).status != NONE for d in range(c + 1, n + 2))  # type: ignore[attr-defined]
+                elif w.name not in _LOADS and w.name not in _STORES and mem in w.operands:
+                    seen = True
+                if seen:
+                    break
+            if not seen:
+                out.append(s1)
+            break  # the first later store of the element decides
+    return out
+
+
+def scalrep_edits(text: str, reps: Sequence[Replacement], dead: Sequence[Operation] = ()) -> list[TextEdit]:
     gone = {id(r.load) for r in reps}
-    edits = []
+    edits = [delete_op(text, st) for st in dead]
     for r in reps:
         edits.append(delete_op(text, r.load))
         for u in r.load.results[0].uses:
@@ -219,7 +271,8 @@ def _functions(doc: object) -> list[Operation]:
 
 
 def scalrep_candidates(doc: object, loop_op: Operation) -> list[Transform]:
-    """ "Scalar-replace loads in the function" when a load of the loop's function can go."""
+    """ "Scalar-replace N loads in this loop" when loads of the loop (and
+    stores overwritten before being read) can go."""
     from affine_lsp.analysis.polyhedral import scope_of
     from affine_lsp.syntax.document import Document
 
@@ -228,49 +281,65 @@ def scalrep_candidates(doc: object, loop_op: Operation) -> list[Transform]:
     if scope is None or loop_op.name != "affine.for":
         return []
     reps = [r for r in plan_scalrep(scope) if loop_op.is_ancestor_of(r.load)]
-    if not reps:
+    dead = [st for st in dead_stores(scope) if loop_op.is_ancestor_of(st)]
+    if not reps and not dead:
         return []
-    title = f"Scalar-replace {len(reps)} load{'s' if len(reps) != 1 else ''} in this loop"
+    parts = []
+    if reps:
+        parts.append(f"Scalar-replace {len(reps)} load{'s' if len(reps) != 1 else ''} in this loop")
+    if dead:
+        parts.append(
+            f"remove {len(dead)} dead store{'s' if len(dead) != 1 else ''}"
+            if reps
+            else f"Remove {len(dead)} dead store{'s' if len(dead) != 1 else ''} in this loop"
+        )
+    title = ", ".join(parts)
     try:
-        edits = scalrep_edits(doc.text, reps)
+        edits = scalrep_edits(doc.text, reps, dead)
         checked_in_section(doc, edits)
     except (UnsafeTransform, ValueError) as e:
         why = f"the rewritten code does not verify: {e}"
         return [Transform("scalar-replace", f"Scalar-replace loads: {why}", [], why, {"disabled": why})]
-    return [Transform("scalar-replace", title, edits, "; ".join(r.kind for r in reps), {"loop": loop_op.span.start})]
+    details = [r.kind for r in reps] + ["store overwritten before being read"] * len(dead)
+    return [Transform("scalar-replace", title, edits, "; ".join(details), {"loop": loop_op.span.start})]
 
 
 def scalrep_document(text: str, lines: Sequence[int] | None = None) -> tuple[str, list[LoopOutcome]]:
-    """Scalar-replace the loads of every function (or of the loops starting
-    on ``lines``); one outcome per replaced load."""
+    """Scalar-replace the loads of every function and remove its dead
+    stores (or only inside the loops starting on ``lines``); one outcome
+    per replaced load or removed store."""
     from affine_lsp.syntax.document import Document
 
     doc = Document(text)
     funcs = _functions(doc)
     wanted = set(lines) if lines is not None else None
-    plans: dict[int, list[Replacement]] = {}
+    plans: dict[int, tuple[set[int], set[int]]] = {}
     outcomes: list[LoopOutcome] = []
     for f in funcs:
         reps = plan_scalrep(f)
+        dead = dead_stores(f)
         if wanted is not None:
             loops = [op for op in f.walk() if op.name == "affine.for" and doc.lines.line_of(op.span.start) + 1 in wanted]
             reps = [r for r in reps if any(lp.is_ancestor_of(r.load) for lp in loops)]
-        if reps:
-            plans[f.span.start] = reps
+            dead = [st for st in dead if any(lp.is_ancestor_of(st) for lp in loops)]
+        if reps or dead:
+            plans[f.span.start] = ({r.load.span.start for r in reps}, {st.span.start for st in dead})
         for r in reps:
             outcomes.append(LoopOutcome(r.load.span.start, doc.lines.line_of(r.load.span.start) + 1, True, f"load {r.kind}"))
+        for st in dead:
+            outcomes.append(LoopOutcome(st.span.start, doc.lines.line_of(st.span.start) + 1, True, "store overwritten before being read: removed"))
     if wanted is not None:
+        touched = [o.offset for o in outcomes]
         for op in (o for f in funcs for o in f.walk() if o.name == "affine.for"):
             ln = doc.lines.line_of(op.span.start) + 1
-            if ln in wanted and not any(op.is_ancestor_of(r.load) for rs in plans.values() for r in rs):
+            if ln in wanted and not any(op.span.start <= t < op.span.end for t in touched):
                 outcomes.append(LoopOutcome(op.span.start, ln, False, "no load in the loop can be replaced"))
 
     def rewrite(cur: str, op: Operation) -> list[TextEdit] | str:
-        reps = plan_scalrep(op)
-        if wanted is not None:
-            keep = {(r.load.span.start) for r in plans.get(op.span.start, [])}
-            reps = [r for r in reps if r.load.span.start in keep]
-        return scalrep_edits(cur, reps) if reps else "nothing to replace"
+        loads, stores = plans.get(op.span.start, (set(), set()))
+        reps = [r for r in plan_scalrep(op) if r.load.span.start in loads]
+        dead = [st for st in dead_stores(op) if st.span.start in stores]
+        return scalrep_edits(cur, reps, dead) if reps or dead else "nothing to replace"
 
     new, done = apply_sequentially(text, list(plans), ["func.func"], rewrite)
     for k, why in done.items():

@@ -314,3 +314,26 @@ func.func @symbolic_step(%A: memref<20xi32>, %lo: index, %n: index) {
   }
   return
 }
+
+// Dead stores: one overwritten in the same iteration (removed), one read
+// before it is overwritten, one overwritten only under a condition, one
+// overwritten at another element (all kept).
+func.func @dead_stores(%A: memref<10xf32>, %B: memref<10xf32>, %C: memref<11xf32>) {
+  %one = arith.constant 1.0 : f32
+  affine.for %i = 0 to 10 {
+    affine.store %one, %A[%i] : memref<10xf32>
+    %b = affine.load %B[%i] : memref<10xf32>
+    %c = arith.addf %b, %one : f32
+    affine.store %c, %A[%i] : memref<10xf32>
+    affine.store %c, %B[%i] : memref<10xf32>
+    %d = affine.load %B[%i] : memref<10xf32>
+    %e = arith.mulf %d, %d : f32
+    affine.store %e, %B[%i] : memref<10xf32>
+    affine.if affine_set<(d0) : (d0 - 5 >= 0)>(%i) {
+      affine.store %one, %A[%i] : memref<10xf32>
+    }
+    affine.store %e, %C[%i] : memref<11xf32>
+    affine.store %c, %C[%i + 1] : memref<11xf32>
+  }
+  return
+}
