@@ -23,6 +23,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "plot": ("affine_lsp.commands.plot", "draw the iteration space of a loop nest and its dependences as SVG"),
     "upgrade": ("affine_lsp.commands.upgrade", "rewrite a file in MLIR's pre-2022 syntax (func @, constant, addf, alloc, std.*) in the current one"),
     "print": ("affine_lsp.commands.print", "print the textual form of an MLIR file (decodes bytecode: .mlirbc)"),
+    "unroll": ("affine_lsp.commands.unroll", "unroll affine.for loops by a factor or fully"),
+    "unroll-jam": ("affine_lsp.commands.unroll_jam", "unroll-and-jam outer affine.for loops (when no dependence is reversed)"),
+    "hoist": ("affine_lsp.commands.hoist", "hoist loop-invariant code out of affine.for loops"),
+    "scalar-replace": ("affine_lsp.commands.scalar_replace", "forward stores to loads and remove redundant loads (like -affine-scalrep)"),
     "serve": ("affine_lsp.commands.serve", "run the language server (stdio by default)"),
 }
 

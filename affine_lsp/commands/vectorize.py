@@ -20,6 +20,13 @@ from affine_lsp.commands.check import read_source
 from affine_lsp.syntax.document import Document
 from affine_lsp.transforms.rewrite import LoopOutcome
 
+_PAST = {"unroll": "unrolled", "unroll-and-jam": "unrolled and jammed", "unroll and jam": "unrolled and jammed", "hoist": "hoisted"}
+
+
+def past(verb: str) -> str:
+    """``vectorized``, ``unrolled``, ... (the verb's past participle)."""
+    return _PAST.get(verb, verb + "d")
+
 
 def add_common_arguments(p: argparse.ArgumentParser, verb: str) -> None:
     p.add_argument("file", metavar="FILE", help="MLIR file ('-' for standard input)")
@@ -27,7 +34,7 @@ def add_common_arguments(p: argparse.ArgumentParser, verb: str) -> None:
     p.add_argument("--all", action="store_true", help=f"{verb} every loop the strategy picks (the default without --loop)")
     p.add_argument("--split-input-file", action="store_true", help="accepted for mlir-opt compatibility; '// -----' sections are always independent")
     p.add_argument("--allow-unregistered-dialect", action="store_true", help="accepted for mlir-opt compatibility")
-    p.add_argument("-v", "--verbose", action="store_true", help=f"also report the loops that were not {verb}d, and why")
+    p.add_argument("-v", "--verbose", action="store_true", help=f"also report the loops that were not {past(verb)}, and why")
     p.add_argument("-o", dest="output", metavar="OUT", default="-", help="output file (default: standard output)")
 
 
@@ -74,7 +81,7 @@ def run_transform(args: argparse.Namespace, verb: str, transform: Callable[[str,
             print(f"{args.file}:{o.line}:{col}: error: cannot {verb} this loop: {o.message}", file=sys.stderr)
             status = 1
         elif args.verbose:
-            print(f"{args.file}:{o.line}:{col}: remark: not {verb}d: {o.message}", file=sys.stderr)
+            print(f"{args.file}:{o.line}:{col}: remark: not {past(verb)}: {o.message}", file=sys.stderr)
     if args.output == "-":
         sys.stdout.write(new)
     else:

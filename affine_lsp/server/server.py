@@ -359,6 +359,19 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
     transform_actions.install()
     expected_checks.install()
     upgrade_action.install()
-    for mod in (diagnostics, hover, navigation, symbols, folding, semantic_tokens, completion, inlay_hints, code_actions, commands, upgrade_action, bytecode_view):
+    for mod in (
+        diagnostics,
+        hover,
+        navigation,
+        symbols,
+        folding,
+        semantic_tokens,
+        completion,
+        inlay_hints,
+        code_actions,
+        commands,
+        upgrade_action,
+        bytecode_view,
+    ):
         mod.register(server)
     return server

@@ -71,9 +71,13 @@ def _lsp_action(doc: Document, uri: str, t: Transform) -> types.CodeAction:
 
 def transforms_for(doc: Document, loops: list[Operation], vf: int, tile_sizes: tuple[int, ...] = (32,)) -> list[Transform]:
     from affine_lsp.transforms.fusion import fusion_candidates
+    from affine_lsp.transforms.hoist import hoist_candidates
     from affine_lsp.transforms.interchange import interchange_candidates
     from affine_lsp.transforms.parallelize import parallelize_candidates
+    from affine_lsp.transforms.scalrep import scalrep_candidates
     from affine_lsp.transforms.tile import tile_candidates
+    from affine_lsp.transforms.unroll import unroll_candidates
+    from affine_lsp.transforms.unroll_jam import unroll_jam_candidates
     from affine_lsp.transforms.vectorize import vectorize_candidates
 
     out: list[Transform] = []
@@ -87,6 +91,10 @@ def transforms_for(doc: Document, loops: list[Operation], vf: int, tile_sizes: t
             ("parallelization", lambda: parallelize_candidates(doc, loop)),
             ("tiling", lambda: tile_candidates(doc, loop, tile_sizes)),
             ("interchange", lambda: interchange_candidates(doc, loop)),
+            ("unrolling", lambda: unroll_candidates(doc, loop)),
+            ("unroll-and-jam", lambda: unroll_jam_candidates(doc, loop)),
+            ("hoisting", lambda: hoist_candidates(doc, loop)),
+            ("scalar replacement", lambda: scalrep_candidates(doc, loop)),
         ):
             try:
                 out.extend(fn())

@@ -36,6 +36,10 @@ CHECKS: list[Check] = []
 MODULES: list[str] = [
     "affine_lsp.transforms.tile",
     "affine_lsp.transforms.interchange",
+    "affine_lsp.transforms.unroll",
+    "affine_lsp.transforms.unroll_jam",
+    "affine_lsp.transforms.hoist",
+    "affine_lsp.transforms.scalrep",
 ]
 """Modules that register checks when imported (one line per module)."""
 
