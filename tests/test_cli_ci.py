@@ -397,7 +397,7 @@ def test_exit_codes(tmp_path: Path) -> None:
     [
         ("missing.mlir", None, "No such file or directory"),
         ("empty_dir", "dir", "no .mlir files in this directory"),
-        ("blob.mlir", "binary", "binary file (it contains NUL bytes), not MLIR text"),
+        ("blob.mlir", "binary", "binary file (it contains NUL bytes), not MLIR text or MLIR bytecode"),
     ],
 )
 def test_inputs_that_cannot_be_checked_give_one_line(tmp_path: Path, name: str, make: str | None, message: str) -> None:

@@ -114,15 +114,18 @@ class InputError(Exception):
 
 
 def read_input(path: str) -> str:
-    """The text of ``path`` (``-``: standard input). Raises
-    :class:`InputError` for a file that cannot be read or is binary (holds
+    """The text of ``path`` (``-``: standard input; MLIR bytecode is
+    decoded). Raises :class:`InputError` for a file that cannot be read, for
+    bytecode that cannot be decoded, and for other binary files (holding
     NUL bytes, as git and grep judge)."""
     try:
         data = read_bytes(path)
+        if is_bytecode(data):
+            return decode_bytecode(data)  # BytecodeError: "invalid MLIR bytecode: ..."
     except OSError as e:
         raise InputError(e.strerror or str(e)) from None
     if b"\0" in data:
-        raise InputError("binary file (it contains NUL bytes), not MLIR text")
+        raise InputError("binary file (it contains NUL bytes), not MLIR text or MLIR bytecode")
     return decode(data)
 
 
@@ -136,7 +139,7 @@ def expand(paths: list[str]) -> Iterator[tuple[str, str | None]]:
             found = []
             for top, dirs, names in os.walk(arg):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                found.extend(os.path.join(top, n) for n in sorted(names) if n.endswith(".mlir"))
+                found.extend(os.path.join(top, n) for n in sorted(names) if n.endswith((".mlir", ".mlirbc")))
             if not found:
                 yield arg, "no .mlir files in this directory"
             for f in found:
