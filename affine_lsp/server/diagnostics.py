@@ -68,6 +68,9 @@ ANALYSIS_IDLE_S = 0.5
 """The analysis phase after opening, saving or a settings change starts this
 long after the fast phase (after a change: ``diagnostics.debounceMs``), and
 pauses this long between two slices of ``analysis.timeBudgetMs``."""
+PRELOADED_DEFER_S = 0.05
+"""How long the build of an opened document waits when its diagnostics came
+from the persistent cache."""
 REFREEZE_EVERY = 2000
 """Completed analysis phases (pauses in the typing) between two full garbage
 collections (see ``_housekeeping``)."""
@@ -149,6 +152,11 @@ class DiagnosticsManager:
     async def _run(self, st: DocumentState, version: int, analysis_delay: float) -> None:
         try:
             t0 = time.perf_counter()
+            if st.preloaded is not None and st.preloaded[0] == version:
+                # Its diagnostics are shown (from the cache): let the client's
+                # first requests (a pull) be answered before the build holds
+                # the interpreter.
+                await asyncio.sleep(PRELOADED_DEFER_S)
             fast = await self.fast(st, version)
             if fast is None or not st.is_current(version):
                 return
