@@ -99,6 +99,16 @@ def read_source(path: str) -> str:
     return decode(read_bytes(path))
 
 
+def read_source_or_report(path: str) -> str | None:
+    """:func:`read_source`, or None after one line ``PATH: error: MESSAGE``
+    on standard error (a file that cannot be read or decoded)."""
+    try:
+        return read_source(path)
+    except OSError as e:
+        print(f"{path}: error: {e.strerror}", file=sys.stderr)
+        return None
+
+
 def decode(data: bytes) -> str:
     """Decode as UTF-8; invalid bytes become U+FFFD (reported by the parser).
     MLIR bytecode (``ML\\xefR``) becomes its textual form (the generic

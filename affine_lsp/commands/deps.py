@@ -25,7 +25,7 @@ import json
 import sys
 
 from affine_lsp.analysis.remarks import Remark, memref_dependence_remarks, pass_ops
-from affine_lsp.commands.check import read_source
+from affine_lsp.commands.check import read_source_or_report
 from affine_lsp.ir.core import Operation
 from affine_lsp.syntax.document import Document
 
@@ -116,10 +116,8 @@ def run(args: argparse.Namespace) -> int:
     status = 0
     out_json: list[dict] = []
     for path in args.files:
-        try:
-            text = read_source(path)
-        except OSError as e:
-            print(f"{path}: error: {e.strerror}", file=sys.stderr)
+        text = read_source_or_report(path)
+        if text is None:
             status = 1
             continue
         doc = Document(text, uri=path)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from affine_lsp.commands.check import read_source
+from affine_lsp.commands.check import read_source_or_report
 from affine_lsp.syntax.document import Document
 from affine_lsp.transforms.edits import apply_edits
 from affine_lsp.transforms.fusion import MODES, fuse_all, fusion_candidates, fusion_report
@@ -50,10 +50,8 @@ def _loops(doc: Document) -> list[object]:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        text = read_source(args.file)
-    except OSError as e:
-        print(f"{args.file}: error: {e.strerror}", file=sys.stderr)
+    text = read_source_or_report(args.file)
+    if text is None:
         return 1
     doc = Document(text, uri=args.file)
     for n in doc.notes():

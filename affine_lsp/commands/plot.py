@@ -17,7 +17,7 @@ import math
 import sys
 from html import escape
 
-from affine_lsp.commands.check import read_source
+from affine_lsp.commands.check import read_source_or_report
 from affine_lsp.ir.core import Operation
 from affine_lsp.syntax.document import Document
 
@@ -70,10 +70,8 @@ def run(args: argparse.Namespace) -> int:
     from affine_lsp.analysis.iteration_space import MAX_POINTS, ViewError, iteration_space, lines_range_of
     from affine_lsp.analysis.polyhedral import scope_of
 
-    try:
-        text = read_source(args.file)
-    except OSError as e:
-        print(f"{args.file}: error: {e.strerror}", file=sys.stderr)
+    text = read_source_or_report(args.file)
+    if text is None:
         return 1
     doc = Document(text, uri=args.file)
     loop = find_loop(doc, args.loop - 1)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from affine_lsp.commands.check import read_source
+from affine_lsp.commands.check import read_source_or_report
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -20,10 +20,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        text = read_source(args.file)
-    except OSError as e:
-        print(f"{args.file}: error: {e.strerror}", file=sys.stderr)
+    text = read_source_or_report(args.file)
+    if text is None:
         return 1
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:

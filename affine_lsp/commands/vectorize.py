@@ -16,7 +16,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from affine_lsp.commands.check import read_source
+from affine_lsp.commands.check import read_source_or_report
 from affine_lsp.syntax.document import Document
 from affine_lsp.transforms.rewrite import LoopOutcome
 
@@ -50,10 +50,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run_transform(args: argparse.Namespace, verb: str, transform: Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]) -> int:
     """Read ``args.file``, run ``transform(text, lines)`` (lines: None for
     ``--all``), report the outcomes on standard error, write the text."""
-    try:
-        text = read_source(args.file)
-    except OSError as e:
-        print(f"{args.file}: error: {e.strerror}", file=sys.stderr)
+    text = read_source_or_report(args.file)
+    if text is None:
         return 1
     doc = Document(text, uri=args.file)
     errors = []
