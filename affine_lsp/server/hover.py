@@ -430,7 +430,15 @@ class HoverBuilder:
             return []
         from affine_lsp.transforms.loop_catalog import hover_lines
 
-        return hover_lines(op)
+        if self.deadline is None:
+            return hover_lines(op)
+        # Within the hover's deadline: the checks need the function's
+        # dependences (seconds for a big function the background analysis
+        # has not reached); past it they go on, and the next hover has them.
+        done, lines = self.ls.bounded(hover_lines, op, timeout=self.deadline - time.monotonic())
+        if not done or lines is None:
+            return ["_Transformations: their legality is still being checked; hover again in a moment_", ""]
+        return lines
 
     def fusion(self, op: Operation) -> list[str]:
         """The fusion cost model at every depth, for a top-level nest."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import struct
+import threading
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -2194,7 +2195,7 @@ def _make_parser(transformer: ChunkTransformer, lexer: str | None = None, engine
     # lark stores the LALR tables in the temp folder (1.8 s to build), in
     # the compact form of .table_cache (lark's own form peaks at 95 MB to
     # load), and checks the hash of the grammar and options stored in it.
-    kwargs: dict[str, Any] = dict(parser="lalr", start="start", transformer=transformer, cache=cache_path(grammar_texts()), source_path=str(grammar_path()))
+    kwargs: dict[str, Any] = dict(parser="lalr", start="start", transformer=transformer, source_path=str(grammar_path()))
     cython = False
     if engine == "cython":
         try:
@@ -2205,8 +2206,9 @@ def _make_parser(transformer: ChunkTransformer, lexer: str | None = None, engine
         except ImportError:  # pragma: no cover - optional speed-up
             pass
     kwargs["lexer"] = lexer_class(cython) if lexer == "fast" else "contextual"
+    options = repr(sorted((k, str(v)) for k, v in kwargs.items() if k not in ("transformer", "_plugins")))
     with compact_tables():
-        p = Lark(_grammar_text(), **kwargs)
+        p = Lark(_grammar_text(), cache=cache_path(grammar_texts(), options), **kwargs)
     if compiled is None:
         compiled = os.environ.get("AFFINE_LSP_REDUCTIONS", "compiled") == "compiled"
     if compiled:
@@ -2220,14 +2222,21 @@ def _make_parser(transformer: ChunkTransformer, lexer: str | None = None, engine
     return p
 
 
+_PARSER_LOCK = threading.Lock()
+
+
 def get_parser() -> tuple[Lark, ChunkTransformer]:
-    """One parser instance per process; the transformer is re-armed per parse."""
+    """One parser instance per process; the transformer is re-armed per parse.
+    Built once, under a lock: the server's threads may ask at the same time
+    (and lark's table format is switched for the build, see .table_cache)."""
     if _HOLDER.parser is None:
-        t = ChunkTransformer(Anchor(0))
-        p = _make_parser(t)
-        _HOLDER.driver = _make_driver(p)
-        _HOLDER.parser = p
-        _HOLDER.transformer = t
+        with _PARSER_LOCK:
+            if _HOLDER.parser is None:
+                t = ChunkTransformer(Anchor(0))
+                p = _make_parser(t)
+                _HOLDER.driver = _make_driver(p)
+                _HOLDER.transformer = t
+                _HOLDER.parser = p
     assert _HOLDER.transformer is not None
     return _HOLDER.parser, _HOLDER.transformer
 

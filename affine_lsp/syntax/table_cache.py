@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import getpass
 import hashlib
+import os
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -31,13 +32,20 @@ from typing import Any
 import lark
 from lark.grammar import Rule
 from lark.parsers.lalr_analysis import ParseTableBase, Reduce, Shift
+from lark.utils import FS
 
 FORMAT = "affine-lsp-table-1"
 
 
-def cache_path(grammar_texts: list[str]) -> str:
+def cache_path(grammar_texts: list[str], options: str = "") -> str:
+    """The cache file of a grammar: one per grammar text, lark options
+    (``options``, which include the grammar's path: lark hashes them into
+    the file too, and a file whose hash differs is built again and
+    overwritten, so two checkouts sharing one file would rebuild it in
+    turn), lark and Python version."""
     h = hashlib.sha256(FORMAT.encode())
     h.update(f"lark {lark.__version__} python {sys.version_info[:2]}".encode())
+    h.update(b"\0" + options.encode())
     for t in grammar_texts:
         h.update(b"\0" + t.encode())
     try:
@@ -88,17 +96,46 @@ def _deserialize(cls: type, data: dict[str, Any], memo: dict[int, Any]) -> Any:
     return cls(states, data["start_states"], data["end_states"])
 
 
+class _AtomicFile:
+    """A file written under a temporary name and moved to its name when
+    closed without error: no process ever reads a half-written table."""
+
+    def __init__(self, path: str, mode: str, kwargs: dict[str, Any]) -> None:
+        self.path = path
+        fd, self.tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=".tmp-affine-lsp-")
+        self.f = os.fdopen(fd, mode, **kwargs)
+
+    def __enter__(self) -> Any:
+        return self.f
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        self.f.close()
+        if exc_type is None:
+            os.replace(self.tmp, self.path)
+        else:
+            with contextlib.suppress(OSError):
+                os.unlink(self.tmp)
+
+
+def _open(name: str, mode: str = "r", **kwargs: Any) -> Any:
+    if "w" in mode:
+        return _AtomicFile(name, mode, kwargs)
+    return open(name, mode, **kwargs)
+
+
 @contextlib.contextmanager
 def compact_tables() -> Iterator[None]:
     """While active, lark writes and reads LALR tables in the compact form
-    (reading lark's own form still works)."""
-    saved = ParseTableBase.__dict__["serialize"], ParseTableBase.__dict__["deserialize"]
+    (reading lark's own form still works), and writes its cache files
+    atomically."""
+    saved = ParseTableBase.__dict__["serialize"], ParseTableBase.__dict__["deserialize"], FS.__dict__["open"]
     ParseTableBase.serialize = _serialize  # type: ignore[method-assign,assignment]
     ParseTableBase.deserialize = classmethod(_deserialize)  # type: ignore[method-assign,assignment]
+    FS.open = staticmethod(_open)  # type: ignore[method-assign,assignment]
     try:
         yield
     finally:
-        ParseTableBase.serialize, ParseTableBase.deserialize = saved  # type: ignore[method-assign]
+        ParseTableBase.serialize, ParseTableBase.deserialize, FS.open = saved  # type: ignore[method-assign]
 
 
 __all__ = ["FORMAT", "cache_path", "compact_tables"]
