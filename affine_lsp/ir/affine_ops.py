@@ -31,6 +31,13 @@ def _int(op: Operation, key: str, default: int = 0) -> int:
     return a.value if isinstance(a, IntegerAttr) else default
 
 
+def nest_has_bounds(loop: Operation) -> bool:
+    """Every ``affine.for`` in ``loop`` and around it has both bound maps (a
+    loop the parser only half read, or a generic op with other attributes,
+    has none: nothing to transform or reason about)."""
+    return all(ForView(op).has_bounds for op in (*loop.walk(), *loop.ancestors()) if op.name == "affine.for")
+
+
 @dataclass(frozen=True, slots=True)
 class Bound:
     """One loop bound: ``map`` applied to ``operands`` (dims then symbols)."""
@@ -83,6 +90,12 @@ class ForView:
             attr.span if attr is not None else None,
             kw.value if isinstance(kw, StringAttr) else None,
         )
+
+    @property
+    def has_bounds(self) -> bool:
+        """Both bound maps are there (an op the parser only half read, or a
+        generic op with other attributes, may lack them)."""
+        return _map(self.op, "lower_bound") is not None and _map(self.op, "upper_bound") is not None
 
     @property
     def lower(self) -> Bound:

@@ -267,7 +267,7 @@ def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int
                 edit=_edit(doc, st.uri, X.insertion_edits(text, group, doc=doc)),
             )
         )
-        if eol is not None and eol.line and "expected-" not in _line_at(text, eol.start):
+        if eol is not None and eol.line and "expected-" not in _line_at(text, eol.start) and _ends_outside_string(_line_at(text, eol.start)):
             out.append(
                 types.CodeAction(
                     title=f"{title} (at the end of the line)",
@@ -287,6 +287,26 @@ def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int
             )
         )
     return out
+
+
+def _ends_outside_string(line: str) -> bool:
+    """Whether a comment appended to ``line`` would be a comment: the line
+    does not end inside a string literal (an unterminated ``"`` would make
+    the annotation part of the string)."""
+    in_string = escaped = False
+    for i, ch in enumerate(line):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif line.startswith("//", i):
+            return True
+    return not in_string
 
 
 def install() -> None:

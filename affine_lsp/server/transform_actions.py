@@ -13,10 +13,12 @@ editors ask for code actions on every cursor move.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from affine_lsp.ir.affine_ops import nest_has_bounds
 from affine_lsp.ir.core import Operation
 from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Document
@@ -85,17 +87,21 @@ def transforms_for(doc: Document, loops: list[Operation], vf: int, tile_sizes: t
         out.extend(fusion_candidates(doc, loops[0], loops[1]))
     elif len(loops) == 1:
         loop = loops[0]
-        for name, fn in (
+        jobs: list[tuple[str, Callable[[], list[Transform]]]] = [
             ("fusion", lambda: fusion_candidates(doc, loop)),
             ("vectorization", lambda: vectorize_candidates(doc, loop, vf)),
             ("parallelization", lambda: parallelize_candidates(doc, loop)),
-            ("tiling", lambda: tile_candidates(doc, loop, tile_sizes)),
-            ("interchange", lambda: interchange_candidates(doc, loop)),
-            ("unrolling", lambda: unroll_candidates(doc, loop)),
-            ("unroll-and-jam", lambda: unroll_jam_candidates(doc, loop)),
-            ("hoisting", lambda: hoist_candidates(doc, loop)),
-            ("scalar replacement", lambda: scalrep_candidates(doc, loop)),
-        ):
+        ]
+        if nest_has_bounds(loop):  # a loop the parser only half read has none to transform
+            jobs += [
+                ("tiling", lambda: tile_candidates(doc, loop, tile_sizes)),
+                ("interchange", lambda: interchange_candidates(doc, loop)),
+                ("unrolling", lambda: unroll_candidates(doc, loop)),
+                ("unroll-and-jam", lambda: unroll_jam_candidates(doc, loop)),
+                ("hoisting", lambda: hoist_candidates(doc, loop)),
+                ("scalar replacement", lambda: scalrep_candidates(doc, loop)),
+            ]
+        for name, fn in jobs:
             try:
                 out.extend(fn())
             except Exception:  # a transform bug must not take the menu down

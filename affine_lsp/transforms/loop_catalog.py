@@ -51,6 +51,10 @@ def register(check: Check) -> Check:
 
 
 def verdicts(loop: Operation) -> list[Verdict]:
+    from affine_lsp.ir.affine_ops import nest_has_bounds
+
+    if not nest_has_bounds(loop):
+        return []
     for name in MODULES:
         try:
             importlib.import_module(name)
