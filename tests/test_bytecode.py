@@ -415,6 +415,16 @@ def test_llvm_func_and_global_properties_round_trip(version: int | None) -> None
 
 @pytest.mark.oracle
 @NEEDS_ORACLE
+@pytest.mark.parametrize("version", [None, 5])
+def test_default_valued_property_is_written_as_optional(version: int | None) -> None:
+    """ub.poison's `value` is a DefaultValuedAttr: ODS writes it as an
+    optional attribute (the table once read it as a required one)."""
+    text = '%0 = ub.poison : i32\n"test.use"(%0) : (i32) -> ()'
+    assert print_batch([decode_bytecode(emit_bytecode(text, version))]) == print_batch([text])
+
+
+@pytest.mark.oracle
+@NEEDS_ORACLE
 def test_op_outside_the_table_with_properties_is_a_named_error() -> None:
     """llvm.add is not in the table: without overflow flags its properties
     are all absent and it decodes; with them (an enum written as an integer,

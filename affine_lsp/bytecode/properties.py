@@ -148,7 +148,7 @@ OPS: dict[str, tuple[str, int, int]] = {
     "transform.apply_patterns": ("?apply_cse ?max_iterations ?max_num_rewrites", 0, 0),
     "transform.apply_patterns.vector.split_transfer_full_partial": ("?split_transfer_strategy", 0, 0),
     # ub
-    "ub.poison": ("value", 0, 0),
+    "ub.poison": ("?value", 0, 0),  # a DefaultValuedAttr: written as an optional one
     # llvm: read off the generated writeProperties/getPropertiesAsAttr in MLIR 22.1.8's libMLIR.so (llvm.func's
     # properties are all attributes; so are llvm.mlir.global's), checked by tests/test_bytecode.py against mlir-opt
     "llvm.func": (
