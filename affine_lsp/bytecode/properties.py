@@ -148,7 +148,31 @@ OPS: dict[str, tuple[str, int, int]] = {
     "transform.apply_patterns": ("?apply_cse ?max_iterations ?max_num_rewrites", 0, 0),
     "transform.apply_patterns.vector.split_transfer_full_partial": ("?split_transfer_strategy", 0, 0),
     # ub
-    "ub.poison": ("value", 0, 0),
+    "ub.poison": ("?value", 0, 0),  # a DefaultValuedAttr: written as an optional one
+    # llvm: read off the generated writeProperties/getPropertiesAsAttr in MLIR 22.1.8's libMLIR.so (llvm.func's
+    # properties are all attributes; so are llvm.mlir.global's), checked by tests/test_bytecode.py against mlir-opt
+    "llvm.func": (
+        "?CConv ?alignment ?always_inline ?arg_attrs ?arm_in_za ?arm_inout_za ?arm_locally_streaming ?arm_new_za ?arm_out_za"
+        " ?arm_preserves_za ?arm_streaming ?arm_streaming_compatible ?comdat ?convergent ?denormal_fp_math ?denormal_fp_math_f32"
+        " ?dso_local ?fp_contract ?frame_pointer ?function_entry_count function_type ?garbageCollector ?inline_hint"
+        " ?instrument_function_entry ?instrument_function_exit ?intel_reqd_sub_group_size ?linkage ?memory_effects"
+        " ?no_infs_fp_math ?no_inline ?no_nans_fp_math ?no_signed_zeros_fp_math ?no_unwind ?optimize_none ?passthrough"
+        " ?personality ?prefer_vector_width ?reciprocal_estimates ?reqd_work_group_size ?res_attrs ?section sym_name"
+        " ?sym_visibility ?target_cpu ?target_features ?tune_cpu ?unnamed_addr ?uwtable_kind ?vec_type_hint ?visibility_"
+        " ?vscale_range ?will_return ?work_group_size_hint",
+        0,
+        0,
+    ),
+    "llvm.mlir.global": (
+        "?addr_space ?alignment ?comdat ?constant ?dbg_exprs ?dso_local ?externally_initialized global_type linkage ?section"
+        " sym_name ?target_specific_attrs ?thread_local_ ?unnamed_addr ?value ?visibility_",
+        0,
+        0,
+    ),
+    "llvm.mlir.addressof": ("global_name", 0, 0),
+    "llvm.mlir.constant": ("value", 0, 0),
+    "llvm.comdat": ("sym_name", 0, 0),
+    "llvm.comdat_selector": ("comdat sym_name", 0, 0),
 }
 
 
