@@ -1,0 +1,59 @@
+"""Found by a fuzz run: an ``affine.for`` without bound maps (a generic op
+written without them, or one the parser only half read) made the loop
+transformations of this round raise when an editor asked for code actions
+or a hover on it. They now offer nothing for such a nest; the rest of the
+menu (and the hover) still answers."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from affine_lsp.ir.affine_ops import nest_has_bounds
+from affine_lsp.server.transform_actions import transforms_for
+from affine_lsp.syntax.document import Document
+from affine_lsp.transforms.loop_catalog import verdicts
+
+HALF_READ = """func.func @f(%A: memref<8xf32>) {
+  "affine.for"() ({
+  ^bb0(%i: index):
+    affine.for %j = 0 to 8 {
+      %v = affine.load %A[%j] : memref<8xf32>
+      affine.store %v, %A[%j] : memref<8xf32>
+    }
+    "affine.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
+"""
+
+
+def _loops(doc: Document) -> list:
+    return [op for s in doc.sections for op in s.module.walk() if op.name == "affine.for"]
+
+
+def test_a_nest_with_a_loop_without_bounds_gets_no_transformation_and_no_error(caplog: pytest.LogCaptureFixture) -> None:
+    doc = Document(HALF_READ)
+    outer, inner = _loops(doc)
+    assert not nest_has_bounds(outer) and not nest_has_bounds(inner)  # the inner one is inside it
+    with caplog.at_level(logging.ERROR):
+        for loop in (outer, inner):
+            ts = transforms_for(doc, [loop], 8)
+            assert not any(t.title.startswith(("Tile", "Unroll", "Interchange", "Hoist", "Scalar")) for t in ts)
+            assert verdicts(loop) == []
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records]
+
+
+def test_a_well_formed_nest_still_gets_them() -> None:
+    doc = Document(
+        HALF_READ.replace('"affine.for"() ({\n  ^bb0(%i: index):', "affine.for %i = 0 to 4 {").replace(
+            '    "affine.yield"() : () -> ()\n  }) : () -> ()', "  }"
+        )
+    )
+    loops = _loops(doc)
+    assert len(loops) == 2 and all(nest_has_bounds(lp) for lp in loops)
+    titles = [t.title for t in transforms_for(doc, [loops[1]], 8)]
+    assert any(t.startswith("Unroll") for t in titles), titles
+    names = [v.name for v in verdicts(loops[1])]
+    assert any(n.startswith("tile") for n in names) and "interchange" in names and any(n.startswith("unroll") for n in names), names
