@@ -57,3 +57,17 @@ def test_a_well_formed_nest_still_gets_them() -> None:
     assert any(t.startswith("Unroll") for t in titles), titles
     names = [v.name for v in verdicts(loops[1])]
     assert any(n.startswith("tile") for n in names) and "interchange" in names and any(n.startswith("unroll") for n in names), names
+
+
+def test_no_unroll_of_a_loop_that_ends_a_block_without_terminator() -> None:
+    """Found by a fuzz run: fully unrolling an empty loop that was the last op
+    of a function body without ``return`` left the body empty, a new error
+    ("expected non-empty function body"). Such a loop is not unrolled."""
+    from affine_lsp.transforms.unroll import unroll_reason
+
+    broken = Document("func.func @damaged(%A: memref<8xf32>) {\n  affine.for %i = 0 to 8 {\n  }\n}\n")
+    (loop,) = _loops(broken)
+    assert unroll_reason(loop, None) == unroll_reason(loop, 2) == "the loop's block has no terminator"
+    fine = Document("func.func @f(%A: memref<8xf32>) {\n  affine.for %i = 0 to 8 {\n  }\n  return\n}\n")
+    (loop,) = _loops(fine)
+    assert unroll_reason(loop, None) is None

@@ -256,6 +256,11 @@ def unroll_reason(loop: Operation, factor: int | None) -> str | None:
         return "the loop has no single-block body"
     if any(is_unnamed(r) for r in loop.results):
         return "the loop's results have no name"
+    block = loop.parent
+    if block is not None and block.operations and block.operations[-1] is loop and loop.parent_op is not None and loop.parent_op.name != "builtin.module":
+        # The loop ends its block: the block has no terminator (the function
+        # is broken); fully unrolling an empty body would leave it empty.
+        return "the loop's block has no terminator"
     if factor is None:
         tc = f.constant_trip_count()
         if tc is None:
