@@ -58,6 +58,11 @@ HOVER_ANALYSIS_WAIT_S = 0.035
 """How long a hover waits for the dependence analysis of its function; past
 that it answers without it (the analysis goes on, the next hover has it)."""
 
+TRANSFORMS_WAIT_S = 0.3
+"""How long a hover on a loop waits for the legality of the loop
+transformations (once the function's dependences are known they take
+milliseconds; the first hover of a big function may need its dependences,
+seconds: it answers without them)."""
 PENDING = "the dependence analysis of this function is still running; hover again in a moment"
 COMMAND_ANALYSIS_WAIT_S = 1.5
 """How long a command (``affine-lsp.showDependences``) waits for the analysis
@@ -435,7 +440,7 @@ class HoverBuilder:
         # Within the hover's deadline: the checks need the function's
         # dependences (seconds for a big function the background analysis
         # has not reached); past it they go on, and the next hover has them.
-        done, lines = self.ls.bounded(hover_lines, op, timeout=self.deadline - time.monotonic())
+        done, lines = self.ls.bounded(hover_lines, op, timeout=max(self.deadline - time.monotonic(), TRANSFORMS_WAIT_S))
         if not done or lines is None:
             return ["_Transformations: their legality is still being checked; hover again in a moment_", ""]
         return lines

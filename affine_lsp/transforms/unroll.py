@@ -257,9 +257,10 @@ def unroll_reason(loop: Operation, factor: int | None) -> str | None:
     if any(is_unnamed(r) for r in loop.results):
         return "the loop's results have no name"
     block = loop.parent
-    if block is not None and block.operations and block.operations[-1] is loop and loop.parent_op is not None and loop.parent_op.name != "builtin.module":
-        # The loop ends its block: the block has no terminator (the function
+    if block is not None and block.operations and block.operations[-1] is loop and loop.parent_op is not None and loop.parent_op.name == "func.func":
+        # The loop ends a function body: it has no terminator (the function
         # is broken); fully unrolling an empty body would leave it empty.
+        # (A loop body's terminator is implicit: a loop may end one.)
         return "the loop's block has no terminator"
     if factor is None:
         tc = f.constant_trip_count()
