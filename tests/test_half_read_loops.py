@@ -10,7 +10,7 @@ import logging
 
 import pytest
 
-from affine_lsp.ir.affine_ops import nest_has_bounds
+from affine_lsp.ir.affine_ops import nest_is_well_formed
 from affine_lsp.server.transform_actions import transforms_for
 from affine_lsp.syntax.document import Document
 from affine_lsp.transforms.loop_catalog import verdicts
@@ -36,7 +36,7 @@ def _loops(doc: Document) -> list:
 def test_a_nest_with_a_loop_without_bounds_gets_no_transformation_and_no_error(caplog: pytest.LogCaptureFixture) -> None:
     doc = Document(HALF_READ)
     outer, inner = _loops(doc)
-    assert not nest_has_bounds(outer) and not nest_has_bounds(inner)  # the inner one is inside it
+    assert not nest_is_well_formed(outer) and not nest_is_well_formed(inner)  # the inner one is inside it
     with caplog.at_level(logging.ERROR):
         for loop in (outer, inner):
             ts = transforms_for(doc, [loop], 8)
@@ -52,7 +52,7 @@ def test_a_well_formed_nest_still_gets_them() -> None:
         )
     )
     loops = _loops(doc)
-    assert len(loops) == 2 and all(nest_has_bounds(lp) for lp in loops)
+    assert len(loops) == 2 and all(nest_is_well_formed(lp) for lp in loops)
     titles = [t.title for t in transforms_for(doc, [loops[1]], 8)]
     assert any(t.startswith("Unroll") for t in titles), titles
     names = [v.name for v in verdicts(loops[1])]
@@ -71,3 +71,19 @@ def test_no_unroll_of_a_loop_that_ends_a_block_without_terminator() -> None:
     fine = Document("func.func @f(%A: memref<8xf32>) {\n  affine.for %i = 0 to 8 {\n  }\n  return\n}\n")
     (loop,) = _loops(fine)
     assert unroll_reason(loop, None) is None
+
+
+def test_a_loop_with_step_zero_gets_no_transformation_and_hovers(caplog: pytest.LogCaptureFixture) -> None:
+    """Found by a fuzz run: ``step 0`` (a verifier error) made the trip
+    count divide by zero in the hover and in the new transformations."""
+    from affine_lsp.server.describe import trip_count
+
+    doc = Document("func.func @f(%A: memref<8xf32>) {\n  affine.for %i = 0 to 8 step 0 {\n    %v = affine.load %A[%i] : memref<8xf32>\n  }\n  return\n}\n")
+    (loop,) = _loops(doc)
+    assert not nest_is_well_formed(loop)
+    assert trip_count(loop) == "unknown (the step is not positive)"
+    with caplog.at_level(logging.ERROR):
+        titles = [t.title for t in transforms_for(doc, [loop], 8)]
+        assert verdicts(loop) == []
+    assert not any(t.startswith(("Tile", "Unroll", "Hoist")) for t in titles), titles
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records]

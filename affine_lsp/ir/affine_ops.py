@@ -31,11 +31,12 @@ def _int(op: Operation, key: str, default: int = 0) -> int:
     return a.value if isinstance(a, IntegerAttr) else default
 
 
-def nest_has_bounds(loop: Operation) -> bool:
-    """Every ``affine.for`` in ``loop`` and around it has both bound maps (a
-    loop the parser only half read, or a generic op with other attributes,
-    has none: nothing to transform or reason about)."""
-    return all(ForView(op).has_bounds for op in (*loop.walk(), *loop.ancestors()) if op.name == "affine.for")
+def nest_is_well_formed(loop: Operation) -> bool:
+    """Every ``affine.for`` in ``loop`` and around it has both bound maps and
+    a positive step (a loop the parser only half read, a generic op with
+    other attributes, or ``step 0`` the verifier rejects: nothing to
+    transform or reason about)."""
+    return all(ForView(op).has_bounds and ForView(op).step > 0 for op in (*loop.walk(), *loop.ancestors()) if op.name == "affine.for")
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +136,7 @@ class ForView:
 
     def constant_trip_count(self) -> int | None:
         lb, ub = self.lower.constant(), self.upper.constant()
-        if lb is None or ub is None:
+        if lb is None or ub is None or self.step <= 0:
             return None
         return max(0, -(-(ub - lb) // self.step))
 

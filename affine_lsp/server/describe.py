@@ -277,6 +277,8 @@ def trip_count(op: Operation) -> str:
             lo, up, step = v.lower, v.upper, v.step
         except (AssertionError, KeyError):
             return "unknown"
+        if step <= 0:
+            return "unknown (the step is not positive)"
         exact = v.constant_trip_count()
         if exact is not None:
             return f"{exact} (exact)"
@@ -297,6 +299,9 @@ def trip_count(op: Operation) -> str:
         parts = []
         for k, (lm, um) in enumerate(zip(lows, ups)):
             step = steps[k] if k < len(steps) else 1
+            if step <= 0:
+                parts.append("unknown (the step is not positive)")
+                continue
             lt, lv = _bound_expr(lm, lo_ops, "max")
             ut, uv = _bound_expr(um, up_ops, "min")
             if lv and uv:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from affine_lsp.ir.affine_ops import nest_has_bounds
+from affine_lsp.ir.affine_ops import nest_is_well_formed
 from affine_lsp.ir.core import Operation
 from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Document
@@ -92,7 +92,7 @@ def transforms_for(doc: Document, loops: list[Operation], vf: int, tile_sizes: t
             ("vectorization", lambda: vectorize_candidates(doc, loop, vf)),
             ("parallelization", lambda: parallelize_candidates(doc, loop)),
         ]
-        if nest_has_bounds(loop):  # a loop the parser only half read has none to transform
+        if nest_is_well_formed(loop):  # a loop the parser only half read has none to transform
             jobs += [
                 ("tiling", lambda: tile_candidates(doc, loop, tile_sizes)),
                 ("interchange", lambda: interchange_candidates(doc, loop)),

@@ -51,9 +51,9 @@ def register(check: Check) -> Check:
 
 
 def verdicts(loop: Operation) -> list[Verdict]:
-    from affine_lsp.ir.affine_ops import nest_has_bounds
+    from affine_lsp.ir.affine_ops import nest_is_well_formed
 
-    if not nest_has_bounds(loop):
+    if not nest_is_well_formed(loop):
         return []
     for name in MODULES:
         try:
