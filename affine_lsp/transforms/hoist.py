@@ -30,7 +30,7 @@ from affine_lsp.ir.affine_ops import ForView
 from affine_lsp.ir.core import Operation, Value
 from affine_lsp.ir.types import MemRefType
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform, delete_op
-from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, line_indent
+from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, line_indent, loops_on_lines
 from affine_lsp.transforms.unroll import base_name, body_ops, defined_values, ops_text, rename_text
 
 _EFFECT_FREE_DIALECTS = frozenset({"arith", "math", "index", "complex", "ub"})
@@ -230,9 +230,7 @@ def hoist_document(text: str, lines: Sequence[int] | None = None) -> tuple[str, 
     from affine_lsp.syntax.document import Document
 
     doc = Document(text)
-    wanted = set(lines) if lines is not None else None
-    loops = [op for s in doc.sections for op in s.module.walk() if op.name == "affine.for"]
-    chosen = [op for op in loops if wanted is None or doc.lines.line_of(op.span.start) + 1 in wanted]
+    chosen = [op for op, _line in loops_on_lines(doc, lines=lines)]
     counts: dict[int, int] = {}
 
     def rewrite(cur: str, op: Operation) -> list[TextEdit] | str:

@@ -24,7 +24,7 @@ from affine_lsp.ir.core import Operation
 from affine_lsp.transforms import loop_catalog
 from affine_lsp.transforms.band import band_dependences, band_ivs, bound_dependencies, perfect_band, permutation_violation
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
-from affine_lsp.transforms.rewrite import LoopOutcome, apply_sequentially, checked_in_section, line_indent
+from affine_lsp.transforms.rewrite import LoopOutcome, apply_sequentially, checked_in_section, line_indent, loops_on_lines
 from affine_lsp.transforms.tile import body_text
 
 
@@ -199,17 +199,13 @@ def interchange_document(
     from affine_lsp.syntax.document import Document
 
     doc = Document(text)
-    wanted = set(lines) if lines is not None else None
     outcomes: list[LoopOutcome] = []
     plans: dict[int, tuple[int, list[int]]] = {}  # offset -> (depth, order)
     for sec in doc.sections:
-        if wanted is None:
+        if lines is None:
             bands = _bands(sec.module)
         else:
-            bands = []
-            for op in sec.module.walk():
-                if op.name == "affine.for" and doc.lines.line_of(op.span.start) + 1 in wanted:
-                    bands.append(perfect_band(op, len(order) if order is not None else None))
+            bands = [perfect_band(op, len(order) if order is not None else None) for op, _line in loops_on_lines(doc, sec.module, lines)]
         for band in bands:
             off = band[0].span.start
             line = doc.lines.line_of(off) + 1

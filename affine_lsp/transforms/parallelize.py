@@ -31,7 +31,7 @@ kind of :data:`REDUCTION_KINDS`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from affine_lsp.ir.affine_expr import AffineMap
@@ -48,6 +48,7 @@ from affine_lsp.transforms.rewrite import (
     function_text,
     is_unnamed,
     line_indent,
+    loops_on_lines,
     print_clone,
     result_base,
 )
@@ -325,12 +326,6 @@ def parallel_edits(text: str, plan: ParallelPlan) -> list[TextEdit]:
 # ------------------------------------------------------------------ API
 
 
-def _affine_fors(root: Operation) -> Iterator[Operation]:
-    for op in root.walk():
-        if op.name == "affine.for":
-            yield op
-
-
 def parallelize_candidates(doc: object, loop_op: Operation) -> list[Transform]:
     """Code actions for ``loop_op``: "Parallelize loop", or a disabled action
     whose title ends with the reason it cannot be done ("Parallelize loop:
@@ -370,22 +365,17 @@ def parallelize_document(text: str, lines: Sequence[int] | None = None, max_nest
     doc = Document(text)
     outcomes: list[LoopOutcome] = []
     chosen: list[Operation] = []
-    wanted = set(lines) if lines is not None else None
-    for sec in doc.sections:
-        for op in _affine_fors(sec.module):
-            line = doc.lines.line_of(op.span.start) + 1
-            if wanted is not None and line not in wanted:
+    for op, line in loops_on_lines(doc, lines=lines):
+        plan = plan_parallel(op)
+        if not plan.ok:
+            outcomes.append(LoopOutcome(op.span.start, line, False, plan.reason or ""))
+            continue
+        if max_nested is not None:
+            depth = sum(1 for a in op.ancestors() if a.name == "affine.parallel" or a in chosen)
+            if depth >= max_nested:
+                outcomes.append(LoopOutcome(op.span.start, line, False, f"more than {max_nested} nested parallel loops"))
                 continue
-            plan = plan_parallel(op)
-            if not plan.ok:
-                outcomes.append(LoopOutcome(op.span.start, line, False, plan.reason or ""))
-                continue
-            if max_nested is not None:
-                depth = sum(1 for a in op.ancestors() if a.name == "affine.parallel" or a in chosen)
-                if depth >= max_nested:
-                    outcomes.append(LoopOutcome(op.span.start, line, False, f"more than {max_nested} nested parallel loops"))
-                    continue
-            chosen.append(op)
+        chosen.append(op)
 
     def rewrite(cur: str, op: Operation) -> list[TextEdit] | str:
         plan = plan_parallel(op, check_dependences=False)

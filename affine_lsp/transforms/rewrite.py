@@ -21,7 +21,7 @@ need for that lives here:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from affine_lsp.ir.attributes import Attribute
@@ -175,6 +175,24 @@ def op_at(doc: object, offset: int, names: Iterable[str]) -> Operation | None:
         if op.span.start == offset and op.name in wanted:
             return op
     return None
+
+
+def loops_on_lines(doc: object, root: Operation | None = None, lines: Iterable[int] | None = None) -> Iterator[tuple[Operation, int]]:
+    """``(op, line)`` (1-based) of every ``affine.for`` under ``root`` (the
+    whole document when None), in walk order; with ``lines``, only the loops
+    starting on one of them (the ``--loop LINE`` of the transform commands)."""
+    from affine_lsp.syntax.document import Document
+
+    assert isinstance(doc, Document)
+    wanted = set(lines) if lines is not None else None
+    roots = [root] if root is not None else [s.module for s in doc.sections]
+    for r in roots:
+        for op in r.walk():
+            if op.name != "affine.for":
+                continue
+            line = doc.lines.line_of(op.span.start) + 1
+            if wanted is None or line in wanted:
+                yield op, line
 
 
 def apply_sequentially(

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from affine_lsp.ir.core import Block, Operation, Value
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform, delete_op
-from affine_lsp.transforms.rewrite import LoopOutcome, apply_sequentially, checked_in_section, is_unnamed
+from affine_lsp.transforms.rewrite import LoopOutcome, apply_sequentially, checked_in_section, is_unnamed, loops_on_lines
 
 _LOADS = frozenset({"affine.load", "affine.vector_load"})
 _STORES = frozenset({"affine.store", "affine.vector_store"})
@@ -312,14 +312,13 @@ def scalrep_document(text: str, lines: Sequence[int] | None = None) -> tuple[str
 
     doc = Document(text)
     funcs = _functions(doc)
-    wanted = set(lines) if lines is not None else None
     plans: dict[int, tuple[set[int], set[int]]] = {}
     outcomes: list[LoopOutcome] = []
     for f in funcs:
         reps = plan_scalrep(f)
         dead = dead_stores(f)
-        if wanted is not None:
-            loops = [op for op in f.walk() if op.name == "affine.for" and doc.lines.line_of(op.span.start) + 1 in wanted]
+        if lines is not None:
+            loops = [op for op, _line in loops_on_lines(doc, f, lines)]
             reps = [r for r in reps if any(lp.is_ancestor_of(r.load) for lp in loops)]
             dead = [st for st in dead if any(lp.is_ancestor_of(st) for lp in loops)]
         if reps or dead:
@@ -328,11 +327,10 @@ def scalrep_document(text: str, lines: Sequence[int] | None = None) -> tuple[str
             outcomes.append(LoopOutcome(r.load.span.start, doc.lines.line_of(r.load.span.start) + 1, True, f"load {r.kind}"))
         for st in dead:
             outcomes.append(LoopOutcome(st.span.start, doc.lines.line_of(st.span.start) + 1, True, "store overwritten before being read: removed"))
-    if wanted is not None:
+    if lines is not None:
         touched = [o.offset for o in outcomes]
-        for op in (o for f in funcs for o in f.walk() if o.name == "affine.for"):
-            ln = doc.lines.line_of(op.span.start) + 1
-            if ln in wanted and not any(op.span.start <= t < op.span.end for t in touched):
+        for op, ln in (x for f in funcs for x in loops_on_lines(doc, f, lines)):
+            if not any(op.span.start <= t < op.span.end for t in touched):
                 outcomes.append(LoopOutcome(op.span.start, ln, False, "no load in the loop can be replaced"))
 
     def rewrite(cur: str, op: Operation) -> list[TextEdit] | str:

@@ -49,7 +49,16 @@ from affine_lsp.transforms.band import (
     structural_reason,
 )
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
-from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, detached_value, function_text, line_indent
+from affine_lsp.transforms.rewrite import (
+    LoopOutcome,
+    NameGen,
+    apply_sequentially,
+    checked_in_section,
+    detached_value,
+    function_text,
+    line_indent,
+    loops_on_lines,
+)
 
 DEFAULT_TILE_SIZE = 32
 
@@ -408,17 +417,16 @@ def tile_document(
     from affine_lsp.syntax.document import Document
 
     doc = Document(text)
-    wanted = set(lines) if lines is not None else None
     outcomes: list[LoopOutcome] = []
     plans: dict[int, TilePlan] = {}
     for sec in doc.sections:
-        loops = [op for op in sec.module.walk() if op.name == "affine.for"] if wanted is not None else _top_level_loops(sec.module)
-        for op in loops:
-            line = doc.lines.line_of(op.span.start) + 1
-            if wanted is not None and line not in wanted:
-                continue
+        if lines is not None:
+            loops = list(loops_on_lines(doc, sec.module, lines))
+        else:
+            loops = [(op, doc.lines.line_of(op.span.start) + 1) for op in _top_level_loops(sec.module)]
+        for op, line in loops:
             plan = plan_tile(op, sizes, skew=skew, unchecked=unchecked)
-            if not plan.ok and wanted is None and not unchecked:
+            if not plan.ok and lines is None and not unchecked:
                 for depth in range(len(plan.band) - 1, 0, -1):  # the longest permutable prefix
                     shorter = plan_tile(op, sizes, depth=depth)
                     if shorter.ok:

@@ -42,7 +42,7 @@ from affine_lsp.ir.affine_expr import AffineExpr, AffineMap, dim, symbol
 from affine_lsp.ir.affine_ops import Bound, ForView
 from affine_lsp.ir.core import Operation, Value
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform, line_start
-from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, is_unnamed, line_indent
+from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, is_unnamed, line_indent, loops_on_lines
 
 FULL_UNROLL_LIMIT = 16
 """``--full`` / "Fully unroll loop" only for constant trip counts up to this."""
@@ -475,24 +475,17 @@ def unroll_document(text: str, lines: Sequence[int] | None = None, factor: int |
     doc = Document(text)
     outcomes: list[LoopOutcome] = []
     chosen: list[Operation] = []
-    wanted = set(lines) if lines is not None else None
-    for sec in doc.sections:
-        for op in sec.module.walk():
-            if op.name != "affine.for":
-                continue
-            line = doc.lines.line_of(op.span.start) + 1
-            if wanted is not None and line not in wanted:
-                continue
-            if wanted is None and any(o is not op and o.name == "affine.for" for o in op.walk()):
-                continue  # --all: innermost loops, as MLIR's pass does
-            why = unroll_reason(op, factor)
-            if why is not None:
-                outcomes.append(LoopOutcome(op.span.start, line, False, why))
-                continue
-            if any(c.is_ancestor_of(op) or op.is_ancestor_of(c) for c in chosen):
-                outcomes.append(LoopOutcome(op.span.start, line, False, "a loop around or inside it is unrolled"))
-                continue
-            chosen.append(op)
+    for op, line in loops_on_lines(doc, lines=lines):
+        if lines is None and any(o is not op and o.name == "affine.for" for o in op.walk()):
+            continue  # --all: innermost loops, as MLIR's pass does
+        why = unroll_reason(op, factor)
+        if why is not None:
+            outcomes.append(LoopOutcome(op.span.start, line, False, why))
+            continue
+        if any(c.is_ancestor_of(op) or op.is_ancestor_of(c) for c in chosen):
+            outcomes.append(LoopOutcome(op.span.start, line, False, "a loop around or inside it is unrolled"))
+            continue
+        chosen.append(op)
 
     def rewrite(cur: str, op: Operation) -> list[TextEdit] | str:
         why = unroll_reason(op, factor)

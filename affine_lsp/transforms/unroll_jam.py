@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from affine_lsp.ir.affine_ops import ForView
 from affine_lsp.ir.core import Block, Operation, Value
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
-from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, line_indent
+from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, line_indent, loops_on_lines
 from affine_lsp.transforms.unroll import (
     SplitBounds,
     base_name,
@@ -352,24 +352,17 @@ def unroll_jam_document(text: str, lines: Sequence[int] | None = None, factor: i
     doc = Document(text)
     outcomes: list[LoopOutcome] = []
     chosen: list[Operation] = []
-    wanted = set(lines) if lines is not None else None
-    for sec in doc.sections:
-        for op in sec.module.walk():
-            if op.name != "affine.for":
-                continue
-            line = doc.lines.line_of(op.span.start) + 1
-            if wanted is not None and line not in wanted:
-                continue
-            if wanted is None and not jammed_loops(op):
-                continue
-            if any(c.is_ancestor_of(op) or op.is_ancestor_of(c) for c in chosen):
-                outcomes.append(LoopOutcome(op.span.start, line, False, "a loop around or inside it is unrolled and jammed"))
-                continue
-            why = jam_reason(op, factor, not force)
-            if why is not None:
-                outcomes.append(LoopOutcome(op.span.start, line, False, why))
-                continue
-            chosen.append(op)
+    for op, line in loops_on_lines(doc, lines=lines):
+        if lines is None and not jammed_loops(op):
+            continue
+        if any(c.is_ancestor_of(op) or op.is_ancestor_of(c) for c in chosen):
+            outcomes.append(LoopOutcome(op.span.start, line, False, "a loop around or inside it is unrolled and jammed"))
+            continue
+        why = jam_reason(op, factor, not force)
+        if why is not None:
+            outcomes.append(LoopOutcome(op.span.start, line, False, why))
+            continue
+        chosen.append(op)
 
     def rewrite(cur: str, op: Operation) -> list[TextEdit] | str:
         why = structure_reason(op, factor)
