@@ -4,6 +4,7 @@ or GitHub Actions annotations, for files and directory trees."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gc
 import multiprocessing
 import os
@@ -13,7 +14,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from affine_lsp import diagnostics
+from affine_lsp import diagnostics, parallel
 from affine_lsp.bytecode import decode_bytecode, is_bytecode
 from affine_lsp.syntax.document import Document, gc_paused
 
@@ -168,6 +169,7 @@ class Options:
     unknown_op_mode: str = "once"
     verify_diagnostics: str | None = None  # "all" | "only-expected" (see _verify_file)
     test_memref_dependence_check: bool = False
+    split: bool = False  # a large file on two processes (affine_lsp.parallel)
 
 
 @dataclass
@@ -204,10 +206,15 @@ def check_path(path: str, opts: Options, text: str | None = None) -> FileReport:
     # garbage worth collecting meanwhile.
     with gc_paused:
         doc = Document(text, uri=path)
-        doc.release_syntax()
         if opts.verify_diagnostics:
+            doc.release_syntax()
             return _verify_file(path, doc, opts)
-        notes = diagnostics.collect(doc, unknown_op_mode=opts.unknown_op_mode)
+        # A large file is checked on two processes (see affine_lsp.parallel)
+        # when cores are free (one file at a time, -j above 1).
+        notes = parallel.collect(doc, opts.unknown_op_mode) if opts.split else None
+        if notes is None:
+            doc.release_syntax()
+            notes = diagnostics.collect(doc, unknown_op_mode=opts.unknown_op_mode)
         if opts.no_warnings:
             notes = [n for n in notes if n.severity == "error"]
         rep = FileReport(path)
@@ -308,6 +315,7 @@ def _reports(targets: list[tuple[str, str | None]], opts: Options, jobs: int, pr
             targets = [(p, str(e) if p == "-" and msg is None else msg) for p, msg in targets]
     todo = [k for k, (_p, msg) in enumerate(targets) if msg is None]
     if jobs <= 1 or len(todo) <= 1:
+        opts = dataclasses.replace(opts, split=jobs > 1)
         for path, msg in targets:
             rep = FileReport(path, EXIT_USAGE, problem=msg) if msg is not None else check_path(path, opts, stdin_text if path == "-" else None)
             progress.step()

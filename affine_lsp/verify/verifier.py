@@ -24,7 +24,8 @@ never escapes. Messages are MLIR's exact text; extra detail goes into
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from affine_lsp.ir.core import Block, BlockArgument, Operation, Region, Span, Value
@@ -32,7 +33,7 @@ from affine_lsp.syntax.nodes import Note
 from affine_lsp.verify import registry
 from affine_lsp.verify.checks import Checker
 
-__all__ = ["ItemCache", "verify_document", "verify_section"]
+__all__ = ["ForeignItem", "ItemCache", "verify_document", "verify_section"]
 
 
 class ItemCache(Protocol):
@@ -54,8 +55,26 @@ class ItemCache(Protocol):
     def store(self, op: Operation, kind: str, ok: bool, notes: list[Note]) -> None: ...
 
 
-def verify_document(doc: object, *, strict: bool = True) -> list[Note]:
-    """All verifier diagnostics of a :class:`~affine_lsp.syntax.document.Document`."""
+@dataclass(slots=True)
+class ForeignItem:
+    """The verifier's results for a top-level item of a section that another
+    process built and verified (:mod:`affine_lsp.parallel`); this process
+    holds a placeholder chunk for it, with its parse and IR notes. The two
+    results are those an :class:`ItemCache` stores, None when the item was
+    not checked (its chunk has errors, or a failed parse-class check or the
+    module's flow stopped first)."""
+
+    module: Operation  # the module op holding the item in this process's IR
+    parse_check: tuple[bool, list[Note]] | None
+    verified: tuple[bool, list[Note]] | None
+
+
+def verify_document(
+    doc: object, *, strict: bool = True, foreign: Mapping[int, Sequence[ForeignItem]] | None = None, cache: ItemCache | None = None
+) -> list[Note]:
+    """All verifier diagnostics of a :class:`~affine_lsp.syntax.document.Document`;
+    ``foreign``: per section index, the results of its items verified in
+    another process; ``cache``: see :func:`verify_section`."""
     out: list[Note] = []
     try:
         sections = doc.sections  # type: ignore[attr-defined]
@@ -65,7 +84,7 @@ def verify_document(doc: object, *, strict: bool = True) -> list[Note]:
         return [Note("info", f"internal verifier error: {e!r}", Span(0, 0), "internal")]
     for section in sections:
         try:
-            out.extend(verify_section(section, text, line_of, strict=strict))
+            out.extend(verify_section(section, text, line_of, strict=strict, cache=cache, foreign=foreign.get(section.index, ()) if foreign else ()))
         except Exception as e:  # pragma: no cover - defensive
             out.append(Note("info", f"internal verifier error: {e!r}", Span(section.start, section.start), "internal"))
     return out
@@ -86,10 +105,18 @@ def _items(section: object) -> list[tuple[object, Operation | None]]:
 
 
 def verify_section(
-    section: object, text: str, line_of: Callable[[int], int] | None = None, *, strict: bool = True, cache: ItemCache | None = None
+    section: object,
+    text: str,
+    line_of: Callable[[int], int] | None = None,
+    *,
+    strict: bool = True,
+    cache: ItemCache | None = None,
+    foreign: Sequence[ForeignItem] = (),
 ) -> list[Note]:
     """Verifier diagnostics for one ``// -----`` section; with ``cache``, the
-    per-item results it holds are reused (see :class:`ItemCache`)."""
+    per-item results it holds are reused (see :class:`ItemCache`); with
+    ``foreign``, those of the items verified in another process are added
+    where one process would have found them."""
     chunk_errors = {}
     for c in section.chunks:  # type: ignore[attr-defined]
         parse = c.parse
@@ -126,14 +153,24 @@ def verify_section(
         if found:
             out.extend(found)
             parse_failed.add(id(op))
-    if strict and (out or parse_failed):
+    foreign_failed = False
+    for f in foreign:
+        if f.parse_check is not None and not f.parse_check[0]:
+            out.extend(f.parse_check[1])
+            foreign_failed = True
+    if strict and (out or parse_failed or foreign_failed):
         return out
     # Verification proper.
     v = _Verifier(checker, skip=set(parse_failed) if not strict else set())
     if cache is not None:
         v.cache, v.items = cache, {id(op) for _, op in items}
+    # An isolated item that failed stops its module's own checks, as here.
+    v.failed_inside = {id(f.module) for f in foreign if f.verified is not None and not f.verified[0]}
     v.verify_isolated(section.module)  # type: ignore[attr-defined]
     out.extend(v.notes)
+    for f in foreign:
+        if f.verified is not None:
+            out.extend(f.verified[1])
     return out
 
 
@@ -144,6 +181,7 @@ class _Verifier:
         self.skip = skip
         self.cache: ItemCache | None = None
         self.items: set[int] = set()  # the top-level items (whose results go to the cache)
+        self.failed_inside: set[int] = set()  # modules holding an item that failed in another process
 
     # ------------------------------------------------------------ driver
     def emit(self, note: Note | None) -> bool:
@@ -207,7 +245,7 @@ class _Verifier:
                 for o in block.operations:
                     if _deferred(o):
                         ok = self._verify_item(o) and ok
-        if not ok:
+        if not ok or id(op) in self.failed_inside:
             return False
         # (The root module encloses every value: no check, also because the
         # incremental verifier passes a view of it whose body is not the ops' parent.)

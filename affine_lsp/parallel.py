@@ -1,0 +1,355 @@
+"""Two processes for one large document.
+
+The top-level ``func.func`` items of the second half of a large document are
+parsed, built, verified (and, for ``affine-lsp check``, analysed) in a
+forked child process while this process does the rest; the child sends
+back the diagnostics of its items only. Fork start is cheap (the document
+is only chunked when it forks) and the child leaves without freeing
+anything.
+
+Why the result is the one of a single process. Every diagnostic of a
+top-level ``func.func`` item depends on its own text and its environment
+only: its parse on its text; its IR on the aliases of its section and the
+values defined at the top of its modules (a ``func.func`` defines none, so
+leaving one out changes no other item's environment); its verification on
+nothing else (it is isolated from above, see
+:class:`~affine_lsp.verify.verifier.ItemCache`); its analysis on its own IR.
+Both processes chunk the whole text and parse every chunk except the
+other's functions (a placeholder stands for each), so they build the same
+environment. The child sends, per function chunk, its parse and IR notes,
+its verifier results and its analysis notes, their spans anchored to the
+chunk (pickled by chunk number). This process puts the notes on its
+placeholder chunks and hands the verifier results to
+:func:`~affine_lsp.verify.verifier.verify_section` (``foreign``), where the
+module-level flow of the verifier (items without regions, an isolated
+item's failure stopping its module's own checks, strict mode stopping at a
+parse-class error anywhere) runs as in one process. Documents with values
+at the top of a module are not split (an untyped result learns its type
+from a use in any item). Every note of an item lies inside the item, so
+sorting the merged list gives the single-process order.
+
+``tests/test_parallel.py`` checks that ``affine-lsp check`` prints the same
+as one process on every corpus file with the split forced on small files,
+and that a child that fails or dies falls back to one process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import pickle
+import select
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from affine_lsp.ir.core import ROOT_ANCHOR, Anchor
+from affine_lsp.syntax.document import Chunk, Document
+from affine_lsp.syntax.nodes import Note
+from affine_lsp.syntax.parser import ParseResult
+
+MIN_CHARS = int(os.environ.get("AFFINE_LSP_SPLIT_MIN_CHARS", "150000"))
+"""Documents shorter than this are done in one process (forking and merging
+cost more than they save). ``AFFINE_LSP_SPLIT_MIN_CHARS=0`` forces the split
+(tests); a negative value turns it off."""
+CHILD_SHARE = 0.5
+"""The share of the function text the child takes."""
+CHILD_TIMEOUT_S = 120.0
+"""A child that has not answered by then is killed; its items are then done here."""
+
+_FUNC_PREFIX = "func.func"
+
+
+@dataclass(slots=True)
+class ItemResult:
+    """What the child computed for one function chunk."""
+
+    parse_notes: list[Note]
+    ir_notes: list[Note]
+    parse_check: tuple[bool, list[Note]] | None
+    verified: tuple[bool, list[Note]] | None
+    analysis: list[Note] = field(default_factory=list)
+
+
+def available() -> bool:
+    return hasattr(os, "fork") and sys.platform.startswith("linux") and MIN_CHARS >= 0
+
+
+def plan(doc: Document) -> list[int] | None:
+    """The indices of the chunks the child takes, or None when ``doc`` is
+    not worth splitting or may not be split."""
+    if not available() or len(doc.text) < MIN_CHARS:
+        return None
+    funcs: list[int] = []
+    for i, c in enumerate(doc.chunks):
+        if c.kind != "item":
+            continue
+        head = c.text.lstrip()
+        if head.startswith(_FUNC_PREFIX):
+            funcs.append(i)
+        elif head.startswith("%"):
+            return None  # a value at the top of a module
+    if len(funcs) < 2:
+        return None
+    total = sum(doc.chunks[i].length for i in funcs)
+    acc = 0
+    for k, i in enumerate(funcs):
+        acc += doc.chunks[i].length
+        if acc >= total * (1 - CHILD_SHARE):
+            return funcs[k + 1 :] or None
+    return None
+
+
+def _placeholders(doc: Document, indices: list[int]) -> None:
+    for i in indices:
+        c = doc.chunks[i]
+        c.parse = ParseResult(None, [])
+        c.released = False
+        c.ir_op, c.ir_notes, c.ir_key = None, [], None
+    doc._sections = None
+
+
+def _main_share(doc: Document, child: list[int]) -> list[int]:
+    """The function chunks this process keeps (the others of ``plan``)."""
+    taken = set(child)
+    return [i for i, c in enumerate(doc.chunks) if c.kind == "item" and i not in taken and c.text.lstrip().startswith(_FUNC_PREFIX)]
+
+
+# ---------------------------------------------------------------- the child
+
+
+class _Recorder:
+    """An ItemCache that remembers what the verifier stored; with
+    ``replay``, it answers with it."""
+
+    def __init__(self) -> None:
+        self.stored: dict[tuple[int, str], tuple[bool, list[Note]]] = {}
+        self.replay = False
+
+    def lookup(self, op: Any, kind: str) -> tuple[bool, list[Note]] | None:
+        return self.stored.get((id(op), kind)) if self.replay else None
+
+    def store(self, op: Any, kind: str, ok: bool, notes: list[Note]) -> None:
+        self.stored[(id(op), kind)] = (ok, list(notes))
+
+
+def compute_items(doc: Document, owned: list[int], analyses: bool) -> dict[int, ItemResult]:
+    """Parse, build, verify (and analyse) the chunks ``owned`` of ``doc``,
+    with placeholders for the other function chunks: run by the child."""
+    from affine_lsp.verify import verifier
+
+    _placeholders(doc, _main_share(doc, owned))
+    rec = _Recorder()
+    text, line_of = doc.text, doc.lines.line_of
+    for section in doc.sections:
+        verifier.verify_section(section, text, line_of, strict=False, cache=rec)
+    out: dict[int, ItemResult] = {}
+    for i in owned:
+        c = doc.chunks[i]
+        parse = c.ensure_parsed()
+        op = c.ir_op
+        res = ItemResult(list(parse.notes), list(c.ir_notes), None, None)
+        if op is not None:
+            res.parse_check = rec.stored.get((id(op), "parse"))
+            res.verified = rec.stored.get((id(op), "verify"))
+            if analyses:
+                res.analysis = _analyse(op)
+        out[i] = res
+    return out
+
+
+def _analyse(op: Any) -> list[Note]:
+    from affine_lsp.analysis import _is_function_scope, analyze_function
+
+    notes: list[Note] = []
+    try:
+        for scope in [o for o in op.walk() if _is_function_scope(o)]:
+            notes.extend(analyze_function(scope, keep=False))
+    except Exception:
+        pass
+    return notes
+
+
+class _Pickler(pickle.Pickler):
+    def __init__(self, f: io.BytesIO, anchors: dict[int, int]) -> None:
+        super().__init__(f, protocol=pickle.HIGHEST_PROTOCOL)
+        self.anchors = anchors
+
+    def persistent_id(self, obj: Any) -> Any:
+        if type(obj) is Anchor:
+            if obj is ROOT_ANCHOR:
+                return ("root",)
+            k = self.anchors.get(id(obj))
+            if k is not None:
+                return ("chunk", k)
+        return None
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, f: io.BytesIO, chunks: list[Chunk]) -> None:
+        super().__init__(f)
+        self.chunks = chunks
+
+    def persistent_load(self, pid: Any) -> Any:
+        if pid[0] == "root":
+            return ROOT_ANCHOR
+        return self.chunks[pid[1]].anchor
+
+
+def _dumps(doc: Document, payload: Any) -> bytes:
+    f = io.BytesIO()
+    _Pickler(f, {id(c.anchor): i for i, c in enumerate(doc.chunks)}).dump(payload)
+    return f.getvalue()
+
+
+def _loads(doc: Document, data: bytes) -> Any:
+    return _Unpickler(io.BytesIO(data), doc.chunks).load()
+
+
+# ---------------------------------------------------------------- the parent
+
+
+class Child:
+    """A forked child computing :func:`compute_items` for ``owned``."""
+
+    def __init__(self, doc: Document, owned: list[int], analyses: bool, on_fork: Callable[[], None] | None = None) -> None:
+        self.owned = owned
+        self.doc = doc
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: compute, send, leave without cleaning up
+            status = 0
+            try:
+                os.close(r)
+                if on_fork is not None:
+                    on_fork()
+                try:
+                    data = _dumps(doc, ("ok", compute_items(doc, owned, analyses)))
+                except BaseException as e:
+                    data = pickle.dumps(("error", f"{type(e).__name__}: {e}"))
+                view = memoryview(data)
+                while view:
+                    n = os.write(w, view)
+                    view = view[n:]
+            except BaseException:
+                status = 1
+            finally:
+                os._exit(status)
+        os.close(w)
+        self.pid = pid
+        self.fd = r
+        self.error: str | None = None
+
+    def result(self, timeout: float = CHILD_TIMEOUT_S) -> dict[int, ItemResult] | None:
+        """The child's results (None if it failed, died or timed out; then it is gone)."""
+        chunks: list[bytes] = []
+        deadline = time.monotonic() + timeout
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    self.error = "timed out"
+                    os.kill(self.pid, 9)
+                    return None
+                ready, _, _ = select.select([self.fd], [], [], left)
+                if not ready:
+                    continue
+                block = os.read(self.fd, 1 << 20)
+                if not block:
+                    break
+                chunks.append(block)
+        finally:
+            os.close(self.fd)
+            self._reap()
+        try:
+            kind, value = _loads(self.doc, b"".join(chunks))
+        except Exception as e:
+            self.error = f"unreadable answer: {type(e).__name__}: {e}"
+            return None
+        if kind != "ok":
+            self.error = value
+            return None
+        if not isinstance(value, dict) or set(value) != set(self.owned) or not all(isinstance(r, ItemResult) for r in value.values()):
+            self.error = "unexpected answer"
+            return None
+        return value
+
+    def _reap(self) -> None:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+
+
+def splice(doc: Document, results: dict[int, ItemResult]) -> dict[int, list[Any]]:
+    """Put the child's parse and IR notes on the placeholder chunks of
+    ``doc`` (whose sections are built) and return its verifier results per
+    section index, as :func:`~affine_lsp.verify.verifier.verify_document`
+    takes them."""
+    from affine_lsp.verify.verifier import ForeignItem
+
+    for i, r in results.items():
+        c = doc.chunks[i]
+        c.parse = ParseResult(None, r.parse_notes)
+        c.ir_notes = r.ir_notes
+    foreign: dict[int, list[Any]] = {}
+    index = {id(c): i for i, c in enumerate(doc.chunks)}
+    for section in doc.sections:
+        stack = [section.module]
+        for c in section.chunks:
+            if c.kind == "module_open" and c.ir_op is not None:
+                stack.append(c.ir_op)
+            elif c.kind == "module_close" and len(stack) > 1:
+                stack.pop()
+            else:
+                r = results.get(index[id(c)])
+                if r is not None and (r.parse_check is not None or r.verified is not None):
+                    foreign.setdefault(section.index, []).append(ForeignItem(stack[-1], r.parse_check, r.verified))
+    return foreign
+
+
+def restore(doc: Document, indices: list[int]) -> None:
+    """Undo the placeholders: those chunks are parsed again when needed."""
+    for i in indices:
+        c = doc.chunks[i]
+        c.parse = None
+        c.released = False
+        c.ir_op, c.ir_notes, c.ir_key = None, [], None
+    doc._sections = None
+
+
+def collect(doc: Document, unknown_op_mode: str = "once", release: bool = True) -> list[Note] | None:
+    """What :func:`affine_lsp.diagnostics.collect` returns for ``doc`` (with
+    the verifier and the analyses), computed on two processes; None when
+    ``doc`` is not split (then nothing was done)."""
+    owned = plan(doc)
+    if owned is None:
+        return None
+    from affine_lsp import diagnostics
+    from affine_lsp.analysis import _dedupe, analyze_document
+    from affine_lsp.verify import verify_document
+
+    child = Child(doc, owned, analyses=True)
+    _placeholders(doc, owned)
+    if release:
+        doc.release_syntax()
+    else:
+        doc.sections  # noqa: B018 - builds the IR of this process's share
+    # This process's items are verified and analysed while the child works;
+    # the verifier's module-level flow runs once the child's results are in.
+    rec = _Recorder()
+    verify_document(doc, strict=False, cache=rec)
+    mine = analyze_document(doc)
+    results = child.result()
+    if results is None:
+        restore(doc, owned)
+        return None
+    foreign = splice(doc, results)
+    notes = diagnostics.unknown_ops(doc.notes(), unknown_op_mode)
+    rec.replay = True
+    notes.extend(verify_document(doc, foreign=foreign, cache=rec))
+    theirs = [n for i in owned for n in results[i].analysis]
+    notes.extend(_dedupe(mine + theirs))
+    notes.sort(key=lambda n: (n.span.start, diagnostics._SEVERITY_ORDER.get(n.severity, 9)))
+    return notes

@@ -1,0 +1,158 @@
+"""A large document checked on two processes (affine_lsp.parallel) gives
+exactly what one process gives.
+
+The split is forced on every file (``MIN_CHARS = 0``): the corpus in
+../shared, the test data, and broken variants whose errors fall in the
+child's share (syntax, parse-class and verifier errors, an error that stops
+a nested module's checks, out-of-bounds warnings). A child that fails,
+dies or answers nonsense leaves the answer unchanged (one process then)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from affine_lsp import parallel
+from affine_lsp.commands import check
+from affine_lsp.syntax.document import Document
+from tests.corpus import SHARED
+
+ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.skipif(not parallel.available(), reason="the split needs fork (Linux)")
+
+
+def _files() -> list[Path]:
+    out = sorted((SHARED / "corpus").rglob("*.mlir")) if (SHARED / "corpus").is_dir() else []
+    return out + sorted((ROOT / "tests" / "data").rglob("*.mlir"))
+
+
+def _report(path: str, text: str, split: bool, fmt: str = "json") -> check.FileReport:
+    return check.check_path(path, check.Options(format=fmt, split=split), text)
+
+
+@pytest.fixture
+def forced(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_CHARS", 0)
+
+
+def _same(path: str, text: str) -> bool:
+    """Asserts the two reports are equal; True when the split happened."""
+    one = _report(path, text, split=False)
+    two = _report(path, text, split=True)
+    assert (two.status, two.errors, two.warnings, two.items) == (one.status, one.errors, one.warnings, one.items), path
+    return parallel.plan(Document(text)) is not None
+
+
+def test_corpus_and_test_data_unchanged(forced: None) -> None:
+    files = _files()
+    assert files
+    split = sum(_same(str(f), f.read_text(errors="replace")) for f in files)
+    # Most files have two functions or more: the split really ran on them.
+    assert split >= min(10, len(files) // 3), (split, len(files))
+
+
+KERNEL = """func.func @k{n}(%A: memref<16x16xf32>, %B: memref<16x16xf32>) {{
+  affine.for %i = 0 to 16 {{
+    affine.for %j = 0 to 16 {{
+      %v = affine.load %A[%i, %j] : memref<16x16xf32>
+      affine.store %v, %B[%i, %j] : memref<16x16xf32>
+    }}
+  }}
+  return
+}}
+"""
+
+
+def _doc(n: int = 8, nested: bool = False) -> str:
+    body = "#m = affine_map<(d0) -> (d0 + 1)>\n" + "".join(KERNEL.format(n=k) for k in range(n))
+    return f"module {{\n{body}}}\n" if nested else body
+
+
+BREAKS = {
+    "syntax error": ("%v = affine.load %A[%i, %j]", "%v = affine.load %A[%i, %j"),
+    "verifier error": ("affine.store %v, %B[%i, %j] : memref<16x16xf32>", "affine.store %v, %B[%i] : memref<16x16xf32>"),
+    "parse-class error": ("affine.for %j = 0 to 16 {", "affine.for %j = 0 to affine_map<(d0) -> (d0, 4)>(%i) {"),
+    "undefined value": ("affine.store %v, %B", "affine.store %w, %B"),
+    "out of bounds": ("affine.store %v, %B[%i, %j]", "affine.store %v, %B[%i, %j + 1]"),
+    "unknown op": ("return", "foo.bar\n  return"),
+    "alias use": ("%v = affine.load %A[%i, %j]", "%v = affine.load %A[#m(%i), %j]"),
+}
+
+
+@pytest.mark.parametrize("nested", [False, True], ids=["top", "module"])
+@pytest.mark.parametrize("what", sorted(BREAKS))
+@pytest.mark.parametrize("where", ["first", "last", "both"])
+def test_errors_in_either_share(forced: None, what: str, where: str, nested: bool) -> None:
+    old, new = BREAKS[what]
+    text = _doc(nested=nested)
+    funcs = [m.start() for m in re.finditer(r"func\.func", text)]
+    targets = {"first": [funcs[0]], "last": [funcs[-1]], "both": [funcs[0], funcs[-1]]}[where]
+    for at in sorted(targets, reverse=True):
+        k = text.index(old, at)
+        text = text[:k] + new + text[k + len(old) :]
+    assert _same("f.mlir", text)
+    assert _report("f.mlir", text, split=True, fmt="text").output  # something to report
+
+
+def test_text_and_sarif_formats(forced: None) -> None:
+    text = _doc().replace("%B[%i, %j]", "%B[%i]", 1)
+    for fmt in ("text", "sarif", "github"):
+        one, two = _report("f.mlir", text, False, fmt), _report("f.mlir", text, True, fmt)
+        assert (one.output, one.items) == (two.output, two.items)
+
+
+def test_not_split_when_not_worth_it_or_not_independent(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert parallel.plan(Document(_doc())) is None  # small
+    monkeypatch.setattr(parallel, "MIN_CHARS", 0)
+    assert parallel.plan(Document(_doc())) is not None
+    assert parallel.plan(Document(KERNEL.format(n=0))) is None  # one function
+    # A value at the top of the module: its type may be learned from any item.
+    assert parallel.plan(Document('%x = "test.op"() : () -> i32\n' + _doc())) is None
+
+
+def _child_fails(monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    real = parallel.compute_items
+
+    def broken(doc: Document, owned: list[int], analyses: bool) -> dict:
+        if how == "raises":
+            raise RuntimeError("boom")
+        if how == "dies":
+            os._exit(3)
+        if how == "nonsense":
+            return {owned[0]: "not a result"}  # type: ignore[dict-item]
+        return real(doc, owned, analyses)
+
+    monkeypatch.setattr(parallel, "compute_items", broken)
+
+
+@pytest.mark.parametrize("how", ["raises", "dies", "nonsense"])
+def test_a_failing_child_changes_nothing(forced: None, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    text = _doc().replace("%B[%i, %j]", "%B[%i]")
+    one = _report("f.mlir", text, split=False)
+    _child_fails(monkeypatch, how)
+    doc = Document(text)
+    assert parallel.collect(doc) is None  # fell back
+    two = _report("f.mlir", text, split=True)
+    assert (two.status, two.errors, two.items) == (one.status, one.errors, one.items)
+    assert one.errors == 8
+
+
+def test_a_child_past_its_time_is_killed(forced: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    def slow(doc: Document, owned: list[int], analyses: bool) -> dict:
+        time.sleep(60)
+        return {}
+
+    monkeypatch.setattr(parallel, "compute_items", slow)
+    monkeypatch.setattr(parallel, "CHILD_TIMEOUT_S", 0.5)
+    t = time.monotonic()
+    child = parallel.Child(Document(_doc()), [1], analyses=False)
+    assert child.result(timeout=0.5) is None and child.error == "timed out"
+    assert time.monotonic() - t < 10
+    with pytest.raises(ChildProcessError):
+        os.waitpid(child.pid, os.WNOHANG)  # reaped
