@@ -103,7 +103,8 @@ def plan(doc: Document) -> list[int] | None:
     return None
 
 
-def _placeholders(doc: Document, indices: list[int]) -> None:
+def placeholders(doc: Document, indices: list[int]) -> None:
+    """Stand-ins for the chunks another process does: no item, no notes (yet)."""
     for i in indices:
         c = doc.chunks[i]
         c.parse = ParseResult(None, [])
@@ -141,7 +142,7 @@ def compute_items(doc: Document, owned: list[int], analyses: bool) -> dict[int, 
     with placeholders for the other function chunks: run by the child."""
     from affine_lsp.verify import verifier
 
-    _placeholders(doc, _main_share(doc, owned))
+    placeholders(doc, _main_share(doc, owned))
     rec = _Recorder()
     text, line_of = doc.text, doc.lines.line_of
     for section in doc.sections:
@@ -331,7 +332,7 @@ def collect(doc: Document, unknown_op_mode: str = "once", release: bool = True) 
     from affine_lsp.verify import verify_document
 
     child = Child(doc, owned, analyses=True)
-    _placeholders(doc, owned)
+    placeholders(doc, owned)
     if release:
         doc.release_syntax()
     else:

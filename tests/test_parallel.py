@@ -156,3 +156,81 @@ def test_a_child_past_its_time_is_killed(forced: None, monkeypatch: pytest.Monke
     assert time.monotonic() - t < 10
     with pytest.raises(ChildProcessError):
         os.waitpid(child.pid, os.WNOHANG)  # reaped
+
+
+# ---------------------------------------------------------------- the server
+
+
+async def _server_session(text: str, uri: str, parallel_open: bool, pull: bool = False) -> dict:
+    """Opens ``text`` in a real server (split forced on small files) and
+    returns what the client saw: the first diagnostics, the complete ones, a
+    hover in the child's share and the document symbols."""
+    import asyncio
+
+    from lsprotocol import types
+
+    from tests.test_server_support import SERVER_CMD, make_client, open_doc, pos, server_env, start, wait_for
+
+    client = make_client()
+    await client.start_io(*SERVER_CMD, env=server_env(AFFINE_LSP_SPLIT_MIN_CHARS="0"))
+    try:
+        await start(client, init_options={"performance": {"parallelOpen": parallel_open}}, pull=pull, trace=types.TraceValue.Messages)
+        open_doc(client, uri, text)
+        first: list = []
+        if pull:
+            rep = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+            first = list(rep.items)
+        await wait_for(lambda: [m for m in client.trace_log if "v1: analysis complete" in m], 60, "the analysis")  # type: ignore[attr-defined]
+        await asyncio.sleep(0.3)
+        pubs = [p for p in client.diag_log if p.uri == uri]  # type: ignore[attr-defined]
+        if not pull:
+            first = list(pubs[0].diagnostics)
+        last_fn = text.rindex("affine.load")
+        hover = await client.text_document_hover_async(
+            types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=pos(text, "affine.load", text[:last_fn].count("affine.load")))
+        )
+        symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+        if pull:
+            rep = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+            complete = list(rep.items)
+        else:
+            complete = list(pubs[-1].diagnostics)
+        split = [m for m in client.trace_log if "v1: fast phase (two processes)" in m]  # type: ignore[attr-defined]
+        return {
+            "first": first,
+            "complete": complete,
+            "hover": hover.contents.value if hover else None,
+            "symbols": [(s.name, s.range) for s in symbols or []],
+            "split": bool(split),
+        }
+    finally:
+        await client.shutdown_session()
+
+
+@pytest.mark.asyncio(loop_scope="function")
+@pytest.mark.parametrize("pull", [False, True], ids=["push", "pull"])
+async def test_server_opens_on_two_processes_with_the_same_answers(pull: bool) -> None:
+    # Errors in both shares: a syntax error, a verifier error, an out-of-bounds warning.
+    text = _doc(12)
+    funcs = [m.start() for m in re.finditer(r"func\.func", text)]
+    for at, (old, new) in sorted(
+        [
+            (funcs[1], BREAKS["verifier error"]),
+            (funcs[-2], BREAKS["out of bounds"]),
+            (funcs[-1], BREAKS["verifier error"]),
+            (funcs[-3], BREAKS["syntax error"]),
+        ],
+        reverse=True,
+    ):
+        k = text.index(old, at)
+        text = text[:k] + new + text[k + len(old) :]
+    uri = "file:///tmp/affine-lsp-test/parallel-open.mlir"
+    two = await _server_session(text, uri, parallel_open=True, pull=pull)
+    one = await _server_session(text, uri, parallel_open=False, pull=pull)
+    assert two["split"] and not one["split"]
+    assert two["first"] == one["first"]
+    assert two["complete"] == one["complete"]
+    assert {d.severity for d in two["first"]} >= {1}
+    assert len([d for d in two["complete"] if d.severity == 1]) == 3  # two verifier errors, one syntax error
+    assert two["hover"] == one["hover"] and two["hover"]  # a function of the child's share has its IR
+    assert two["symbols"] == one["symbols"] and len(two["symbols"]) == 13  # the alias and 12 functions

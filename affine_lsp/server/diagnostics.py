@@ -49,13 +49,16 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from affine_lsp import parallel
 from affine_lsp.diagnostics import unknown_ops
 from affine_lsp.ir.core import Operation
 from affine_lsp.server import expected_checks
 from affine_lsp.server.convert import to_diagnostic
 from affine_lsp.server.engine import FunctionAnalysis, function_sources, functions_of
 from affine_lsp.server.state import DiagnosticsResult, DocumentState
+from affine_lsp.syntax.document import Document, gc_paused
 from affine_lsp.syntax.nodes import Note
+from affine_lsp.syntax.parser import get_parser
 
 if TYPE_CHECKING:
     from affine_lsp.server.server import AffineLanguageServer
@@ -89,12 +92,17 @@ class FastResult:
     missing: list[Operation] = field(default_factory=list)  # functions without analysis results
     sources: dict[int, tuple[str, str]] = field(default_factory=dict)  # their text (see engine.function_source)
     elapsed_ms: float = 0.0
+    # Computed on two processes at the opening of a large document (see
+    # _split_open): complete syntax and verifier diagnostics, but the IR of
+    # the child's functions is built afterwards.
+    partial: bool = False
 
 
 class DiagnosticsManager:
     def __init__(self, server: AffineLanguageServer) -> None:
         self.server = server
         self.runs = 0  # completed fast phases (tests, benchmarks)
+        self.split_opens = 0  # openings computed on two processes (tests)
         self.settled_runs = 0  # runs whose analysis phase completed (the typing paused)
         self._frozen_runs = 0
 
@@ -161,6 +169,13 @@ class DiagnosticsManager:
             if fast is None or not st.is_current(version):
                 return
             self._publish(st, fast.result)
+            if fast.partial:
+                # Shown; now the IR of the whole document (the diagnostics stay the same).
+                st.fast_future = None
+                fast = await self.fast(st, version)
+                if fast is None or not st.is_current(version):
+                    return
+                self._publish(st, fast.result)
             log.debug("%s v%d: diagnostics in %.1f ms (%d functions to analyse)", st.uri, version, 1000 * (time.perf_counter() - t0), len(fast.missing))
             if fast.missing:
                 # The heavy phase waits for a pause in the typing: it competes
@@ -215,7 +230,9 @@ class DiagnosticsManager:
                     res: FastResult = f.result()
                     with contextlib.suppress(RuntimeError):  # the loop is closed (shutdown)
                         loop.call_soon_threadsafe(
-                            self._trace, f"diagnostics {st.uri} v{version}: fast phase", f"{res.elapsed_ms:.1f} ms, {len(res.missing)} functions to analyse"
+                            self._trace,
+                            f"diagnostics {st.uri} v{version}: fast phase" + (" (two processes)" if res.partial else ""),
+                            f"{res.elapsed_ms:.1f} ms, {len(res.missing)} functions to analyse",
                         )
 
             cf.add_done_callback(done)
@@ -233,7 +250,7 @@ class DiagnosticsManager:
         if not st.is_current(version):
             return None
         t0 = time.perf_counter()
-        first = st.last is None
+        first = st.last is None or st.partial_open
         # Building a document allocates millions of objects that all survive:
         # collecting meanwhile is wasted work (they are frozen afterwards).
         if first:
@@ -256,17 +273,20 @@ class DiagnosticsManager:
         with st.locked() as doc:
             if not st.is_current(version):
                 return None
+            st.partial_open = False
+            split = self._split_open(st, doc) if st.last is None else None
             parse_notes = doc.notes()
             notes = unknown_ops(parse_notes, settings.unknown_ops)
             verify_notes: list[Note] = []
             try:
-                verify_notes = engine.verify(doc, st)
+                verify_notes = engine.verify(doc, st, foreign=split[1] if split else None)
                 notes.extend(verify_notes)
             except Exception:
                 log.exception("verifier failed")
             notes = expected_checks.apply(st, doc, parse_notes, verify_notes, notes, settings)
             funcs = functions_of(doc)
-            st.remember_good_ops(doc)
+            if split is None:
+                st.remember_good_ops(doc)
             base = list(notes)
             missing: list[Operation] = []
             complete = True
@@ -291,7 +311,45 @@ class DiagnosticsManager:
             sources = function_sources(doc, missing)
             st.last = result
             self.runs += 1
+            if split is not None:
+                # Whoever holds the document next builds the child's functions.
+                parallel.restore(doc, split[0])
+                st.partial_open = True
+                self.split_opens += 1
+                return FastResult(version, result, base, [], {}, partial=True)
             return FastResult(version, result, base, missing, sources)
+
+    def _split_open(self, st: DocumentState, doc: Document) -> tuple[list[int], dict[int, list[Any]]] | None:
+        """At the opening of a large document: the top-level functions of
+        its second half are parsed, built and verified in a forked child
+        (:mod:`affine_lsp.parallel`) while this thread does the rest; their
+        diagnostics are put on placeholder chunks. (owned chunk indices, the
+        child's verifier results), or None (not split, or the child failed:
+        then nothing is left of it)."""
+        if not self.server.settings.parallel_open:
+            return None
+        owned = parallel.plan(doc)
+        if owned is None:
+            return None
+        get_parser()  # built before the fork (it is built under a lock)
+        t0 = time.perf_counter()
+        try:
+            child = parallel.Child(doc, owned, analyses=False, on_fork=_in_forked_child)
+        except OSError:
+            log.exception("fork failed")
+            return None
+        parallel.placeholders(doc, owned)
+        try:
+            self.server.engine.verify(doc, st)  # this process's share, kept per item
+        except Exception:
+            log.exception("verifier failed")
+        # The child does as much; past three times as long it is not coming.
+        results = child.result(timeout=max(2.0, 3 * (time.perf_counter() - t0)))
+        if results is None:
+            log.warning("%s: the parse child failed (%s); parsing in this process", st.uri, child.error)
+            parallel.restore(doc, owned)
+            return None
+        return owned, parallel.splice(doc, results)
 
     # ------------------------------------------------------------ phase 2
     async def _analyse(self, st: DocumentState, fast: FastResult) -> None:
@@ -488,6 +546,12 @@ class DiagnosticsManager:
         if previous_result_id is not None and previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
         return types.RelatedFullDocumentDiagnosticReport(items=list(last.diagnostics), result_id=result_id)
+
+
+def _in_forked_child() -> None:
+    """In the child of :meth:`DiagnosticsManager._split_open`, forked from a
+    worker thread: locks other threads may have held at the fork are new."""
+    gc_paused.reset()
 
 
 def _differ(a: list[types.Diagnostic], b: list[types.Diagnostic]) -> bool:

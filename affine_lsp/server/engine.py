@@ -136,7 +136,7 @@ class Engine:
         return m is not None and hasattr(m, "dependences_of_function")
 
     # ------------------------------------------------------------ verifier
-    def verify(self, doc: Document, st: DocumentState | None = None) -> list[Note]:
+    def verify(self, doc: Document, st: DocumentState | None = None, foreign: dict[int, list[Any]] | None = None) -> list[Note]:
         """Verifier diagnostics (non-strict: a top-level item that does not
         parse is skipped, the others are verified).
 
@@ -148,7 +148,8 @@ class Engine:
         only new items are verified, whatever else changed in the section
         (items added, removed, broken, renamed). The rest of a section's
         verification (aliases, module-level checks, items without regions) is
-        done again every time."""
+        done again every time. ``foreign``: per section index, the results of
+        the items verified in another process (see :mod:`affine_lsp.parallel`)."""
         m = self.verify_mod
         if m is None:
             return []
@@ -165,7 +166,7 @@ class Engine:
         out: list[Note] = []
         for section in doc.sections:
             try:
-                out.extend(m.verify_section(section, text, line_of, strict=False, cache=cache))
+                out.extend(m.verify_section(section, text, line_of, strict=False, cache=cache, foreign=(foreign or {}).get(section.index, ())))
             except Exception as e:  # pragma: no cover - defensive, as verify_document
                 log.exception("verifier failed")
                 out.append(Note("info", f"internal verifier error: {e!r}", Span(section.start, section.start), "internal"))

@@ -38,6 +38,7 @@ class Settings:
     cache_max_size_mb: int = 64
     tile_sizes: tuple[int, ...] = (32,)  # outermost first; the last one repeats
     verify_diagnostics: str = "auto"  # expected-* annotations: "auto" (a RUN line with -verify-diagnostics) | "always" | "never"
+    parallel_open: bool = True  # open a large document on two processes (see affine_lsp.parallel)
 
     # (json path, field, type, minimum for an int or the allowed values of a str)
     _KEYS = (
@@ -51,6 +52,7 @@ class Settings:
         (("cache", "maxSizeMb"), "cache_max_size_mb", int, 0),
         (("transforms", "tileSizes"), "tile_sizes", tuple, 1),
         (("diagnostics", "verifyDiagnostics"), "verify_diagnostics", str, ("auto", "always", "never")),
+        (("performance", "parallelOpen"), "parallel_open", bool, None),
     )
 
     def merged(self, raw: Any) -> Settings:
@@ -90,8 +92,9 @@ class Settings:
 
     def results_key(self) -> str:
         """What the diagnostics depend on (the persistent cache's key):
-        every setting but those of the cache itself."""
-        return repr(dataclasses.replace(self, cache_enabled=True, cache_max_size_mb=0))
+        every setting but those of the cache itself and of how the work is
+        spread (the results are the same)."""
+        return repr(dataclasses.replace(self, cache_enabled=True, cache_max_size_mb=0, parallel_open=True))
 
     def analysis_key(self) -> tuple[bool, int, int]:
         """What cached analysis results depend on."""

@@ -86,6 +86,9 @@ class DocumentState:
         # Store the next complete diagnostics in the persistent cache (set
         # when the document is opened or saved).
         self.persist_wanted = False
+        # The last diagnostics were computed on two processes; the IR of the
+        # other process's functions is being built (see diagnostics._split_open).
+        self.partial_open = False
         # Per-function analysis results (see engine.Engine), keyed by id(func op).
         self.fn_cache: dict[int, Any] = {}
         # Which of them still hold their dependence model, least recently used first.

@@ -54,6 +54,13 @@ class _GcPause:
             if self._depth == 0 and self._was_enabled:
                 gc.enable()
 
+    def reset(self) -> None:
+        """In a process forked from a thread: the lock may have been held by
+        another thread, which does not exist here."""
+        self._lock = threading.Lock()
+        self._depth = 0
+        self._was_enabled = False
+
 
 gc_paused = _GcPause()
 
