@@ -228,9 +228,10 @@ class Child:
                 if on_fork is not None:
                     on_fork()
                 try:
-                    data = _dumps(doc, ("ok", compute_items(doc, owned, analyses)))
+                    payload = _dumps(doc, compute_items(doc, owned, analyses))
+                    data = pickle.dumps(("ok", payload, _private_mb()))
                 except BaseException as e:
-                    data = pickle.dumps(("error", f"{type(e).__name__}: {e}"))
+                    data = pickle.dumps(("error", f"{type(e).__name__}: {e}", _private_mb()))
                 view = memoryview(data)
                 while view:
                     n = os.write(w, view)
@@ -243,6 +244,7 @@ class Child:
         self.pid = pid
         self.fd = r
         self.error: str | None = None
+        self.private_mb = 0.0  # the child's own memory at its end (pages it did not share with this process)
 
     def result(self, timeout: float = CHILD_TIMEOUT_S) -> dict[int, ItemResult] | None:
         """The child's results (None if it failed, died or timed out; then it is gone)."""
@@ -266,12 +268,13 @@ class Child:
             os.close(self.fd)
             self._reap()
         try:
-            kind, value = _loads(self.doc, b"".join(chunks))
+            kind, value, self.private_mb = pickle.loads(b"".join(chunks))
+            if kind != "ok":
+                self.error = value
+                return None
+            value = _loads(self.doc, value)
         except Exception as e:
             self.error = f"unreadable answer: {type(e).__name__}: {e}"
-            return None
-        if kind != "ok":
-            self.error = value
             return None
         if not isinstance(value, dict) or set(value) != set(self.owned) or not all(isinstance(r, ItemResult) for r in value.values()):
             self.error = "unexpected answer"
@@ -281,6 +284,21 @@ class Child:
     def _reap(self) -> None:
         with contextlib.suppress(ChildProcessError):
             os.waitpid(self.pid, 0)
+
+
+def _private_mb() -> float:
+    """This process's private memory (pages not shared with the parent:
+    what the fork costs), from ``/proc/self/smaps_rollup``; its peak, since
+    the child frees nothing."""
+    total = 0
+    try:
+        with open("/proc/self/smaps_rollup") as f:
+            for line in f:
+                if line.startswith(("Private_Clean:", "Private_Dirty:")):
+                    total += int(line.split()[1])
+    except OSError:
+        return 0.0
+    return total / 1024.0
 
 
 def splice(doc: Document, results: dict[int, ItemResult]) -> dict[int, list[Any]]:

@@ -25,7 +25,9 @@ it is measured with the push client only.
   analysed on demand when the background analysis has not reached that
   function yet);
 * **peak memory**: ``VmHWM`` of the server process plus that of every child
-  process (affine-lsp's dataflow worker, :mod:`affine_lsp.server.flowproc`).
+  process (affine-lsp's dataflow worker, :mod:`affine_lsp.server.flowproc`,
+  and the private memory of the short-lived child that opens a large file
+  on two processes, :mod:`affine_lsp.parallel`, which the server traces).
 
 Editing starts once the opened version's diagnostics are complete (at most
 ``--complete-timeout`` seconds) and the server has been quiet for
@@ -45,6 +47,7 @@ import contextlib
 import json
 import os
 import queue
+import re
 import subprocess
 import sys
 import tempfile
@@ -304,6 +307,15 @@ def edit_site(text: str) -> tuple[int, int]:
     raise ValueError("no edit site")
 
 
+def transient_children_mb(traces: list[tuple[float, str]]) -> float:
+    """The memory of the short-lived children affine-lsp forks to open a
+    large file on two processes (affine_lsp.parallel), which it traces: they
+    are gone by the time the live children are measured. A forked child
+    shares the server's pages (counted in the server's peak); what it adds
+    is its private memory, which it measures at its end (it frees nothing)."""
+    return sum(float(m.group(1)) for _, msg in traces if (m := re.search(r"\(two processes, child ([\d.]+) MB\)", msg)))
+
+
 def hover_sites(text: str, count: int) -> list[tuple[int, int]]:
     """Op names and SSA values in functions spread over the file."""
     lines = text.split("\n")
@@ -432,7 +444,7 @@ def measure(
             elif "not analysed yet" in json.dumps(msg["result"]):
                 res.hover_flow_pending += 1
         res.peak_mb = srv.peak_rss_mb()
-        res.workers_mb = srv.workers_peak_rss_mb()
+        res.workers_mb = srv.workers_peak_rss_mb() + transient_children_mb(srv.traces)
     except Exception as e:
         res.error = f"{type(e).__name__}: {e}"
         res.peak_mb = srv.peak_rss_mb()

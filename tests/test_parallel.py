@@ -195,7 +195,7 @@ async def _server_session(text: str, uri: str, parallel_open: bool, pull: bool =
             complete = list(rep.items)
         else:
             complete = list(pubs[-1].diagnostics)
-        split = [m for m in client.trace_log if "v1: fast phase (two processes)" in m]  # type: ignore[attr-defined]
+        split = [m for m in client.trace_log if "v1: fast phase (two processes, child " in m]  # type: ignore[attr-defined]
         return {
             "first": first,
             "complete": complete,

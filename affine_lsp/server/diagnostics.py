@@ -96,6 +96,7 @@ class FastResult:
     # _split_open): complete syntax and verifier diagnostics, but the IR of
     # the child's functions is built afterwards.
     partial: bool = False
+    child_mb: float = 0.0  # the child's private memory (benchmarks count it)
 
 
 class DiagnosticsManager:
@@ -231,7 +232,7 @@ class DiagnosticsManager:
                     with contextlib.suppress(RuntimeError):  # the loop is closed (shutdown)
                         loop.call_soon_threadsafe(
                             self._trace,
-                            f"diagnostics {st.uri} v{version}: fast phase" + (" (two processes)" if res.partial else ""),
+                            f"diagnostics {st.uri} v{version}: fast phase" + (f" (two processes, child {res.child_mb:.1f} MB)" if res.partial else ""),
                             f"{res.elapsed_ms:.1f} ms, {len(res.missing)} functions to analyse",
                         )
 
@@ -316,15 +317,15 @@ class DiagnosticsManager:
                 parallel.restore(doc, split[0])
                 st.partial_open = True
                 self.split_opens += 1
-                return FastResult(version, result, base, [], {}, partial=True)
+                return FastResult(version, result, base, [], {}, partial=True, child_mb=split[2])
             return FastResult(version, result, base, missing, sources)
 
-    def _split_open(self, st: DocumentState, doc: Document) -> tuple[list[int], dict[int, list[Any]]] | None:
+    def _split_open(self, st: DocumentState, doc: Document) -> tuple[list[int], dict[int, list[Any]], float] | None:
         """At the opening of a large document: the top-level functions of
         its second half are parsed, built and verified in a forked child
         (:mod:`affine_lsp.parallel`) while this thread does the rest; their
         diagnostics are put on placeholder chunks. (owned chunk indices, the
-        child's verifier results), or None (not split, or the child failed:
+        child's verifier results, its private memory), or None (not split, or the child failed:
         then nothing is left of it)."""
         if not self.server.settings.parallel_open:
             return None
@@ -349,7 +350,7 @@ class DiagnosticsManager:
             log.warning("%s: the parse child failed (%s); parsing in this process", st.uri, child.error)
             parallel.restore(doc, owned)
             return None
-        return owned, parallel.splice(doc, results)
+        return owned, parallel.splice(doc, results), child.private_mb
 
     # ------------------------------------------------------------ phase 2
     async def _analyse(self, st: DocumentState, fast: FastResult) -> None:

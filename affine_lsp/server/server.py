@@ -246,8 +246,9 @@ class AffineLanguageServer(LanguageServer):
 
 
 def _warm_up(engine: Engine | None = None) -> None:
-    """Load the parser tables and the verifier before the first document
-    needs them."""
+    """Load the parser tables, the verifier and the analyses (islpy) before
+    the first document needs them (its fast phase asks whether the analyses
+    are there: 55 ms of imports that used to delay the first diagnostics)."""
     try:
         from affine_lsp.syntax.document import Document
 
@@ -255,6 +256,7 @@ def _warm_up(engine: Engine | None = None) -> None:
         doc.sections  # noqa: B018
         if engine is not None:
             engine.verify(doc)
+            engine.has_analysis  # noqa: B018
     except Exception:
         log.exception("parser warm-up failed")
 
