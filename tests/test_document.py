@@ -206,3 +206,19 @@ def test_released_syntax_changes_no_diagnostic_and_edits_after_it_match_a_fresh_
         pos = doc.text.index(old)
         doc.apply_edit(pos, pos + len(old), new)
         assert _all_notes(doc) == _all_notes(Document(doc.text))
+
+
+def test_a_top_level_value_rebuilt_for_an_alias_keeps_its_uses() -> None:
+    """Fuzz finding: editing an alias rebuilt the item defining a top-level
+    value (it names the alias) but kept the item using the value (it does
+    not), which then used the old value object: the new one had no uses."""
+    text = '#m = affine_map<(d0) -> (d0 + 3)>\n%x = "test.def"() {m = #m} : () -> index\n"test.use"(%x) : (index) -> ()\n'
+    doc = Document(text)
+    _ = doc.sections
+    at = text.index("3)")
+    doc.apply_edit(at, at + 1, "4")
+
+    def uses(d: Document) -> list[tuple[str, int]]:
+        return [(r.name, len(r.uses)) for s in d.sections for op in s.module.walk() for r in op.results]
+
+    assert uses(doc) == uses(Document(doc.text)) == [("%x", 1)]

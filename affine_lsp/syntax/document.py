@@ -566,6 +566,19 @@ def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool 
         if id(c.anchor) in kept and c.ir_op is not None:
             if any(r.type_from is not None and r.type_from.anchor is not c.anchor for r in c.ir_op.results):
                 relearn.add(scope_of[k])
+    # A top-level value whose item is built again (its text is the same but
+    # an alias it names changed) is a new value object: the items that may
+    # use it (its module scope and those inside) are built again too, or
+    # they would keep using the old one.
+    new_values = {scope_of[k] for k, c in enumerate(chunks) if id(c.anchor) not in kept and c.parse is not None and isinstance(c.parse.item, OpSyn) and c.parse.item.results}
+    if new_values:
+        for k, _c in enumerate(chunks):
+            s = scope_of[k]
+            while s >= 0:
+                if s in new_values:
+                    relearn.add(scope_of[k])
+                    break
+                s = scope_parent[s]
     if relearn:
         for k, c in enumerate(chunks):
             if scope_of[k] in relearn:
