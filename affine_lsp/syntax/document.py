@@ -570,7 +570,11 @@ def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool 
     # an alias it names changed) is a new value object: the items that may
     # use it (its module scope and those inside) are built again too, or
     # they would keep using the old one.
-    new_values = {scope_of[k] for k, c in enumerate(chunks) if id(c.anchor) not in kept and c.parse is not None and isinstance(c.parse.item, OpSyn) and c.parse.item.results}
+    new_values = {
+        scope_of[k]
+        for k, c in enumerate(chunks)
+        if id(c.anchor) not in kept and c.parse is not None and isinstance(c.parse.item, OpSyn) and c.parse.item.results
+    }
     if new_values:
         for k, _c in enumerate(chunks):
             s = scope_of[k]

@@ -272,6 +272,22 @@ class Checker:
         fn = affine_checks.PARSE_CHECKS.get(op.name) or _PARSE_CHECKS.get(op.name)
         return fn(self, op) if fn is not None else None
 
+    def hooks(self, op: Operation) -> tuple[CheckFn | None, CheckFn | None]:
+        """The entrance and exit checks of ``op`` (what :meth:`entrance` and
+        :meth:`exit` run), looked up once per op name: the verifier asks for
+        every op."""
+        if not op.known or registry.is_unregistered(op):
+            return _NO_HOOKS
+        h = _HOOKS.get(op.name)
+        if h is None:
+            import affine_lsp.verify.affine_checks as affine_checks
+
+            fn = affine_checks.ENTRANCE.get(op.name) or _ENTRANCE.get(op.name)
+            if fn is None and op.name in _ARITH_BINARY:
+                fn = _arith_binary
+            h = _HOOKS[op.name] = (fn, affine_checks.EXIT.get(op.name))
+        return h
+
     def entrance(self, op: Operation) -> Note | None:
         if not op.known or registry.is_unregistered(op):
             return None
@@ -489,5 +505,7 @@ def _memref_view(c: Checker, op: Operation) -> Note | None:
 
 _PARSE_CHECKS: dict[str, CheckFn] = {"func.func": _parse_func}
 _ENTRANCE: dict[str, CheckFn] = {"func.func": _func_func, "func.return": _func_return, "memref.view": _memref_view}
+_HOOKS: dict[str, tuple[CheckFn | None, CheckFn | None]] = {}
+_NO_HOOKS: tuple[None, None] = (None, None)
 
 __all__ = ["Checker", "VectorType", "VerifyFailure", "float_like", "is_index", "signless_int_like", "tstr"]

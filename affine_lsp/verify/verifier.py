@@ -224,7 +224,9 @@ class _Verifier:
     def verify_operation(self, op: Operation) -> bool:
         if id(op) in self.skip:
             return True
-        if not self.run(op, self.c.entrance, op):
+        c = self.c
+        entrance, exit_check = c.hooks(op)
+        if entrance is not None and not self.run(op, entrance, c, op):
             return False
         for region in op.regions:
             for block in region.blocks:
@@ -251,7 +253,7 @@ class _Verifier:
         # incremental verifier passes a view of it whose body is not the ops' parent.)
         if op.parent is not None and registry.is_isolated(op) and not self.run(op, lambda: self._isolation(op)):
             return False
-        return self.run(op, lambda: self.c.exit(op))
+        return exit_check is None or self.run(op, exit_check, c, op)
 
     def _isolation(self, iso: Operation) -> Note | None:
         """``verifyIsIsolatedFromAbove``: no op inside uses a value defined
