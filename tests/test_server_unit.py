@@ -283,3 +283,28 @@ def test_verification_after_an_edit_in_one_function_verifies_only_that_function(
         assert edit("  %x = = \n", "") == 1  # repaired
         assert edit("#id = affine_map<(d0) -> (d0)>", "#id = affine_map<(d0) -> (d0 + 1)>") == 1  # its one user
         assert edit("#other = affine_map<(d0) -> (d0)>\n", "") == 0  # used by nobody
+
+
+def test_every_server_setting_is_contributed_by_the_extension() -> None:
+    """The VS Code extension lists every setting the server reads (with its
+    default), so users find them in the Settings editor."""
+    import dataclasses
+    import json
+    from pathlib import Path
+
+    from affine_lsp.server.settings import Settings
+
+    pkg = json.loads((Path(__file__).resolve().parents[1] / "vscode-extension" / "package.json").read_text())
+    props = pkg["contributes"]["configuration"]
+    props = props if isinstance(props, dict) else {k: v for part in props for k, v in part.get("properties", {}).items()}
+    props = props.get("properties", props)
+    defaults = Settings()
+    for path, field, _typ, _limits in Settings._KEYS:  # type: ignore[attr-defined]
+        key = "affineLsp." + ".".join(path)
+        assert key in props, key
+        want = getattr(defaults, field)
+        if isinstance(want, tuple):
+            want = list(want)
+        got = props[key].get("default")
+        assert got == want or (isinstance(want, list) and got in (want, ",".join(map(str, want)), "x".join(map(str, want)))), (key, got, want)
+    assert {f.name for f in dataclasses.fields(Settings)} >= {f for _p, f, _t, _l in Settings._KEYS}  # type: ignore[attr-defined]
