@@ -39,6 +39,7 @@ import contextlib
 import io
 import os
 import pickle
+import re
 import select
 import sys
 import time
@@ -61,6 +62,7 @@ CHILD_TIMEOUT_S = 120.0
 """A child that has not answered by then is killed; its items are then done here."""
 
 _FUNC_PREFIX = "func.func"
+_HEAD_RE = re.compile(r"\s*(func\.func|%)")
 
 
 @dataclass(slots=True)
@@ -83,15 +85,10 @@ def plan(doc: Document) -> list[int] | None:
     not worth splitting or may not be split."""
     if not available() or len(doc.text) < MIN_CHARS:
         return None
-    funcs: list[int] = []
-    for i, c in enumerate(doc.chunks):
-        if c.kind != "item":
-            continue
-        head = c.text.lstrip()
-        if head.startswith(_FUNC_PREFIX):
-            funcs.append(i)
-        elif head.startswith("%"):
-            return None  # a value at the top of a module
+    heads = [(i, _head(c)) for i, c in enumerate(doc.chunks) if c.kind == "item"]
+    if any(h == "%" for _, h in heads):
+        return None  # a value at the top of a module
+    funcs = [i for i, h in heads if h == _FUNC_PREFIX]
     if len(funcs) < 2:
         return None
     total = sum(doc.chunks[i].length for i in funcs)
@@ -103,20 +100,35 @@ def plan(doc: Document) -> list[int] | None:
     return None
 
 
-def placeholders(doc: Document, indices: list[int]) -> None:
-    """Stand-ins for the chunks another process does: no item, no notes (yet)."""
+def _head(c: Chunk) -> str | None:
+    """``func.func`` or ``%`` when the chunk's text starts with it (after blanks)."""
+    m = _HEAD_RE.match(c.text)
+    return m.group(1) if m else None
+
+
+def _function_chunks(doc: Document) -> list[int]:
+    """The indices of the top-level ``func.func`` chunks (what may be split)."""
+    return [i for i, c in enumerate(doc.chunks) if c.kind == "item" and _head(c) == _FUNC_PREFIX]
+
+
+def _reset(doc: Document, indices: list[int], placeholder: bool) -> None:
+    """Forget what ``indices`` hold: a placeholder (no item, no notes yet) or nothing (parsed again when needed)."""
     for i in indices:
         c = doc.chunks[i]
-        c.parse = ParseResult(None, [])
+        c.parse = ParseResult(None, []) if placeholder else None
         c.released = False
         c.ir_op, c.ir_notes, c.ir_key = None, [], None
     doc._sections = None
 
 
-def _main_share(doc: Document, child: list[int]) -> list[int]:
-    """The function chunks this process keeps (the others of ``plan``)."""
-    taken = set(child)
-    return [i for i, c in enumerate(doc.chunks) if c.kind == "item" and i not in taken and c.text.lstrip().startswith(_FUNC_PREFIX)]
+def placeholders(doc: Document, indices: list[int]) -> None:
+    """Stand-ins for the chunks another process does: no item, no notes (yet)."""
+    _reset(doc, indices, True)
+
+
+def restore(doc: Document, indices: list[int]) -> None:
+    """Undo the placeholders: those chunks are parsed again when needed."""
+    _reset(doc, indices, False)
 
 
 # ---------------------------------------------------------------- the child
@@ -142,7 +154,8 @@ def compute_items(doc: Document, owned: list[int], analyses: bool) -> dict[int, 
     with placeholders for the other function chunks: run by the child."""
     from affine_lsp.verify import verifier
 
-    placeholders(doc, _main_share(doc, owned))
+    taken = set(owned)
+    placeholders(doc, [i for i in _function_chunks(doc) if i not in taken])
     rec = _Recorder()
     text, line_of = doc.text, doc.lines.line_of
     for section in doc.sections:
@@ -328,17 +341,7 @@ def splice(doc: Document, results: dict[int, ItemResult]) -> dict[int, list[Any]
     return foreign
 
 
-def restore(doc: Document, indices: list[int]) -> None:
-    """Undo the placeholders: those chunks are parsed again when needed."""
-    for i in indices:
-        c = doc.chunks[i]
-        c.parse = None
-        c.released = False
-        c.ir_op, c.ir_notes, c.ir_key = None, [], None
-    doc._sections = None
-
-
-def collect(doc: Document, unknown_op_mode: str = "once", release: bool = True) -> list[Note] | None:
+def collect(doc: Document, unknown_op_mode: str = "once") -> list[Note] | None:
     """What :func:`affine_lsp.diagnostics.collect` returns for ``doc`` (with
     the verifier and the analyses), computed on two processes; None when
     ``doc`` is not split (then nothing was done)."""
@@ -351,10 +354,7 @@ def collect(doc: Document, unknown_op_mode: str = "once", release: bool = True) 
 
     child = Child(doc, owned, analyses=True)
     placeholders(doc, owned)
-    if release:
-        doc.release_syntax()
-    else:
-        doc.sections  # noqa: B018 - builds the IR of this process's share
+    doc.release_syntax()  # builds the IR of this process's share, as the CLI does
     # This process's items are verified and analysed while the child works;
     # the verifier's module-level flow runs once the child's results are in.
     rec = _Recorder()

@@ -103,7 +103,6 @@ class DiagnosticsManager:
     def __init__(self, server: AffineLanguageServer) -> None:
         self.server = server
         self.runs = 0  # completed fast phases (tests, benchmarks)
-        self.split_opens = 0  # openings computed on two processes (tests)
         self.settled_runs = 0  # runs whose analysis phase completed (the typing paused)
         self._frozen_runs = 0
 
@@ -316,7 +315,6 @@ class DiagnosticsManager:
                 # Whoever holds the document next builds the child's functions.
                 parallel.restore(doc, split[0])
                 st.partial_open = True
-                self.split_opens += 1
                 return FastResult(version, result, base, [], {}, partial=True, child_mb=split[2])
             return FastResult(version, result, base, missing, sources)
 

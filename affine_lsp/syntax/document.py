@@ -523,7 +523,8 @@ def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool 
     scope_parent: list[int] = [-1]
     open_scopes = [0]
     alias_defs: dict[str, Chunk] = {}
-    for c in chunks:
+    value_items: list[int] = []  # the items defining top-level values
+    for k, c in enumerate(chunks):
         res = c.ensure_parsed()
         item = res.item
         scope_of.append(open_scopes[-1])
@@ -543,6 +544,7 @@ def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool 
                 open_scopes.pop()
         elif isinstance(item, OpSyn) and item.results:
             scope_values[open_scopes[-1]].append((item.results[0][0], id(res)))
+            value_items.append(k)
     akeys = _AliasKeys(aliases, alias_defs)
     # The values visible from each scope, through the isolation of the
     # module scopes (its own first, then those of the modules around it).
@@ -570,17 +572,13 @@ def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool 
     # an alias it names changed) is a new value object: the items that may
     # use it (its module scope and those inside) are built again too, or
     # they would keep using the old one.
-    new_values = {
-        scope_of[k]
-        for k, c in enumerate(chunks)
-        if id(c.anchor) not in kept and c.parse is not None and isinstance(c.parse.item, OpSyn) and c.parse.item.results
-    }
+    new_values = {scope_of[k] for k in value_items if id(chunks[k].anchor) not in kept}
     if new_values:
-        for k, _c in enumerate(chunks):
-            s = scope_of[k]
+        for si in range(len(scope_values)):
+            s = si
             while s >= 0:
                 if s in new_values:
-                    relearn.add(scope_of[k])
+                    relearn.add(si)
                     break
                 s = scope_parent[s]
     if relearn:
