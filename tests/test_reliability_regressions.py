@@ -316,6 +316,59 @@ def test_rewriting_the_op_a_message_quotes_is_not_a_new_error() -> None:
     assert oracle.new_errors(whole, after) == [("block with no terminator, has affine.for %i = 0 to %M step 4 {", "affine.for %i = 0 to %M step 4 {")]
 
 
+# A parse error in another function: mlir-opt (and the strict verifier) then
+# reports nothing else in the section, the server still verifies @f.
+_BROKEN_NEIGHBOUR = "func.func @broken(%A: memref<4xf32>) {\n  %v = affine.load %A[ : memref<4xf32>\n  return\n}\n"
+
+
+def _offered(text: str, needle: str) -> dict[str, str]:
+    """The loop transforms offered on the loop header at ``needle``: enabled
+    title -> edited text; disabled title -> the reason."""
+    from affine_lsp.server.transform_actions import loops_at, transforms_for
+    from affine_lsp.transforms.edits import apply_edits
+
+    doc = Document(text)
+    at = text.index(needle) + 3
+    return {t.title: t.data["disabled"] if t.data.get("disabled") else apply_edits(text, t.edits) for t in transforms_for(doc, loops_at(doc, at, at), 8)}
+
+
+def test_a_misplaced_terminator_is_never_copied_or_hoisted() -> None:
+    """Found by a fuzz run (seed 67): in a loop body holding a legacy
+    ``affine.terminator`` (an affine.yield) mid-block, "Fully unroll loop"
+    copied it into the function body four times and "Hoist" moved it there
+    (mlir-opt: "'affine.yield' op must be the last operation in the parent
+    block", then "only terminates affine.if/for/parallel regions"). The
+    safety net missed it because another function of the section did not
+    parse and it verified strictly, as mlir-opt does: nothing at all. Now
+    unrolling is refused, hoisting leaves the terminator, and the safety
+    net sees what the server shows."""
+    body = (
+        "func.func @f(%A: memref<4xf32>, %x: f32) {\n  affine.for %j = 0 to 4 {\n    affine.terminator\n"
+        "    %c = arith.constant 0 : index\n    affine.store %x, %A[%j] : memref<4xf32>\n  }\n  return\n}\n"
+    )
+    oracle = ErrorOracle()
+    for text in (body, _BROKEN_NEIGHBOUR + body):
+        got = _offered(text, "affine.for %j")
+        assert got["Unroll loop by 4: the loop body has a misplaced terminator ('affine.yield')"]
+        assert got["Fully unroll loop: the loop body has a misplaced terminator ('affine.yield')"]
+        hoisted = got["Hoist 1 loop-invariant op out of the loop"]
+        assert "  %c = arith.constant 0 : index\n  affine.for %j = 0 to 4 {\n    affine.terminator\n    affine.store" in hoisted
+        for title, after in got.items():
+            if after.startswith("func.func"):
+                assert oracle.new_errors(text, after) == [], title
+
+
+def test_the_safety_net_sees_verifier_errors_beside_a_parse_error() -> None:
+    """``checked()`` withholds an edit that breaks a function even when
+    another function of the section does not parse."""
+    from affine_lsp.transforms.edits import TextEdit, UnsafeTransform, checked
+
+    text = _BROKEN_NEIGHBOUR + "func.func @f(%x: index) {\n  %y = arith.addi %x, %x : index\n  return\n}\n"
+    at = text.index("return\n}\n", len(_BROKEN_NEIGHBOUR))
+    with pytest.raises(UnsafeTransform, match="block with no terminator"):
+        checked(text, [TextEdit(at, at + len("return\n"), "")])
+
+
 # ---------------------------------------------------------------- incremental == fresh open (through the server)
 async def _features(client: LanguageClient, uri: str) -> tuple[Any, ...]:
     i = ident(uri)

@@ -93,19 +93,30 @@ def reindent(block: str, indent: str) -> str:
     return "\n".join(indent + line if line.strip() else line for line in block.split("\n"))
 
 
+def _errors(doc: object) -> list[Note]:
+    """The errors of ``doc`` as the server reports them: the parser's, the
+    verifier's and the analyses'. Verification is not strict (an item that
+    parses is verified even when another item of its section does not, as
+    the server does): with mlir-opt's strict rule, a section holding any
+    parse error has no verifier error at all, and an edit that breaks an op
+    of such a section would pass unseen."""
+    from affine_lsp.analysis import analyze_document
+    from affine_lsp.verify import verify_document
+
+    notes = [*doc.notes(), *verify_document(doc, strict=False), *analyze_document(doc)]  # type: ignore[attr-defined]
+    return [n for n in notes if n.severity == "error"]
+
+
 def _error_keys(text: str) -> set[tuple[str, str]]:
     """Errors of ``text`` as (message, line text) pairs: comparable across
     edits that move lines around."""
-    from affine_lsp import diagnostics
     from affine_lsp.syntax.document import Document
 
-    doc = Document(text)
     out = set()
-    for n in diagnostics.collect(doc):
-        if n.severity == "error":
-            ls = line_start(text, n.span.start)
-            le = text.find("\n", ls)
-            out.add((n.message, text[ls : le if le >= 0 else len(text)].strip()))
+    for n in _errors(Document(text)):
+        ls = line_start(text, n.span.start)
+        le = text.find("\n", ls)
+        out.add((n.message, text[ls : le if le >= 0 else len(text)].strip()))
     return out
 
 
@@ -113,16 +124,12 @@ def checked(text: str, edits: Sequence[TextEdit]) -> str:
     """Apply ``edits`` and re-parse and re-verify the result. Returns the new
     text, or raises :class:`UnsafeTransform` when the edit introduces an
     error the original text did not have (the transform is then withheld)."""
-    from affine_lsp import diagnostics
     from affine_lsp.syntax.document import Document
 
     new = apply_edits(text, edits)
     before = _error_keys(text)
-    doc = Document(new)
     fresh = []
-    for n in diagnostics.collect(doc):
-        if n.severity != "error":
-            continue
+    for n in _errors(Document(new)):
         ls = line_start(new, n.span.start)
         le = new.find("\n", ls)
         if (n.message, new[ls : le if le >= 0 else len(new)].strip()) not in before:

@@ -95,6 +95,7 @@ class HoistPlan:
 def plan_hoist(loop: Operation) -> HoistPlan:
     """Which ops of ``loop``'s body are loop-invariant and can move before it."""
     from affine_lsp.analysis.summary import unknown_effects
+    from affine_lsp.verify import registry
 
     plan = HoistPlan(loop)
     if loop.name != "affine.for" or ForView(loop).body is None:
@@ -156,7 +157,9 @@ def plan_hoist(loop: Operation) -> HoistPlan:
         return None
 
     for top in body_ops(loop):
-        why = why_not(top)
+        # A terminator is structure, not code: one left mid-body by a broken
+        # edit (affine.terminator typed there) stays where it is.
+        why = f"'{top.name}' is a terminator" if registry.is_terminator(top) is True else why_not(top)
         if why is None:
             plan.ops.append(top)
             hoisted.update(id(o) for o in top.walk())

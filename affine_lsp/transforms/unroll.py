@@ -111,6 +111,27 @@ def body_ops(loop: Operation) -> list[Operation]:
     return ops
 
 
+def misplaced_terminator(loop: Operation) -> Operation | None:
+    """A terminator in ``loop``'s body (at any depth) that does not end its
+    block, or that ends the block of an ``affine.for``/``affine.if``/
+    ``affine.parallel`` without being its ``affine.yield`` (a broken body:
+    ``affine.terminator`` typed mid-block, a ``return`` whose function lost
+    its closing brace). Copying such a body copies the terminator into the
+    middle of a block, or out of the loop into the enclosing one."""
+    from affine_lsp.verify import registry
+
+    for o in loop.walk():
+        if o is loop or registry.is_terminator(o) is not True:
+            continue
+        blk = o.parent
+        if blk is None or not blk.operations or blk.operations[-1] is not o:
+            return o
+        owner = o.parent_op
+        if o.name != "affine.yield" and owner is not None and owner.name in ("affine.for", "affine.if", "affine.parallel"):
+            return o
+    return None
+
+
 def uses_value(ops: Iterable[Operation], v: Value) -> bool:
     inside = {id(o) for top in ops for o in top.walk()}
     return any(id(u.user) in inside for u in v.uses)
@@ -256,6 +277,9 @@ def unroll_reason(loop: Operation, factor: int | None) -> str | None:
         return "the loop has no single-block body"
     if any(is_unnamed(r) for r in loop.results):
         return "the loop's results have no name"
+    stray = misplaced_terminator(loop)
+    if stray is not None:
+        return f"the loop body has a misplaced terminator ('{stray.name}')"
     block = loop.parent
     if block is not None and block.operations and block.operations[-1] is loop and loop.parent_op is not None and loop.parent_op.name == "func.func":
         # The loop ends a function body: it has no terminator (the function

@@ -41,6 +41,7 @@ from affine_lsp.transforms.unroll import (
     defined_values,
     for_header,
     map_use,
+    misplaced_terminator,
     ops_text,
     results_prefix,
     split_bounds,
@@ -89,6 +90,9 @@ def structure_reason(loop: Operation, factor: int) -> str | None:
         return "the loop has iter_args (unroll-and-jam of loop-carried values is not supported)"
     if not body_ops(loop):
         return "the loop body is empty"
+    stray = misplaced_terminator(loop)
+    if stray is not None:
+        return f"the loop body has a misplaced terminator ('{stray.name}')"
     for inner in jammed_loops(loop):
         g = ForView(inner)
         if any(_defined_inside(v, loop) for v in list(g.lower.operands) + list(g.upper.operands)):
