@@ -179,14 +179,18 @@ class ErrorOracle:
     error the user already saw elsewhere is not counted as new."""
 
     def __init__(self, size: int = 64) -> None:
-        self._cache: dict[str, tuple[tuple[int, str, str], ...]] = {}
+        self._cache: dict[str, tuple[tuple[tuple[int, str, str, bool], ...], int]] = {}
         self._size = size
 
     def keys(self, text: str) -> tuple[tuple[str, str], ...]:
-        return tuple((m, line) for _, m, line in self._located(text))
+        return tuple((m, line) for _, m, line, _ in self._located(text)[0])
 
-    def _located(self, text: str) -> tuple[tuple[int, str, str], ...]:
-        """``(chunk index, message, stripped line text)`` of every error."""
+    def _located(self, text: str) -> tuple[tuple[tuple[int, str, str, bool], ...], int]:
+        """``(chunk index, message, stripped line text, stops)`` of every
+        error, and the number of chunks. ``stops``: a parse error, or a
+        parse-class error of the verifier (code ``syntax``), after which the
+        item is not verified further (one such error per item, as mlir-opt's
+        parser gives)."""
         h = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
         got = self._cache.get(h)
         if got is None:
@@ -196,8 +200,9 @@ class ErrorOracle:
 
             doc = Document(text)
             starts = [c.start for c in doc.chunks]
+            parsed = doc.notes()
             out = []
-            for n in [*doc.notes(), *verify_document(doc, strict=False), *analyze_document(doc)]:
+            for k, n in enumerate([*parsed, *verify_document(doc, strict=False), *analyze_document(doc)]):
                 # mlir-opt's error at the first legacy construct of a section
                 # (syntax/legacy.py) moves to the next one when a quick fix
                 # modernizes it: not an error the fix introduces.
@@ -205,14 +210,14 @@ class ErrorOracle:
                     ls = text.rfind("\n", 0, n.span.start) + 1
                     le = text.find("\n", ls)
                     chunk = max(0, bisect.bisect_right(starts, n.span.start) - 1)
-                    out.append((chunk, n.message, text[ls : le if le >= 0 else len(text)].strip()))
-            got = tuple(sorted(out, key=lambda x: (x[1], x[2], x[0])))
+                    out.append((chunk, n.message, text[ls : le if le >= 0 else len(text)].strip(), k < len(parsed) or n.code == "syntax"))
+            got = (tuple(sorted(out, key=lambda x: (x[1], x[2], x[0]))), len(starts))
             if len(self._cache) >= self._size:
                 self._cache.pop(next(iter(self._cache)))
             self._cache[h] = got
         return got
 
-    def new_errors(self, before: str, after: str, rename: tuple[str, str] | None = None) -> list[tuple[str, str]]:
+    def new_errors(self, before: str, after: str, rename: tuple[str, str] | None = None, fix: bool = False) -> list[tuple[str, str]]:
         """Errors of ``after`` that ``before`` does not have: an error whose
         (message, line text) is new, when there are also more errors with
         that message than before (an edit may respell the line an existing
@@ -220,18 +225,29 @@ class ErrorOracle:
         old one first, and an error in a top-level item that already had
         errors is not the rename's: renaming a value in a broken item can
         remove an error (a redefinition) and let the verifier reach, and
-        report, one that was there all along (a rename keeps the items)."""
-        old = self._located(before)
-        new = [(c, _unrename(m, rename), _unrename(line, rename)) if rename is not None else (c, m, line) for c, m, line in self._located(after)]
-        known = {(m, line) for _, m, line in old}
+        report, one that was there all along (a rename keeps the items).
+        With ``fix`` (a quick fix: an edit meant to remove an error), an
+        error in an item whose parse(-class) error the edit removed is not
+        the fix's either: the parser and verifier stop at that error, so
+        they now reach, and report, what the item lacked all along (mlir-opt
+        does the same: "requires 'max' prefix" fixed, "block with no
+        terminator" of the function that never had one). Loop transforms
+        get no such allowance: their safety net withholds them."""
+        old, old_chunks = self._located(before)
+        located, new_chunks = self._located(after)
+        new = [(c, _unrename(m, rename), _unrename(line, rename)) if rename is not None else (c, m, line) for c, m, line, _ in located]
+        known = {(m, line) for _, m, line, _ in old}
         fresh = [(c, m, line) for c, m, line in new if (m, line) not in known]
         if rename is not None:
-            broken = {c for c, _, _ in old}
+            broken = {c for c, _, _, _ in old}
             fresh = [x for x in fresh if x[0] not in broken]
+        before_count = Counter(_message_kind(m) for _, m, _, _ in old)
+        after_count = Counter(_message_kind(m) for _, m, _ in new)
+        if fix and fresh and old_chunks == new_chunks:
+            unmasked = {c for c, m, _, stops in old if stops and after_count[_message_kind(m)] < before_count[_message_kind(m)]}
+            fresh = [x for x in fresh if x[0] not in unmasked]
         if not fresh:
             return []
-        before_count = Counter(_message_kind(m) for _, m, _ in old)
-        after_count = Counter(_message_kind(m) for _, m, _ in new)
         return sorted((m, line) for _, m, line in fresh if after_count[_message_kind(m)] > before_count[_message_kind(m)])
 
 
@@ -1166,7 +1182,8 @@ class Fuzzer:
                 edits = workspace_edits(edit, doc.uri)
                 if not edits:
                     continue
-                await self.check_rewrite(doc, f"code action {act.title!r}", edits)
+                quickfix = str(act.kind or "").startswith(str(types.CodeActionKind.QuickFix)) if isinstance(act, types.CodeAction) else False
+                await self.check_rewrite(doc, f"code action {act.title!r}", edits, fix=quickfix)
 
     async def check_rename(self, doc: FuzzDoc) -> None:
         ms = list(_IDENT_RE.finditer(doc.text))
@@ -1196,7 +1213,7 @@ class Fuzzer:
         if edits:
             await self.check_rewrite(doc, f"rename {old} -> {new}", edits, rename=(old, new))
 
-    async def check_rewrite(self, doc: FuzzDoc, what: str, edits: list[types.TextEdit], rename: tuple[str, str] | None = None) -> None:
+    async def check_rewrite(self, doc: FuzzDoc, what: str, edits: list[types.TextEdit], rename: tuple[str, str] | None = None, fix: bool = False) -> None:
         if rename is None:
             self.stats.code_actions += 1
         else:
@@ -1207,7 +1224,7 @@ class Fuzzer:
         except ValueError as e:
             self.fail(f"{what}: {e}", "invalid_transform_outputs", doc)
             return
-        fresh = await asyncio.to_thread(self.oracle.new_errors, before, after, rename)
+        fresh = await asyncio.to_thread(self.oracle.new_errors, before, after, rename, fix)
         if fresh:
             edits_json = json.dumps([_jsonable(e) for e in edits], indent=1)
             self.fail(f"{what} introduces errors: {fresh[:3]}", "invalid_transform_outputs", doc, {"after.mlir": after, "edits.json": edits_json})

@@ -369,6 +369,35 @@ def test_the_safety_net_sees_verifier_errors_beside_a_parse_error() -> None:
         checked(text, [TextEdit(at, at + len("return\n"), "")])
 
 
+def test_a_quick_fix_may_unmask_what_its_item_lacked_a_transform_may_not() -> None:
+    """Found by a fuzz run (seed 67, the hostile deep-nest document): the
+    lower bound of the last loop of a function lacking ``return`` needs the
+    'max' prefix. mlir-opt stops there; once the prefix is added (the quick
+    fix) it reports "block with no terminator": an error the function had
+    all along, not the fix's. Vectorize, Parallelize and Tile also rewrote
+    the header and reported that error as theirs: they are withheld (the
+    safety net missed it beside a parse error, as above)."""
+    fn = (
+        "func.func @missing_max(%A: memref<8xf32>, %N: index) {\n  affine.for %i = affine_map<(d0) -> (d0, 0)>(%N) to 8 {\n"
+        "    %v = affine.load %A[%i] : memref<8xf32>\n  }\n}\n"
+    )
+    header = "affine.for %i = max affine_map<(d0) -> (d0, 0)>(%N) to 8 {"
+    unmasked = [(f"block with no terminator, has {header}", header)]
+    oracle = ErrorOracle()
+    for text in (fn, _BROKEN_NEIGHBOUR + fn):
+        fixed = text.replace("= affine_map", "= max affine_map")
+        assert oracle.new_errors(text, fixed) == unmasked
+        assert oracle.new_errors(text, fixed, fix=True) == []
+        got = _offered(text, "affine.for %i")
+        for title in ("Vectorize loop", "Parallelize loop", "Tile loop nest (32)"):
+            assert "block with no terminator" in got[next(t for t in got if t.startswith(title))], title
+        assert all(not after.startswith("func.func") for after in got.values()), [t for t, a in got.items() if a.startswith("func.func")]
+    # A quick fix that breaks an item without a parse error still counts.
+    whole = fn.replace("  }\n}\n", "  }\n  return\n}\n").replace("= affine_map", "= max affine_map")
+    assert oracle.keys(whole) == ()
+    assert oracle.new_errors(whole, whole.replace("  return\n", ""), fix=True) == unmasked
+
+
 # ---------------------------------------------------------------- incremental == fresh open (through the server)
 async def _features(client: LanguageClient, uri: str) -> tuple[Any, ...]:
     i = ident(uri)
