@@ -1182,7 +1182,8 @@ class Fuzzer:
                 edits = workspace_edits(edit, doc.uri)
                 if not edits:
                     continue
-                quickfix = str(act.kind or "").startswith(str(types.CodeActionKind.QuickFix)) if isinstance(act, types.CodeAction) else False
+                kind = str(getattr(act.kind, "value", act.kind) or "") if isinstance(act, types.CodeAction) else ""
+                quickfix = kind == "quickfix" or kind.startswith("quickfix.")
                 await self.check_rewrite(doc, f"code action {act.title!r}", edits, fix=quickfix)
 
     async def check_rename(self, doc: FuzzDoc) -> None:
