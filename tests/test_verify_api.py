@@ -186,3 +186,58 @@ def test_total_on_mangled_corpus_text() -> None:
         for strict in (True, False):
             notes = verify_document(Document(text), strict=strict)
             assert not [n for n in notes if n.severity == "info"], (text, notes)
+
+
+TERMINATOR_MID = """\
+func.func @f(%A: memref<4xf32>, %x: f32) {
+  affine.for %j = 0 to 4 {
+    affine.yield
+    affine.store %x, %A[%j, %j] : memref<4xf32>
+  }
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_terminator_in_the_middle_of_a_block(strict: bool) -> None:
+    """The IsTerminator trait: mlir-opt's message on the op's name; it stops
+    the function's verification (the bad store after it is not reported)."""
+    doc = Document(TERMINATOR_MID)
+    notes = verify_document(doc, strict=strict)
+    assert [n.message for n in notes] == ["'affine.yield' op must be the last operation in the parent block"]
+    n = notes[0]
+    assert (n.severity, n.code) == ("error", "verify")
+    assert doc.lines.position(n.span.start) == (2, 4)
+    assert doc.lines.position(n.span.end) == (2, 16)
+
+
+@pytest.mark.parametrize(
+    ("text", "messages"),
+    [
+        # Earlier ops are verified first.
+        (
+            TERMINATOR_MID.replace("    affine.yield\n", "    affine.store %x, %A[%j, %j] : memref<4xf32>\n    affine.yield\n", 1),
+            ["'affine.store' op affine map num results must equal memref rank"],
+        ),
+        # The trait comes before the op's verify().
+        ("func.func @f(%x: f32) {\n  return %x : f32\n  return\n}\n", ["'func.return' op must be the last operation in the parent block"]),
+        ("func.func @f() {\n  affine.yield\n  return\n}\n", ["'affine.yield' op must be the last operation in the parent block"]),
+        # ... and after its structural traits (func.return: HasParent).
+        (
+            'func.func @f() {\n  scf.execute_region {\n    "func.return"() : () -> ()\n    scf.yield\n  }\n  return\n}\n',
+            ["'func.return' op expects parent op 'func.func'"],
+        ),
+        # A block rule comes before the ops of the block.
+        (
+            'func.func @f() {\n  cf.br ^bb1\n  "test.op"() : () -> ()\n  cf.br ^bb1\n^bb1:\n  return\n}\n',
+            ["operation with block successors must terminate its parent block"],
+        ),
+        # Unregistered ops have no traits to check.
+        ('func.func @f() {\n  "test.terminator"() : () -> ()\n  "test.op"() : () -> ()\n  return\n}\n', []),
+        # The last op of its block.
+        ("func.func @f() {\n  affine.for %j = 0 to 4 {\n    affine.yield\n  }\n  return\n}\n", []),
+    ],
+)
+def test_terminator_in_the_middle_of_a_block_in_mlir_order(text: str, messages: list[str]) -> None:
+    assert [n.message for n in verify_document(Document(text)) if n.severity == "error"] == messages

@@ -945,3 +945,318 @@ def test_differential_op_verifiers() -> None:
         if theirs.get(i, set()) != mine.get(i, set()):
             diffs.append(f"{ch.splitlines()[0]}: mlir-opt {sorted(theirs.get(i, set()))} vs affine-lsp {sorted(mine.get(i, set()))}")
     assert not diffs, "\n".join(diffs)
+
+
+# --------------------------------------------------------------------------- terminators in the middle of a block
+
+# One program per chunk: a terminator that is not the last op of its block
+# ("'X' op must be the last operation in the parent block", the IsTerminator
+# trait), alone and with the errors MLIR reports before it (block rules,
+# structural traits such as HasParent, ops earlier in the block, parse-class
+# errors) or after it (verify(), later ops, block exit, dominance). After a
+# terminator without operands, the next op does not start with a result name:
+# `affine.yield` / `return` followed by `%v = ...` parses `%v` as an operand.
+TERMINATOR_CASES = r"""
+// affine_yield_mid
+func.func @f(%A: memref<4xf32>, %x: f32) {
+  affine.for %j = 0 to 4 {
+    affine.yield
+    affine.store %x, %A[%j] : memref<4xf32>
+  }
+  return
+}
+// -----
+// affine_yield_yield
+func.func @f(%A: memref<4xf32>, %x: f32) {
+  affine.for %j = 0 to 4 {
+    affine.store %x, %A[%j] : memref<4xf32>
+    affine.yield
+    affine.yield
+  }
+  return
+}
+// -----
+// affine_yield_mid_nested_if
+func.func @f(%A: memref<4xf32>, %x: f32) {
+  affine.for %i = 0 to 4 {
+    affine.for %j = 0 to 4 {
+      affine.if affine_set<(d0, d1) : (d0 - d1 >= 0)>(%i, %j) {
+        affine.yield
+        affine.store %x, %A[%j] : memref<4xf32>
+      }
+    }
+  }
+  return
+}
+// -----
+// affine_yield_mid_else
+func.func @f(%A: memref<4xf32>, %x: f32) {
+  affine.for %j = 0 to 4 {
+    affine.if affine_set<(d0) : (d0 >= 2)>(%j) {
+      affine.store %x, %A[%j] : memref<4xf32>
+    } else {
+      affine.yield
+      affine.store %x, %A[%j] : memref<4xf32>
+    }
+  }
+  return
+}
+// -----
+// affine_parallel_yield_mid
+func.func @f(%A: memref<4xf32>, %x: f32) {
+  affine.parallel (%i) = (0) to (4) {
+    affine.yield
+    affine.store %x, %A[%i] : memref<4xf32>
+  }
+  return
+}
+// -----
+// affine_yield_mid_before_its_verify
+func.func @f(%A: memref<4xf32>, %x: f32) {
+  %r = affine.for %j = 0 to 4 iter_args(%a = %x) -> (f32) {
+    affine.yield
+    affine.yield %a : f32
+  }
+  return
+}
+// -----
+// affine_yield_mid_in_func
+func.func @f(%x: f32) {
+  affine.yield
+  return
+}
+// -----
+// affine_yield_mid_generic_with_attribute
+func.func @f(%A: memref<4xf32>, %x: f32) {
+  affine.for %j = 0 to 4 {
+    "affine.yield"() {tag = 1 : i32} : () -> ()
+    affine.store %x, %A[%j] : memref<4xf32>
+  }
+  return
+}
+// -----
+// affine_yield_mid_in_unregistered_op
+func.func @f(%x: f32) {
+  "test.region"() ({
+    affine.yield
+    "test.op"() : () -> ()
+  }) : () -> ()
+  return
+}
+// -----
+// affine_yield_mid_then_bad_store
+func.func @f(%A: memref<4xf32>, %x: f32) {
+  affine.for %j = 0 to 4 {
+    affine.yield
+    affine.store %x, %A[%j, %j] : memref<4xf32>
+  }
+  return
+}
+// -----
+// bad_store_then_affine_yield_mid
+func.func @f(%A: memref<4xf32>, %x: f32) {
+  affine.for %j = 0 to 4 {
+    affine.store %x, %A[%j, %j] : memref<4xf32>
+    affine.yield
+    affine.store %x, %A[%j] : memref<4xf32>
+  }
+  return
+}
+// -----
+// bad_nested_store_then_affine_yield_mid
+func.func @f(%A: memref<4xf32>, %x: f32) {
+  affine.for %i = 0 to 4 {
+    affine.for %j = 0 to 4 {
+      affine.store %x, %A[%i, %j] : memref<4xf32>
+    }
+    affine.yield
+    affine.store %x, %A[%i] : memref<4xf32>
+  }
+  return
+}
+// -----
+// affine_yield_mid_then_non_affine_subscript
+func.func @f(%A: memref<4xf32>, %x: f32) {
+  affine.for %j = 0 to 4 {
+    affine.yield
+    affine.store %x, %A[%j * %j] : memref<4xf32>
+  }
+  return
+}
+// -----
+// func_return_mid
+func.func @f(%x: f32) {
+  return
+  "test.op"() : () -> ()
+  return
+}
+// -----
+// func_return_mid_before_its_verify
+func.func @f(%x: f32) {
+  return %x : f32
+  return
+}
+// -----
+// func_return_mid_then_no_terminator
+func.func @f(%x: f32) {
+  "func.return"() : () -> ()
+  %y = arith.addf %x, %x : f32
+}
+// -----
+// func_return_mid_then_dominance
+func.func @f(%x: f32) -> f32 {
+  "func.return"(%y) : (f32) -> ()
+  %y = arith.addf %x, %x : f32
+  return %y : f32
+}
+// -----
+// func_return_mid_second_block
+func.func @f(%x: f32) {
+  cf.br ^bb1
+^bb1:
+  return
+  "test.op"() : () -> ()
+  return
+}
+// -----
+// func_return_mid_second_function
+module {
+  func.func @g() {
+    "test.op"() : () -> ()
+    return
+  }
+  func.func @f() {
+    return
+    "test.op"() : () -> ()
+  }
+}
+// -----
+// func_return_mid_wrong_parent
+func.func @f() {
+  scf.execute_region {
+    "func.return"() : () -> ()
+    scf.yield
+  }
+  return
+}
+// -----
+// func_return_mid_in_unregistered_op
+func.func @f() {
+  "test.region"() ({
+    "func.return"() : () -> ()
+    "test.op"() : () -> ()
+  }) : () -> ()
+  return
+}
+// -----
+// scf_yield_mid_for
+func.func @f(%A: memref<4xf32>, %x: f32, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    scf.yield
+    memref.store %x, %A[%i] : memref<4xf32>
+  }
+  return
+}
+// -----
+// scf_yield_mid_for_iter_args
+func.func @f(%n: index, %x: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %x) -> (f32) {
+    scf.yield %a : f32
+    %b = arith.addf %a, %a : f32
+    scf.yield %b : f32
+  }
+  return %r : f32
+}
+// -----
+// scf_yield_mid_if_nested_in_affine_for
+func.func @f(%c: i1, %A: memref<4xf32>, %x: f32) {
+  affine.for %j = 0 to 4 {
+    scf.if %c {
+      scf.yield
+      affine.store %x, %A[%j] : memref<4xf32>
+    }
+  }
+  return
+}
+// -----
+// cf_br_mid
+func.func @f(%x: f32) {
+  cf.br ^bb1
+  "test.op"() : () -> ()
+  cf.br ^bb1
+^bb1:
+  return
+}
+// -----
+// cf_cond_br_mid_after_return_mid
+func.func @f(%c: i1) {
+  return
+  cf.cond_br %c, ^bb1, ^bb1
+^bb1:
+  return
+}
+// -----
+// memref_alloca_scope_return_mid
+func.func @f() {
+  memref.alloca_scope {
+    memref.alloca_scope.return
+    "test.op"() : () -> ()
+  }
+  return
+}
+// -----
+// unregistered_op_mid
+func.func @f() {
+  "test.terminator"() : () -> ()
+  "test.op"() : () -> ()
+  return
+}
+// -----
+// terminators_last
+func.func @f(%A: memref<4xf32>, %x: f32) {
+  affine.for %j = 0 to 4 {
+    affine.store %x, %A[%j] : memref<4xf32>
+    affine.yield
+  }
+  return
+}
+"""
+
+
+def _first_error_ours(text: str) -> tuple[int, int, str] | None:
+    """Our first error as (line, column), 1-based, and message."""
+    doc = Document(text)
+    for n in list(doc.notes()) + verify_document(doc):
+        if n.severity == "error":
+            line, col = doc.lines.position(n.span.start)
+            return line + 1, col + 1, n.message
+    return None
+
+
+def test_differential_terminator_not_last() -> None:
+    chunks = TERMINATOR_CASES.lstrip("\n").split("// -----\n")
+    _rc, diags, _err = oracle.run("// -----\n".join(chunks), "--split-input-file", "--allow-unregistered-dialect")
+    # mlir-opt numbers the lines of the whole file: find each chunk's by its offset.
+    firsts = []
+    line = 1
+    for ch in chunks:
+        firsts.append(line)
+        line += ch.count("\n") + 1
+    theirs: dict[int, tuple[int, int, str]] = {}
+    for d in diags:
+        if d.severity == "error":
+            k = _chunk(d.line, firsts)
+            theirs.setdefault(k, (d.line - firsts[k] + 1, d.col, d.message))
+    last_op = [m for _, _, m in theirs.values() if m.endswith("op must be the last operation in the parent block")]
+    assert len(last_op) >= 18, "most cases should hit the IsTerminator trait"
+    assert len(theirs) == len(chunks) - 2, "every case but the last two is rejected"
+    diffs = []
+    for k, ch in enumerate(chunks):
+        mine = _first_error_ours(ch)
+        if mine != theirs.get(k):
+            diffs.append(f"{ch.splitlines()[0]}: mlir-opt {theirs.get(k)} vs affine-lsp {mine}")
+    assert not diffs, "\n".join(diffs)

@@ -285,26 +285,31 @@ class Checker:
             fn = affine_checks.ENTRANCE.get(op.name) or _ENTRANCE.get(op.name)
             if fn is None and op.name in _ARITH_BINARY:
                 fn = _arith_binary
+            if op.name in registry.TERMINATOR_OPS:
+                fn = _with_terminator_trait(fn)
             h = _HOOKS[op.name] = (fn, affine_checks.EXIT.get(op.name))
         return h
 
     def entrance(self, op: Operation) -> Note | None:
-        if not op.known or registry.is_unregistered(op):
-            return None
-        import affine_lsp.verify.affine_checks as affine_checks
-
-        fn = affine_checks.ENTRANCE.get(op.name) or _ENTRANCE.get(op.name)
-        if fn is None and op.name in _ARITH_BINARY:
-            fn = _arith_binary
+        fn = self.hooks(op)[0]
         return fn(self, op) if fn is not None else None
 
     def exit(self, op: Operation) -> Note | None:
-        if not op.known or registry.is_unregistered(op):
-            return None
-        import affine_lsp.verify.affine_checks as affine_checks
-
-        fn = affine_checks.EXIT.get(op.name)
+        fn = self.hooks(op)[1]
         return fn(self, op) if fn is not None else None
+
+    def terminator_trait(self, op: Operation) -> Note | None:
+        """``verifyIsTerminator``: a terminator is the last op of its block.
+        Reported only when MLIR's verifier certainly gets to the trait (the
+        checks it makes first pass, see
+        :func:`~affine_lsp.verify.registry.reaches_terminator_trait`);
+        unregistered ops and ops whose syntax we skipped have no traits to check."""
+        block = op.parent
+        if block is None or not block.operations or block.operations[-1] is op:
+            return None
+        if registry.reaches_terminator_trait(op) is not True:
+            return None
+        return self.op_error(op, "must be the last operation in the parent block")
 
     # ------------------------------------------------------------ blocks
     def block_entrance(self, block: Block) -> Note | None:
@@ -361,6 +366,21 @@ class Checker:
 
 def _undefined(v: Value) -> bool:
     return type(v).__name__ == "UndefinedValue"
+
+
+def _with_terminator_trait(verify: CheckFn | None) -> CheckFn:
+    """The entrance check of a terminator: its ``IsTerminator`` trait, then
+    ``verify`` (its ODS constraints and ``verify()``). The traits MLIR checks
+    before IsTerminator (HasParent, ...) are part of ``verify`` for the ops
+    that have them: :meth:`Checker.terminator_trait` is silent when one fails."""
+
+    def entrance(c: Checker, op: Operation) -> Note | None:
+        note = c.terminator_trait(op)
+        if note is not None or verify is None:
+            return note
+        return verify(c, op)
+
+    return entrance
 
 
 def _segment_indices(op: Operation, i: int) -> range:

@@ -56,6 +56,44 @@ TERMINATOR_OPS = frozenset(
     }
 )  # fmt: skip
 
+# What MLIR's verifier checks on these terminators before their IsTerminator
+# trait ("must be the last operation in the parent block"). An op's traits are
+# verified in a fixed order: the structural ones (operand, result, region and
+# successor counts; HasParent / ParentOneOf), its ODS constraints
+# (OpInvariants), the other traits (IsTerminator among them), then its
+# verify(). Per op (measured with mlir-opt 22.1.8): the parents it may have
+# (None: no parent trait; its verify() may check the parent, after) and its
+# operands (None: any number of any type; n: exactly n of any type). For the
+# ops of _TYPED_TERMINATOR_OPERANDS, n is 0: their operands have ODS type
+# constraints that are not modelled (so with operands, we cannot tell).
+# Terminators with successors are not
+# listed: one in the middle of a block is "operation with block successors
+# must terminate its parent block" (a block rule, checked first), one without
+# successors fails its successor count.
+_TERMINATOR_PRECONDITIONS: dict[str, tuple[frozenset[str] | None, int | None]] = {
+    "affine.yield": (None, None),
+    "func.return": (frozenset({"func.func"}), None),
+    "scf.yield": (frozenset({"scf.execute_region", "scf.for", "scf.if", "scf.index_switch", "scf.while"}), None),
+    "scf.reduce.return": (frozenset({"scf.reduce"}), 1),
+    "async.yield": (frozenset({"async.execute"}), None),
+    "gpu.return": (frozenset({"gpu.func"}), None),
+    "gpu.terminator": (frozenset({"gpu.launch"}), 0),
+    "gpu.yield": (None, None),
+    "linalg.yield": (None, None),
+    "memref.alloca_scope.return": (frozenset({"memref.alloca_scope"}), None),
+    "omp.yield": (frozenset({"omp.atomic.update", "omp.declare_reduction", "omp.loop_nest", "omp.private"}), None),
+    "shape.yield": (frozenset({"shape.reduce", "shape.function_library"}), None),
+    "tensor.yield": (frozenset({"tensor.generate", "tensor.pad"}), 1),
+    "vector.yield": (None, None),
+    "llvm.return": (None, 0),
+    "llvm.unreachable": (None, 0),
+    "omp.terminator": (None, 0),
+    "spirv.Return": (None, 0),
+    "transform.yield": (None, 0),
+    "ub.unreachable": (None, 0),
+}
+_TYPED_TERMINATOR_OPERANDS = frozenset({"llvm.return", "transform.yield"})
+
 # Ops that are Pure (speculatable, no memory effects) unconditionally.
 _PURE_PREFIXES = ("math.", "index.", "complex.")
 _PURE_OPS = frozenset(
@@ -219,3 +257,29 @@ def may_lack_terminator(op: Operation) -> Tri:
     if not op.known or is_unregistered(op):
         return None
     return op.name in NO_TERMINATOR_OPS
+
+
+def reaches_terminator_trait(op: Operation) -> Tri:
+    """Whether MLIR verifies the ``IsTerminator`` trait of ``op``: True when
+    ``op`` is a registered terminator and every check made before the trait
+    (structural traits, ODS constraints) is known to pass; False when ``op``
+    is not a terminator or one of those checks fails (mlir-opt reports that
+    error instead); None when we cannot tell."""
+    term = is_terminator(op)
+    if term is not True:
+        return term
+    pre = _TERMINATOR_PRECONDITIONS.get(op.name)
+    if pre is None:
+        return None
+    parents, operands = pre
+    if op.results or op.regions or op.successors:
+        return False
+    if operands is not None and len(op.operands) != operands:
+        return None if op.name in _TYPED_TERMINATOR_OPERANDS else False
+    if parents is not None:
+        parent = op.parent_op
+        if parent is None or not parent.known:
+            return None
+        if parent.name not in parents:
+            return False
+    return True
