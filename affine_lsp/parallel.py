@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from affine_lsp.ir.core import ROOT_ANCHOR, Anchor
-from affine_lsp.syntax.document import Chunk, Document
+from affine_lsp.syntax.document import Chunk, Document, is_function_chunk
 from affine_lsp.syntax.nodes import Note
 from affine_lsp.syntax.parser import ParseResult
 
@@ -61,8 +61,7 @@ CHILD_SHARE = 0.5
 CHILD_TIMEOUT_S = 120.0
 """A child that has not answered by then is killed; its items are then done here."""
 
-_FUNC_PREFIX = "func.func"
-_HEAD_RE = re.compile(r"\s*(func\.func|%)")
+_VALUE_HEAD_RE = re.compile(r"\s*%")  # an item defining a value: `%x = ...`
 
 
 @dataclass(slots=True)
@@ -85,10 +84,9 @@ def plan(doc: Document) -> list[int] | None:
     not worth splitting or may not be split."""
     if not available() or len(doc.text) < MIN_CHARS:
         return None
-    heads = [(i, _head(c)) for i, c in enumerate(doc.chunks) if c.kind == "item"]
-    if any(h == "%" for _, h in heads):
+    if any(c.kind == "item" and _VALUE_HEAD_RE.match(c.text) for c in doc.chunks):
         return None  # a value at the top of a module
-    funcs = [i for i, h in heads if h == _FUNC_PREFIX]
+    funcs = _function_chunks(doc)
     if len(funcs) < 2:
         return None
     total = sum(doc.chunks[i].length for i in funcs)
@@ -100,15 +98,9 @@ def plan(doc: Document) -> list[int] | None:
     return None
 
 
-def _head(c: Chunk) -> str | None:
-    """``func.func`` or ``%`` when the chunk's text starts with it (after blanks)."""
-    m = _HEAD_RE.match(c.text)
-    return m.group(1) if m else None
-
-
 def _function_chunks(doc: Document) -> list[int]:
     """The indices of the top-level ``func.func`` chunks (what may be split)."""
-    return [i for i, c in enumerate(doc.chunks) if c.kind == "item" and _head(c) == _FUNC_PREFIX]
+    return [i for i, c in enumerate(doc.chunks) if is_function_chunk(c)]
 
 
 def _reset(doc: Document, indices: list[int], placeholder: bool) -> None:
@@ -156,6 +148,9 @@ def compute_items(doc: Document, owned: list[int], analyses: bool) -> dict[int, 
 
     taken = set(owned)
     placeholders(doc, [i for i in _function_chunks(doc) if i not in taken])
+    # Only notes leave this process: a function's syntax records are freed
+    # once its IR is built (one function's are alive at a time).
+    doc._release = True
     rec = _Recorder()
     text, line_of = doc.text, doc.lines.line_of
     for section in doc.sections:
@@ -163,7 +158,7 @@ def compute_items(doc: Document, owned: list[int], analyses: bool) -> dict[int, 
     out: dict[int, ItemResult] = {}
     for i in owned:
         c = doc.chunks[i]
-        parse = c.ensure_parsed()
+        parse = c.parse if c.released and c.parse is not None else c.ensure_parsed()
         op = c.ir_op
         res = ItemResult(list(parse.notes), list(c.ir_notes), None, None)
         if op is not None:

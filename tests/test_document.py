@@ -222,3 +222,33 @@ def test_a_top_level_value_rebuilt_for_an_alias_keeps_its_uses() -> None:
         return [(r.name, len(r.uses)) for s in d.sections for op in s.module.walk() for r in op.results]
 
     assert uses(doc) == uses(Document(doc.text)) == [("%x", 1)]
+
+
+def test_released_functions_are_parsed_one_at_a_time() -> None:
+    """A function defines no alias, module or top-level value: the section
+    build parses it just before building its IR, so with the syntax released
+    (``affine-lsp check``, the open's child process) one function's syntax
+    records are alive at a time, and the diagnostics are those of a build
+    that parses everything first."""
+    from affine_lsp.syntax import document as document_mod
+    from affine_lsp.syntax.nodes import OpSyn
+
+    text = "#m = affine_map<(d0) -> (d0 + 1)>\n" + "".join(GOOD.format(n=k) for k in range(6)) + BROKEN[0] + "module {\n" + GOOD.format(n=9) + "}\n"
+    doc = Document(text)
+    doc._release = True
+    alive: list[int] = []
+    parse = document_mod.Chunk.ensure_parsed
+
+    def counting(c: document_mod.Chunk) -> object:
+        res = parse(c)
+        alive.append(sum(1 for x in doc.chunks if x.parse is not None and isinstance(x.parse.item, OpSyn) and x.parse.item.name == "func.func"))
+        return res
+
+    document_mod.Chunk.ensure_parsed = counting  # type: ignore[method-assign]
+    try:
+        _ = doc.sections
+    finally:
+        document_mod.Chunk.ensure_parsed = parse  # type: ignore[method-assign]
+    assert len(alive) >= 8 and max(alive) == 1
+    assert sum(1 for c in doc.chunks if c.released) == 7
+    assert _all_notes(doc) == _all_notes(Document(text))

@@ -678,6 +678,8 @@ def test_vsix_carries_the_server_wheel():
         names = set(z.namelist())
     ours = {p.relative_to(ROOT).as_posix() for p in (ROOT / "affine_lsp").rglob("*") if p.suffix in (".py", ".lark")}
     assert ours <= names, sorted(ours - names)[:10]
+    # Pure Python, for every platform: not the modules compiled in this checkout.
+    assert not [n for n in names if n.endswith((".so", ".pyd", ".c"))]
     assert {"lark", "islpy", "pygls", "lsprotocol"} <= {re.split(r"[<>=!~;\s\[]", r, maxsplit=1)[0] for r in manifest["requires"]}
 
 

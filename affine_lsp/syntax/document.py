@@ -491,6 +491,15 @@ class _AliasKeys:
         return tuple(sorted((n, self._value(n)) for n in seen))
 
 
+_FUNCTION_HEAD_RE = re.compile(r"\s*func\.func\b")
+
+
+def is_function_chunk(c: Chunk) -> bool:
+    """Whether an item chunk's text starts with ``func.func`` (a function,
+    or a broken one): it defines no alias, module or top-level value."""
+    return c.kind == "item" and _FUNCTION_HEAD_RE.match(c.text) is not None
+
+
 def _release(c: Chunk) -> None:
     """Free the syntax records of a chunk whose IR is built (keeping its
     ParseResult, whose identity the environment keys use, and its notes)."""
@@ -525,9 +534,14 @@ def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool 
     alias_defs: dict[str, Chunk] = {}
     value_items: list[int] = []  # the items defining top-level values
     for k, c in enumerate(chunks):
+        scope_of.append(open_scopes[-1])
+        if c.parse is None and is_function_chunk(c):
+            # A function defines no alias, module or top-level value: it is
+            # parsed below, just before its IR is built (so with ``release``
+            # only one function's syntax records are alive at a time).
+            continue
         res = c.ensure_parsed()
         item = res.item
-        scope_of.append(open_scopes[-1])
         if isinstance(item, AliasDefSyn):
             prev = aliases.attrs.get(item.name) or aliases.types.get(item.name)
             if prev is not None:
@@ -556,7 +570,7 @@ def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool 
     kept: set[int] = set()  # anchors of the chunks whose IR is reused
     for k, c in enumerate(chunks):
         item = c.parse.item if c.parse else None
-        env = _env_key(akeys.key(c), scope_path[scope_of[k]], visible[scope_of[k]]) if isinstance(item, OpSyn) else None
+        env = _env_key(akeys.key(c), scope_path[scope_of[k]], visible[scope_of[k]]) if c.parse is None or isinstance(item, OpSyn) else None
         envs.append(env)
         if env is not None and c.ir_op is not None and c.ir_key == env:
             kept.add(id(c.anchor))
@@ -597,7 +611,7 @@ def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool 
     top_scope = Scope(None, isolated=True)
     stack: list[tuple[Operation, Block, Scope]] = [(module, root_block, top_scope)]
     for k, c in enumerate(chunks):
-        item = c.parse.item if c.parse else None
+        item = c.ensure_parsed().item
         _, cur_block, cur_scope = stack[-1]
         if isinstance(item, OpSyn):
             env = envs[k]

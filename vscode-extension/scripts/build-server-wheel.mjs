@@ -40,9 +40,12 @@ try {
             fs.copyFileSync(path.join(repo, name), path.join(src, name));
         }
     }
+    // Sources only: no setup.py is copied, so the bundled wheel is pure
+    // Python and installs on any platform; the modules an editable install
+    // compiled in the checkout (*.so, and Cython's *.c) stay out of it.
     fs.cpSync(path.join(repo, 'affine_lsp'), path.join(src, 'affine_lsp'), {
         recursive: true,
-        filter: (p) => !p.includes('__pycache__') && !p.endsWith('.pyc'),
+        filter: (p) => !p.includes('__pycache__') && !/\.(pyc|so|pyd|c)$/.test(p),
     });
     const wheels = path.join(tmp, 'wheels');
     const pipArgs = ['-m', 'pip', 'wheel', '--no-deps', '--disable-pip-version-check', '--quiet', src, '-w', wheels];
