@@ -162,6 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
     affine_cmd = [sys.executable, "-m", "affine_lsp", "check", "--format", "json"]
+    probe = "import affine_lsp, affine_lsp.commands.check, affine_lsp.verify.verifier; print(len(affine_lsp.compiled_modules()))"
+    compiled = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True).stdout.strip()
+    print(f"affine-lsp with {compiled or '?'} compiled modules (setup.py; AFFINE_LSP_PURE_PYTHON=1: none)")
     run_timed([*affine_cmd, str(files[min(files)])], env)  # compiles the modules
     opt = mlir_opt()
     if opt is None:

@@ -222,6 +222,12 @@ def main() -> None:
     args = ap.parse_args()
     results: dict[str, object] = {}
     P.get_parser()
+    import affine_lsp
+    import affine_lsp.verify.verifier  # (the whole hot path, for the count below)
+
+    compiled = affine_lsp.compiled_modules()
+    results["compiled_modules"] = compiled
+    print(f"{len(compiled)} compiled modules (setup.py; AFFINE_LSP_PURE_PYTHON=1: none)")
     for n in (10_000, 50_000):
         text = generate(n)
         nlines = text.count("\n") + 1

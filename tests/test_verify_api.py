@@ -241,3 +241,30 @@ def test_terminator_in_the_middle_of_a_block(strict: bool) -> None:
 )
 def test_terminator_in_the_middle_of_a_block_in_mlir_order(text: str, messages: list[str]) -> None:
     assert [n.message for n in verify_document(Document(text)) if n.severity == "error"] == messages
+
+
+def test_an_unprefixed_op_name_takes_the_enclosing_ops_default_dialect() -> None:
+    """`return` is `func.return` only directly in a function body; in a loop
+    body no dialect is the default, at module level `builtin` is (mlir-opt's
+    words and places, also for names the parser does not know)."""
+    cases = {
+        "func.func @f() {\n  affine.for %i = 0 to 4 {\n    return\n  }\n  return\n}\n": (
+            2,
+            4,
+            "Dialect `' not found for custom op 'return'  (tried '.return' as well)",
+        ),
+        "return\n": (0, 0, "custom op 'return' is unknown (tried 'builtin.return' as well)"),
+        "func.func @f() {\n  affine.for %i = 0 to 4 {\n    yield\n  }\n  return\n}\n": (
+            2,
+            4,
+            "Dialect `' not found for custom op 'yield'  (tried '.yield' as well)",
+        ),
+        "func.func @f() {\n  frobnicate\n  return\n}\n": (1, 2, "custom op 'frobnicate' is unknown (tried 'func.frobnicate' as well)"),
+    }
+    for text, (line, col, message) in cases.items():
+        doc = Document(text)
+        errors = [n for n in [*doc.notes(), *verify_document(doc)] if n.severity == "error"]
+        assert errors, text
+        assert (*doc.lines.position(errors[0].span.start), errors[0].message) == (line, col, message), text
+    doc = Document("module {\n  func.func @f() {\n    return\n  }\n}\n")
+    assert [n for n in [*doc.notes(), *verify_document(doc)] if n.severity == "error"] == []

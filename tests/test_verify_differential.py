@@ -1260,3 +1260,85 @@ def test_differential_terminator_not_last() -> None:
         if mine != theirs.get(k):
             diffs.append(f"{ch.splitlines()[0]}: mlir-opt {theirs.get(k)} vs affine-lsp {mine}")
     assert not diffs, "\n".join(diffs)
+
+
+# Unprefixed op names: the default dialect is the enclosing op's (`func` in a
+# function body, `builtin` at module level, none in other ops' regions).
+UNPREFIXED_CASES = r"""
+return
+// -----
+func.func @f() {
+  affine.for %i = 0 to 4 {
+    return
+  }
+  return
+}
+// -----
+func.func @f(%c: i1) {
+  affine.if affine_set<() : (0 == 0)>() {
+  } else {
+    return
+  }
+  return
+}
+// -----
+func.func @f() {
+  scf.execute_region {
+    yield
+  }
+  return
+}
+// -----
+func.func @f(%t: tensor<4xf32>) {
+  %0 = tensor.generate {
+  ^bb0(%i: index):
+    %c = arith.constant 0.0 : f32
+    yield %c : f32
+  } : tensor<4xf32>
+  return
+}
+// -----
+gpu.module @m {
+  gpu.func @k(%A: memref<4xf32>) kernel {
+    return
+  }
+}
+// -----
+llvm.func @f() {
+  return
+}
+// -----
+func.func @f() {
+  frobnicate
+  return
+}
+// -----
+module {
+  func.func @f() {
+    return
+  }
+}
+"""
+
+
+def test_differential_unprefixed_op_names() -> None:
+    chunks = UNPREFIXED_CASES.lstrip("\n").split("// -----\n")
+    _rc, diags, _err = oracle.run("// -----\n".join(chunks), "--split-input-file")
+    firsts = []
+    line = 1
+    for ch in chunks:
+        firsts.append(line)
+        line += ch.count("\n") + 1
+    theirs: dict[int, tuple[int, int, str]] = {}
+    for d in diags:
+        if d.severity == "error":
+            k = _chunk(d.line, firsts)
+            theirs.setdefault(k, (d.line - firsts[k] + 1, d.col, d.message))
+    assert len(theirs) == len(chunks) - 1, "every case but the last is rejected"
+    assert sum("Dialect `' not found" in m for _, _, m in theirs.values()) >= 5
+    diffs = []
+    for k, ch in enumerate(chunks):
+        mine = _first_error_ours(ch)
+        if mine != theirs.get(k):
+            diffs.append(f"{ch.splitlines()[0]}: mlir-opt {theirs.get(k)} vs affine-lsp {mine}")
+    assert not diffs, "\n".join(diffs)

@@ -27,6 +27,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
+import affine_lsp
 from affine_lsp import __version__
 from affine_lsp.server.engine import Engine
 from affine_lsp.server.settings import SECTION, Settings
@@ -300,7 +301,8 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
 
         def ready(_f: object) -> None:
             with contextlib.suppress(RuntimeError):  # the loop is closed (shut down meanwhile)
-                loop.call_soon_threadsafe(ls.diagnostics._trace, "server ready (parser tables and verifier loaded)")
+                compiled = len(affine_lsp.compiled_modules())
+                loop.call_soon_threadsafe(ls.diagnostics._trace, f"server ready (parser tables and verifier loaded, {compiled} compiled modules)")
 
         warm.add_done_callback(ready)
         await ls.pull_configuration()

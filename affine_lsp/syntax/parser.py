@@ -2513,8 +2513,12 @@ def _error_note(e: UnexpectedInput, text: str, anchor: Anchor) -> Note:
             # `affine.for %i = 1 too 10`: MLIR's parseKeyword("to", " between bounds").
             return Note("error", f"expected 'to' between bounds, found '{tok}'", Span(start, end, anchor), "syntax")
         if tok.type == "BARE_ID" and "RESULT_LHS" in expected:
-            name = str(tok)
-            return Note("error", f"custom op '{name}' is unknown (tried 'func.{name}' as well)", Span(start, end, anchor), "syntax")
+            # The default dialect is the enclosing op's: `func` in a function
+            # body, `builtin` at module level, none in other ops' regions.
+            from affine_lsp.syntax.legacy import enclosing_default_dialect, unknown_op_message
+
+            dialect = enclosing_default_dialect(text, start)
+            return Note("error", unknown_op_message(str(tok), "func" if dialect is None else dialect), Span(start, end, anchor), "syntax")
         # A keyword matched as the prefix of a longer word (`too` read as `to` + `o`).
         if start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_") and (str(tok)[:1].isalnum()):
             ws = start - 1

@@ -450,6 +450,20 @@ def _parse_func(c: Checker, op: Operation) -> Note | None:
     return None
 
 
+def _parse_return(c: Checker, op: Operation) -> Note | None:
+    """An unprefixed ``return`` means ``func.return`` only where ``func`` is
+    the default dialect: directly in a ``func.func`` body. Elsewhere
+    mlir-opt does not find the op (the enclosing op's default dialect:
+    ``builtin`` at module level, none in other ops' regions)."""
+    s = op.name_span
+    parent = op.parent_op
+    if c.text[s.start : s.end] != "return" or parent is None or parent.name == "func.func" or not parent.known:
+        return None
+    from affine_lsp.syntax.legacy import unknown_op_message
+
+    return c.error(unknown_op_message("return", "builtin" if parent.name == "builtin.module" else ""), s, code="syntax")
+
+
 def _func_func(c: Checker, op: Operation) -> Note | None:
     """SymbolOpInterface: a declaration (no body) may not be public."""
     vis = op.attributes.get("sym_visibility")
@@ -523,7 +537,7 @@ def _memref_view(c: Checker, op: Operation) -> Note | None:
     return c.operand_constraint(op, 0, ok, "1D memref of 8-bit signless integer values")
 
 
-_PARSE_CHECKS: dict[str, CheckFn] = {"func.func": _parse_func}
+_PARSE_CHECKS: dict[str, CheckFn] = {"func.func": _parse_func, "func.return": _parse_return}
 _ENTRANCE: dict[str, CheckFn] = {"func.func": _func_func, "func.return": _func_return, "memref.view": _memref_view}
 _HOOKS: dict[str, tuple[CheckFn | None, CheckFn | None]] = {}
 _NO_HOOKS: tuple[None, None] = (None, None)
