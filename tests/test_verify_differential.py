@@ -1237,9 +1237,10 @@ def _first_error_ours(text: str) -> tuple[int, int, str] | None:
     return None
 
 
-def test_differential_terminator_not_last() -> None:
-    chunks = TERMINATOR_CASES.lstrip("\n").split("// -----\n")
-    _rc, diags, _err = oracle.run("// -----\n".join(chunks), "--split-input-file", "--allow-unregistered-dialect")
+def _first_errors_theirs(chunks: list[str], *flags: str) -> dict[int, tuple[int, int, str]]:
+    """mlir-opt's first error of each chunk (run once, split): (line in the
+    chunk, column, message), 1-based."""
+    _rc, diags, _err = oracle.run("// -----\n".join(chunks), "--split-input-file", *flags)
     # mlir-opt numbers the lines of the whole file: find each chunk's by its offset.
     firsts = []
     line = 1
@@ -1251,14 +1252,25 @@ def test_differential_terminator_not_last() -> None:
         if d.severity == "error":
             k = _chunk(d.line, firsts)
             theirs.setdefault(k, (d.line - firsts[k] + 1, d.col, d.message))
-    last_op = [m for _, _, m in theirs.values() if m.endswith("op must be the last operation in the parent block")]
-    assert len(last_op) >= 18, "most cases should hit the IsTerminator trait"
-    assert len(theirs) == len(chunks) - 2, "every case but the last two is rejected"
+    return theirs
+
+
+def _first_error_diffs(chunks: list[str], theirs: dict[int, tuple[int, int, str]]) -> list[str]:
     diffs = []
     for k, ch in enumerate(chunks):
         mine = _first_error_ours(ch)
         if mine != theirs.get(k):
             diffs.append(f"{ch.splitlines()[0]}: mlir-opt {theirs.get(k)} vs affine-lsp {mine}")
+    return diffs
+
+
+def test_differential_terminator_not_last() -> None:
+    chunks = TERMINATOR_CASES.lstrip("\n").split("// -----\n")
+    theirs = _first_errors_theirs(chunks, "--allow-unregistered-dialect")
+    last_op = [m for _, _, m in theirs.values() if m.endswith("op must be the last operation in the parent block")]
+    assert len(last_op) >= 18, "most cases should hit the IsTerminator trait"
+    assert len(theirs) == len(chunks) - 2, "every case but the last two is rejected"
+    diffs = _first_error_diffs(chunks, theirs)
     assert not diffs, "\n".join(diffs)
 
 
@@ -1323,22 +1335,8 @@ module {
 
 def test_differential_unprefixed_op_names() -> None:
     chunks = UNPREFIXED_CASES.lstrip("\n").split("// -----\n")
-    _rc, diags, _err = oracle.run("// -----\n".join(chunks), "--split-input-file")
-    firsts = []
-    line = 1
-    for ch in chunks:
-        firsts.append(line)
-        line += ch.count("\n") + 1
-    theirs: dict[int, tuple[int, int, str]] = {}
-    for d in diags:
-        if d.severity == "error":
-            k = _chunk(d.line, firsts)
-            theirs.setdefault(k, (d.line - firsts[k] + 1, d.col, d.message))
+    theirs = _first_errors_theirs(chunks)
     assert len(theirs) == len(chunks) - 1, "every case but the last is rejected"
     assert sum("Dialect `' not found" in m for _, _, m in theirs.values()) >= 5
-    diffs = []
-    for k, ch in enumerate(chunks):
-        mine = _first_error_ours(ch)
-        if mine != theirs.get(k):
-            diffs.append(f"{ch.splitlines()[0]}: mlir-opt {theirs.get(k)} vs affine-lsp {mine}")
+    diffs = _first_error_diffs(chunks, theirs)
     assert not diffs, "\n".join(diffs)
