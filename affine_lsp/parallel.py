@@ -158,9 +158,8 @@ def compute_items(doc: Document, owned: list[int], analyses: bool) -> dict[int, 
     out: dict[int, ItemResult] = {}
     for i in owned:
         c = doc.chunks[i]
-        parse = c.parse if c.released and c.parse is not None else c.ensure_parsed()
         op = c.ir_op
-        res = ItemResult(list(parse.notes), list(c.ir_notes), None, None)
+        res = ItemResult(list(c.parse_notes()), list(c.ir_notes), None, None)
         if op is not None:
             res.parse_check = rec.stored.get((id(op), "parse"))
             res.verified = rec.stored.get((id(op), "verify"))

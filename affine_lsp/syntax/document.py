@@ -112,6 +112,13 @@ class Chunk:
     def end(self) -> int:
         return self.anchor.offset + self.length
 
+    def parse_notes(self) -> list[Note]:
+        """The chunk's parse notes (kept when its syntax records were
+        released: no parse again for them)."""
+        if self.released and self.parse is not None:
+            return self.parse.notes
+        return self.ensure_parsed().notes
+
     def ensure_parsed(self) -> ParseResult:
         if self.parse is None or self.released:
             self.released = False
@@ -439,7 +446,7 @@ class Document:
         out: list[Note] = []
         for s in self.sections:
             for c in s.chunks:
-                out.extend(c.parse.notes if c.released and c.parse is not None else c.ensure_parsed().notes)
+                out.extend(c.parse_notes())
                 out.extend(c.ir_notes)
             out.extend(s.notes)
         return legacy_notes(self, out)

@@ -107,16 +107,16 @@ def _errors(doc: object) -> list[Note]:
     return [n for n in notes if n.severity == "error"]
 
 
-def _error_keys(text: str) -> set[tuple[str, str]]:
-    """Errors of ``text`` as (message, line text) pairs: comparable across
-    edits that move lines around."""
+def _keyed_errors(text: str) -> list[tuple[tuple[str, str], Note]]:
+    """Errors of ``text``, each keyed by (message, line text): comparable
+    across edits that move lines around."""
     from affine_lsp.syntax.document import Document
 
-    out = set()
+    out = []
     for n in _errors(Document(text)):
         ls = line_start(text, n.span.start)
         le = text.find("\n", ls)
-        out.add((n.message, text[ls : le if le >= 0 else len(text)].strip()))
+        out.append(((n.message, text[ls : le if le >= 0 else len(text)].strip()), n))
     return out
 
 
@@ -124,16 +124,9 @@ def checked(text: str, edits: Sequence[TextEdit]) -> str:
     """Apply ``edits`` and re-parse and re-verify the result. Returns the new
     text, or raises :class:`UnsafeTransform` when the edit introduces an
     error the original text did not have (the transform is then withheld)."""
-    from affine_lsp.syntax.document import Document
-
     new = apply_edits(text, edits)
-    before = _error_keys(text)
-    fresh = []
-    for n in _errors(Document(new)):
-        ls = line_start(new, n.span.start)
-        le = new.find("\n", ls)
-        if (n.message, new[ls : le if le >= 0 else len(new)].strip()) not in before:
-            fresh.append(n)
+    before = {key for key, _ in _keyed_errors(text)}
+    fresh = [n for key, n in _keyed_errors(new) if key not in before]
     if fresh:
         raise UnsafeTransform(fresh)
     return new

@@ -273,9 +273,8 @@ class Checker:
         return fn(self, op) if fn is not None else None
 
     def hooks(self, op: Operation) -> tuple[CheckFn | None, CheckFn | None]:
-        """The entrance and exit checks of ``op`` (what :meth:`entrance` and
-        :meth:`exit` run), looked up once per op name: the verifier asks for
-        every op."""
+        """The entrance and exit checks of ``op``, looked up once per op
+        name: the verifier asks for every op."""
         if not op.known or registry.is_unregistered(op):
             return _NO_HOOKS
         h = _HOOKS.get(op.name)
@@ -289,14 +288,6 @@ class Checker:
                 fn = _with_terminator_trait(fn)
             h = _HOOKS[op.name] = (fn, affine_checks.EXIT.get(op.name))
         return h
-
-    def entrance(self, op: Operation) -> Note | None:
-        fn = self.hooks(op)[0]
-        return fn(self, op) if fn is not None else None
-
-    def exit(self, op: Operation) -> Note | None:
-        fn = self.hooks(op)[1]
-        return fn(self, op) if fn is not None else None
 
     def terminator_trait(self, op: Operation) -> Note | None:
         """``verifyIsTerminator``: a terminator is the last op of its block.
