@@ -157,10 +157,9 @@ class Server:
         """Let the server finish starting: affine-lsp says when its parser
         tables and verifier are loaded (``$/logTrace``); then both servers
         get half a second of quiet."""
-        if name == "affine-lsp":
-            end = time.monotonic() + 60
-            while time.monotonic() < end and not any(m.startswith("server ready") for _, m in self.traces):
-                time.sleep(0.01)
+        if name == "affine-lsp" and not any(m.startswith("server ready") for _, m in self.traces):
+            with contextlib.suppress(TimeoutError):  # (traces are read by wait)
+                self.wait(lambda m: m.get("method") == "$/logTrace" and m["params"]["message"].startswith("server ready"), 60)
         self.drain(0.5, 30)
 
     @staticmethod
