@@ -252,3 +252,44 @@ def test_released_functions_are_parsed_one_at_a_time() -> None:
     assert len(alive) >= 8 and max(alive) == 1
     assert sum(1 for c in doc.chunks if c.released) == 7
     assert _all_notes(doc) == _all_notes(Document(text))
+
+
+def test_an_edit_after_release_parses_only_the_edited_function() -> None:
+    """The server keeps no function's syntax records (``Document(release=True)``):
+    an edit in one function parses that function again, and no other (their
+    IR is reused without their records); the diagnostics are a fresh
+    parse's; and ``item_syntax`` gives a released function's records as a
+    document that keeps them has them (what go-to-definition, references,
+    hover and semantic tokens read)."""
+    from affine_lsp.server.index import chunk_occurrences
+    from affine_lsp.syntax import document as document_mod
+
+    text = "#m = affine_map<(d0) -> (d0 + 1)>\n" + "".join(GOOD.format(n=k) for k in range(6)) + BROKEN[0]
+    doc = Document(text, release=True)
+    _ = doc.sections
+    funcs = [c for c in doc.chunks if c.kind == "item" and c.text.startswith("func.func @good")]
+    assert len(funcs) == 6 and all(c.released and c.parse is not None and c.parse.item is None for c in funcs)
+    parsed: list[str] = []
+    parse = document_mod.parse_chunk
+
+    def counting(text: str, anchor: object) -> object:
+        parsed.append(text.split("(", 1)[0])
+        return parse(text, anchor)  # type: ignore[arg-type]
+
+    document_mod.parse_chunk = counting  # type: ignore[assignment]
+    try:
+        at = doc.text.index("0 to 10", doc.text.index("@good3"))
+        doc.apply_edit(at, at + len("0 to 10"), "0 to 11")
+        _ = doc.sections
+    finally:
+        document_mod.parse_chunk = parse
+    assert parsed == ["func.func @good3"]
+    assert _all_notes(doc) == _all_notes(Document(doc.text))
+    kept = Document(doc.text)
+
+    def occs(d: Document) -> list[list[tuple[str, int, int, str]]]:
+        _ = d.sections
+        return [[(o.kind, o.span.start, o.span.end, o.name) for o in chunk_occurrences(c)] for c in d.chunks]
+
+    assert any(c.released for c in doc.chunks) and not any(c.released for c in kept.chunks)
+    assert occs(doc) == occs(kept) and sum(map(len, occs(doc))) > 50

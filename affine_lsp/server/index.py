@@ -20,7 +20,7 @@ from affine_lsp.ir.attributes import AffineMapAttr, ArrayAttr, Attribute, DictAt
 from affine_lsp.ir.builder import UndefinedValue
 from affine_lsp.ir.core import Block, Operation, Span, Value
 from affine_lsp.ir.types import ComplexType, FunctionType, ShapedType, TupleType, Type
-from affine_lsp.syntax.document import Chunk, Document, Section
+from affine_lsp.syntax.document import Chunk, Document, Section, item_syntax
 from affine_lsp.syntax.nodes import AliasDefSyn, AliasRef, AliasType, OpSyn
 
 # Occurrence kinds, most specific first (used to break ties).
@@ -328,10 +328,9 @@ def _op_occs(op: Operation, syn: OpSyn | None, seen_types: set[tuple[int, int]],
 
 def chunk_occurrences(chunk: Chunk) -> list[Occ]:
     """Every occurrence written in ``chunk`` (empty if it did not parse)."""
-    parse = chunk.parse
-    if parse is None or parse.item is None:
+    item = item_syntax(chunk)
+    if item is None:
         return []
-    item = parse.item
     out: list[Occ] = []
     if isinstance(item, AliasDefSyn):
         out.append(Occ("alias-def", item.name_span, item.name))

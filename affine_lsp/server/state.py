@@ -123,7 +123,9 @@ class DocumentState:
         """The Document (built now if needed; call with the lock held)."""
         doc = self._doc
         if doc is None:
-            doc = self._doc = Document(self._initial_text or "", uri=self.uri)
+            # The server keeps the IR, not the syntax records of functions
+            # (parsed again for the moment when a feature reads them).
+            doc = self._doc = Document(self._initial_text or "", uri=self.uri, release=True)
             self._initial_text = None
         return doc
 

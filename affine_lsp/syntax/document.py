@@ -283,7 +283,9 @@ class LineIndex:
 
 
 class Document:
-    def __init__(self, text: str, uri: str = "") -> None:
+    def __init__(self, text: str, uri: str = "", release: bool = False) -> None:
+        """``release``: free each top-level function's syntax records once
+        its IR is built (see :meth:`release_syntax`)."""
         self.uri = uri
         self.text = text
         self.chunks: list[Chunk] = [Chunk(cs, text[cs.start : cs.end]) for cs in scan_chunks(text)]
@@ -291,7 +293,7 @@ class Document:
         self._lines: LineIndex | None = None
         self.version = 0
         self.reparsed = 0  # chunks parsed by the last edit (for tests and benchmarks)
-        self._release = False  # see release_syntax
+        self._release = release  # see release_syntax
 
     # ------------------------------------------------------------ editing
     @property
@@ -431,11 +433,12 @@ class Document:
 
     def release_syntax(self) -> None:
         """Build the IR of every section, then free the syntax records of the
-        top-level ops whose IR is built (their parse notes are kept). For a
-        document checked once (``affine-lsp check``): the records are a
-        fifth of its memory. From now on, IR built for an edit frees them too.
-        A chunk whose IR is built again later (after an edit that changes its
-        environment) is parsed again."""
+        top-level functions whose IR is built (their parse notes are kept):
+        the records are a fifth of a document's memory. From now on, IR
+        built for an edit frees them too. A function whose IR is built again
+        later (after an edit that changes its environment) is parsed again;
+        one whose IR is reused is not. :func:`item_syntax` gives a released
+        function's records, parsed again for the moment."""
         self._release = True
         for s in self.sections:  # built now: each chunk's records are freed once its IR is built
             for c in s.chunks:
@@ -508,12 +511,41 @@ def is_function_chunk(c: Chunk) -> bool:
 
 
 def _release(c: Chunk) -> None:
-    """Free the syntax records of a chunk whose IR is built (keeping its
-    ParseResult, whose identity the environment keys use, and its notes)."""
+    """Free the syntax records of a function chunk whose IR is built
+    (keeping its ParseResult, whose identity the semantic-token cache uses,
+    and its notes). Only functions: they define nothing the environment of
+    the other items is read from, so a build that reuses their IR needs no
+    record of them."""
     p = c.parse
-    if p is not None and isinstance(p.item, OpSyn) and c.ir_op is not None:
+    if p is not None and isinstance(p.item, OpSyn) and c.ir_op is not None and is_function_chunk(c):
         p.item = None
         c.released = True
+
+
+_RECENT_MAX = 8
+_recent: dict[int, tuple[Chunk, ParseResult, ParseResult]] = {}
+_recent_lock = threading.Lock()
+
+
+def item_syntax(c: Chunk) -> object | None:
+    """The syntax record of ``c``'s item (None if it did not parse); for a
+    released function, parsed again and not kept (the last few are cached:
+    a hover, then a go-to-definition in the same function, parse it once)."""
+    p = c.parse
+    if p is None or not c.released:
+        return p.item if p is not None else None
+    key = id(c)
+    with _recent_lock:
+        hit = _recent.pop(key, None)
+        if hit is not None and hit[0] is c and hit[1] is p:
+            _recent[key] = hit  # most recent last
+            return hit[2].item
+    again = parse_chunk(c.text, c.anchor)
+    with _recent_lock:
+        _recent[key] = (c, p, again)
+        while len(_recent) > _RECENT_MAX:
+            del _recent[next(iter(_recent))]
+    return again.item
 
 
 def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool = False) -> Section:
@@ -542,7 +574,7 @@ def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool 
     value_items: list[int] = []  # the items defining top-level values
     for k, c in enumerate(chunks):
         scope_of.append(open_scopes[-1])
-        if c.parse is None and is_function_chunk(c):
+        if (c.parse is None or c.released) and is_function_chunk(c):
             # A function defines no alias, module or top-level value: it is
             # parsed below, just before its IR is built (so with ``release``
             # only one function's syntax records are alive at a time).
@@ -577,7 +609,7 @@ def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool 
     kept: set[int] = set()  # anchors of the chunks whose IR is reused
     for k, c in enumerate(chunks):
         item = c.parse.item if c.parse else None
-        env = _env_key(akeys.key(c), scope_path[scope_of[k]], visible[scope_of[k]]) if c.parse is None or isinstance(item, OpSyn) else None
+        env = _env_key(akeys.key(c), scope_path[scope_of[k]], visible[scope_of[k]]) if c.parse is None or c.released or isinstance(item, OpSyn) else None
         envs.append(env)
         if env is not None and c.ir_op is not None and c.ir_key == env:
             kept.add(id(c.anchor))
@@ -618,11 +650,16 @@ def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool 
     top_scope = Scope(None, isolated=True)
     stack: list[tuple[Operation, Block, Scope]] = [(module, root_block, top_scope)]
     for k, c in enumerate(chunks):
-        item = c.ensure_parsed().item
+        env = envs[k]
+        if c.released and c.ir_op is not None and c.ir_key == env:
+            item, is_op = None, True  # a released function whose IR is reused: not parsed again
+        else:
+            item = c.ensure_parsed().item
+            is_op = isinstance(item, OpSyn)
         _, cur_block, cur_scope = stack[-1]
-        if isinstance(item, OpSyn):
-            env = envs[k]
+        if is_op:
             if c.ir_op is None or c.ir_key != env:
+                assert isinstance(item, OpSyn)
                 b = IRBuilder(aliases, cur_scope)
                 op = build_op(b, item, cur_scope, cur_block)
                 c.ir_op, c.ir_notes, c.ir_key = op, b.notes, env
