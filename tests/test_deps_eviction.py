@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from affine_lsp.ir.core import memo_if_any
 from affine_lsp.server import engine as engine_mod
 from affine_lsp.server.engine import Engine, functions_of
 from affine_lsp.server.settings import Settings
@@ -73,7 +74,7 @@ def test_evicted_models_are_recomputed_with_the_same_answers(small_lru: None) ->
         for f in funcs[:-2]:
             fa = st.fn_cache[id(f)]
             assert fa.evicted and fa.deps is None
-            assert "_affine_lsp_function_deps" not in getattr(f, "__dict__", {})
+            assert "_affine_lsp_function_deps" not in (memo_if_any(f) or {})
         # Asking again gives the same notes and the same dependences.
         for f, (notes, answers) in zip(funcs, first):
             fa = eng.analyse_function(st, f, settings)

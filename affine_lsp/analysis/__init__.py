@@ -74,7 +74,6 @@ it trips, the answer is ``unknown`` (conservative) plus an info note.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from affine_lsp.analysis import bounds_check as _bounds_check  # noqa: F401  (imported eagerly: no first-use cost)
@@ -93,7 +92,7 @@ from affine_lsp.analysis.dependences import (
 )
 from affine_lsp.analysis.isl_support import DEFAULT_BUDGET, TimeBudgetExceeded, time_limit
 from affine_lsp.analysis.polyhedral import AccessModel, scope_of
-from affine_lsp.ir.core import Operation
+from affine_lsp.ir.core import Operation, memo_if_any, memo_of
 from affine_lsp.syntax.nodes import Note
 
 if TYPE_CHECKING:
@@ -126,11 +125,10 @@ __all__ = [
 
 _CACHE_ATTR = "_affine_lsp_function_deps"
 _CACHE_LOCK = threading.RLock()
-_LRU: OrderedDict[int, _DepsCache] = OrderedDict()
 
 
 class _DepsCache(dict):
-    """The engines of one function op, stored on the op. Copies of the op
+    """The engines of one function op, stored in its memo. Copies of the op
     (``copy``/``deepcopy``/pickling, e.g. by a transform cloning IR) never
     inherit them: the owner check below and the copy hooks start afresh."""
 
@@ -152,11 +150,9 @@ def forget_dependences(func_op: Operation) -> None:
     """Drop the cached dependence engines of ``func_op`` (to bound memory;
     :func:`dependences_of_function` builds a new one when asked)."""
     with _CACHE_LOCK:
-        store = getattr(func_op, "__dict__", None)
-        if store is not None:
-            store.pop(_CACHE_ATTR, None)
-        else:
-            _LRU.pop(id(func_op), None)
+        memo = memo_if_any(func_op)
+        if memo is not None:
+            memo.pop(_CACHE_ATTR, None)
 
 
 def dependences_of_function(func_op: Operation, budget: int = DEFAULT_BUDGET, max_pairs: int = DEFAULT_MAX_PAIRS) -> FunctionDeps:
@@ -168,18 +164,10 @@ def dependences_of_function(func_op: Operation, budget: int = DEFAULT_BUDGET, ma
     """
     key = (budget, max_pairs)
     with _CACHE_LOCK:
-        store = getattr(func_op, "__dict__", None)
-        if store is not None:
-            per = store.get(_CACHE_ATTR)
-            if not isinstance(per, _DepsCache) or per.owner is not func_op:
-                per = store[_CACHE_ATTR] = _DepsCache(func_op)
-        else:  # an op class without __dict__: a small LRU keyed by identity
-            per = _LRU.pop(id(func_op), None)
-            if per is None or per.owner is not func_op:
-                per = _DepsCache(func_op)
-            _LRU[id(func_op)] = per
-            while len(_LRU) > 256:
-                _LRU.popitem(last=False)
+        store = memo_of(func_op)
+        per = store.get(_CACHE_ATTR)
+        if not isinstance(per, _DepsCache) or per.owner is not func_op:
+            per = store[_CACHE_ATTR] = _DepsCache(func_op)
         fd = per.get(key)
     if fd is not None:
         return fd
@@ -195,8 +183,8 @@ def dependences_of_function(func_op: Operation, budget: int = DEFAULT_BUDGET, ma
 def _cached_deps(func_op: Operation, budget: int, max_pairs: int = DEFAULT_MAX_PAIRS) -> FunctionDeps | None:
     """The engine :func:`dependences_of_function` cached for ``func_op``, if any."""
     with _CACHE_LOCK:
-        store = getattr(func_op, "__dict__", None)
-        per = store.get(_CACHE_ATTR) if store is not None else _LRU.get(id(func_op))
+        memo = memo_if_any(func_op)
+        per = memo.get(_CACHE_ATTR) if memo is not None else None
         if isinstance(per, _DepsCache) and per.owner is func_op:
             return per.get((budget, max_pairs))
     return None

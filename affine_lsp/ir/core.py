@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from affine_lsp.ir.attributes import Attribute
@@ -145,7 +145,7 @@ class BlockArgument(Value):
         return self.owner
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Operation:
     """An operation. ``name`` is the full op name, e.g. ``affine.for``.
 
@@ -172,6 +172,10 @@ class Operation:
     # Names of operands that could not be resolved to definitions
     # (reported by the verifier as "use of undeclared SSA value name").
     unresolved: list[tuple[str, Span]] = field(default_factory=list)
+    # What analyses and transforms derive from the op and keep with it (see
+    # memo_of): it dies with the op, which the document model rebuilds when
+    # its text changes.
+    memo: _Memo | None = field(default=None, repr=False)
 
     @property
     def dialect(self) -> str:
@@ -219,6 +223,33 @@ class Operation:
 
     def __repr__(self) -> str:
         return f"<Operation {self.name} @{self.span.start}>"
+
+
+class _Memo(dict):
+    """An op's memo, which knows its op: a copy of the op (``copy.copy``)
+    shares the object but not what it holds (see :func:`memo_of`)."""
+
+    __slots__ = ("owner",)
+
+    def __init__(self, owner: Operation) -> None:
+        super().__init__()
+        self.owner = owner
+
+
+def memo_of(op: Operation) -> dict[str, Any]:
+    """``op``'s memo (created on first use): where analyses and transforms
+    keep what they derive from it, so that it dies with the op. A copy of an
+    op starts with an empty one."""
+    m = op.memo
+    if m is None or m.owner is not op:
+        m = op.memo = _Memo(op)
+    return m
+
+
+def memo_if_any(op: Operation) -> dict[str, Any] | None:
+    """``op``'s memo if it has one (None: nothing derived from it yet)."""
+    m = op.memo
+    return m if m is not None and m.owner is op else None
 
 
 @dataclass(eq=False, slots=True)

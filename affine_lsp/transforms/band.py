@@ -22,7 +22,6 @@ with unknown memory effects, makes the answer "not legal" with that reason.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import product
@@ -31,7 +30,7 @@ import islpy as isl
 
 from affine_lsp.analysis.isl_support import DEFAULT_BUDGET, DT, BudgetExceeded, IslFailure, limited, val_bound
 from affine_lsp.ir.affine_ops import ForView
-from affine_lsp.ir.core import Operation, Value
+from affine_lsp.ir.core import Operation, Value, memo_of
 
 
 def body_ops(loop: Operation) -> list[Operation]:
@@ -116,18 +115,12 @@ def _fmt_interval(lo: int | None, hi: int | None) -> str:
     return f"[{'-inf' if lo is None else lo}, {'+inf' if hi is None else hi}]"
 
 
-_CACHE: weakref.WeakKeyDictionary[Operation, dict[int, BandDeps]] = weakref.WeakKeyDictionary()
-
-
 def band_dependences(band: Sequence[Operation]) -> BandDeps:
     """The dependences between accesses of the band not carried by a loop
     outside it, with their distance sets over the band dimensions (cached
     per outermost loop op and depth: the document model rebuilds an op
     whose text changes)."""
-    try:
-        per_loop = _CACHE.setdefault(band[0], {})
-    except TypeError:
-        per_loop = {}
+    per_loop = memo_of(band[0]).setdefault("band_deps", {})
     got = per_loop.get(len(band))
     if got is None or got.band != list(band):
         got = _band_dependences(band)

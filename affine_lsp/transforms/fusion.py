@@ -46,7 +46,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from affine_lsp.analysis.isl_support import BudgetExceeded, IslFailure, limited
-from affine_lsp.ir.core import Block, Operation, Value
+from affine_lsp.ir.core import Block, Operation, Value, memo_if_any, memo_of
 from affine_lsp.ir.types import MemRefType
 from affine_lsp.syntax.chunks import SPLIT_MARKER_RE, split_sections
 from affine_lsp.syntax.document import Document, Section
@@ -817,7 +817,8 @@ def _key_of(func: Operation, text: str) -> str:
 
 
 def op_text(op: Operation) -> str:
-    t = getattr(op, "_fusion_text", None)
+    memo = memo_if_any(op)
+    t = memo.get("fusion_text") if memo is not None else None
     return t if isinstance(t, str) else ""
 
 
@@ -830,7 +831,7 @@ def _one_fusion(text: str, p: str, maximal: bool, done: set[tuple[str, str, str]
                 if len(nests) < 2:
                     continue
                 for n in nests:
-                    n._fusion_text = text[n.span.start : n.span.end]  # type: ignore[attr-defined]
+                    memo_of(n)["fusion_text"] = text[n.span.start : n.span.end]
                 for dst in reversed(nests):
                     if p in ("pc1", "pc"):
                         cands = [(s, PRODUCER_CONSUMER) for s in producer_candidates(block, dst, 1 if p == "pc1" else None)]

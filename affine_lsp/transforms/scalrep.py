@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from affine_lsp.ir.core import Block, Operation, Value
+from affine_lsp.ir.core import Block, Operation, Value, memo_of
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform, delete_op
 from affine_lsp.transforms.rewrite import LoopOutcome, apply_sequentially, checked_in_section, is_unnamed, loops_on_lines
 
@@ -161,7 +161,7 @@ def plan_scalrep(func_op: Operation, fd: object | None = None) -> list[Replaceme
 
     if func_op.name not in SCOPE_OPS or not func_op.regions:
         return []
-    store = getattr(func_op, "__dict__", {})
+    store = memo_of(func_op)
     got = store.get(_PLAN_ATTR)
     if got is not None and got[0] is func_op:
         return got[1]

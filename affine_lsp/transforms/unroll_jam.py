@@ -112,9 +112,10 @@ def ready_deps(op: Operation) -> object | None:
     from affine_lsp.analysis import _CACHE_ATTR, _CACHE_LOCK
     from affine_lsp.analysis.isl_support import DEFAULT_BUDGET
     from affine_lsp.analysis.polyhedral import scope_of
+    from affine_lsp.ir.core import memo_if_any
 
     scope = op if op.name in ("func.func", "gpu.func") else scope_of(op)
-    store = getattr(scope, "__dict__", None) if scope is not None else None
+    store = memo_if_any(scope) if scope is not None else None
     if store is None:
         return None
     with _CACHE_LOCK:
