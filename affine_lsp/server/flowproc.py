@@ -9,19 +9,26 @@ alias definitions), the process parses it with the same engine, runs the
 analysis package's dataflow and answers which RAW dependences carry values,
 as ``(source access index, destination access index, depth)`` triples (the
 access indices are the analysis' walk order, identical for identical text).
+
+The process is a plain child (``python -c``, requests and answers pickled
+over its stdin and stdout): a ``multiprocessing`` pool would start a
+second process too, its resource tracker (15 MB for a lock nobody shares).
 """
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import itertools
 import logging
-import multiprocessing
+import pickle
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Future
+from typing import IO, Any
 
 log = logging.getLogger("affine_lsp.server.flowproc")
 
@@ -35,6 +42,73 @@ def _init() -> None:  # pragma: no cover - runs in the worker process
         _ = Document("func.func @warm_up() {\n  return\n}\n").sections
     except Exception:
         pass
+
+
+def _serve() -> None:  # pragma: no cover - runs in the worker process
+    """The worker's loop: a request is ``(prefix, func_text, budget,
+    seconds)``, its answer what :func:`value_flows` returns; each one a
+    pickle after its length (8 bytes, little-endian). Ends at end of input."""
+    inp, out = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # nothing printed may reach the answers
+    _init()
+    while True:
+        request = _read(inp)
+        if request is None:
+            return
+        try:
+            result = value_flows(*request)
+        except Exception:
+            result = None
+        _write(out, result)
+
+
+def _write(f: IO[bytes], obj: Any) -> None:
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    f.write(len(data).to_bytes(8, "little") + data)
+    f.flush()
+
+
+def _read(f: IO[bytes]) -> Any:
+    """The next message, or None at end of input."""
+    head = f.read(8)
+    if len(head) < 8:
+        return None
+    n = int.from_bytes(head, "little")
+    data = f.read(n)
+    if len(data) < n:
+        return None
+    return pickle.loads(data)
+
+
+class _Process:
+    """The worker process: this interpreter with this process's module
+    path, running :func:`_serve`."""
+
+    def __init__(self) -> None:
+        code = f"import sys; sys.path[:] = {sys.path!r}; from affine_lsp.server.flowproc import _serve; _serve()"
+        self.proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def call(self, *request: Any) -> list[Triple] | None:
+        """The worker's answer; EOFError when it died."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        _write(self.proc.stdin, request)
+        head = self.proc.stdout.read(8)
+        if len(head) < 8:
+            raise EOFError(f"the process ended (exit status {self.proc.poll()})")
+        n = int.from_bytes(head, "little")
+        result: list[Triple] | None = pickle.loads(self.proc.stdout.read(n))
+        return result
+
+    def stop(self) -> None:
+        """End of input: the worker leaves (killed if it does not at once)."""
+        try:
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+            self.proc.wait(1.0)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(1.0)
 
 
 def value_flows(prefix: str, func_text: str, budget: int, seconds: float | None = None) -> list[Triple] | None:  # pragma: no cover - worker process
@@ -77,7 +151,7 @@ class FlowWorker:
     background ones (oldest first)."""
 
     def __init__(self) -> None:
-        self._pool: ProcessPoolExecutor | None = None
+        self._proc: _Process | None = None
         self._heap: list[tuple[int, int, str, str, int, float | None, Future, Callable[[list[Triple] | None], None]]] = []
         self._cv = threading.Condition()
         self._seq = itertools.count()
@@ -133,16 +207,19 @@ class FlowWorker:
                 continue
             result: list[Triple] | None = None
             try:
-                if self._pool is None:
-                    self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_init)
-                result = self._pool.submit(value_flows, prefix, text, budget, seconds).result()
-            except BrokenProcessPool as e:
-                log.warning("dataflow worker process died (%s); value-based dependences disabled", e)
+                with self._cv:
+                    if self._stopped:
+                        return
+                    if self._proc is None:
+                        self._proc = _Process()
+                    proc = self._proc
+                result = proc.call(prefix, text, budget, seconds)
+            except (OSError, EOFError, pickle.UnpicklingError, ValueError) as e:
+                if not self._stopped:
+                    log.warning("dataflow worker process died (%s); value-based dependences disabled", e)
                 self.broken = True
             except Exception as e:
                 log.info("dataflow worker failed: %s", e)
-                if self._pool is None:
-                    self.broken = True
             try:
                 done(result)
             finally:
@@ -156,6 +233,6 @@ class FlowWorker:
                 item[6].cancel()
             self._heap.clear()
             self._cv.notify_all()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+            proc, self._proc = self._proc, None
+        if proc is not None:
+            proc.stop()
