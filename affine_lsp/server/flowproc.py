@@ -52,8 +52,9 @@ def _serve() -> None:  # pragma: no cover - runs in the worker process
     sys.stdout = sys.stderr  # nothing printed may reach the answers
     _init()
     while True:
-        request = _read(inp)
-        if request is None:
+        try:
+            request = _read(inp)
+        except EOFError:
             return
         try:
             result = value_flows(*request)
@@ -69,14 +70,13 @@ def _write(f: IO[bytes], obj: Any) -> None:
 
 
 def _read(f: IO[bytes]) -> Any:
-    """The next message, or None at end of input."""
+    """The next message (EOFError at end of input, or where the writer died
+    mid-message)."""
     head = f.read(8)
-    if len(head) < 8:
-        return None
     n = int.from_bytes(head, "little")
-    data = f.read(n)
-    if len(data) < n:
-        return None
+    data = f.read(n) if len(head) == 8 else b""
+    if len(head) < 8 or len(data) < n:
+        raise EOFError("end of input")
     return pickle.loads(data)
 
 
@@ -92,11 +92,10 @@ class _Process:
         """The worker's answer; EOFError when it died."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
         _write(self.proc.stdin, request)
-        head = self.proc.stdout.read(8)
-        if len(head) < 8:
-            raise EOFError(f"the process ended (exit status {self.proc.poll()})")
-        n = int.from_bytes(head, "little")
-        result: list[Triple] | None = pickle.loads(self.proc.stdout.read(n))
+        try:
+            result: list[Triple] | None = _read(self.proc.stdout)
+        except EOFError:
+            raise EOFError(f"the process ended (exit status {self.proc.poll()})") from None
         return result
 
     def stop(self) -> None:

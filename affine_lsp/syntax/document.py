@@ -532,8 +532,10 @@ def item_syntax(c: Chunk) -> object | None:
     released function, parsed again and not kept (the last few are cached:
     a hover, then a go-to-definition in the same function, parse it once)."""
     p = c.parse
-    if p is None or not c.released:
-        return p.item if p is not None else None
+    if p is None:
+        return None
+    if not c.released:
+        return p.item
     key = id(c)
     with _recent_lock:
         hit = _recent.pop(key, None)
