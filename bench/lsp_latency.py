@@ -24,10 +24,15 @@ it is measured with the push client only.
   p50/p95 (affine-lsp's hover on an access/loop includes its dependences,
   analysed on demand when the background analysis has not reached that
   function yet);
-* **peak memory**: ``VmHWM`` of the server process plus that of every child
-  process (affine-lsp's dataflow worker, :mod:`affine_lsp.server.flowproc`,
-  and the private memory of the short-lived child that opens a large file
-  on two processes, :mod:`affine_lsp.parallel`, which the server traces).
+* **peak memory**: ``VmHWM`` of the server process plus the private memory
+  (``Private_Clean`` + ``Private_Dirty``: the pages no other process maps)
+  of every child process: affine-lsp's dataflow worker,
+  :mod:`affine_lsp.server.flowproc`, forked when the server starts and
+  sharing the server's pages until either writes to them (its largest
+  sample after the open, the edits and the hovers), and the short-lived
+  child that opens a large file on two processes, :mod:`affine_lsp.parallel`,
+  which measures itself at its end and which the server traces. A child's
+  shared pages are counted once, in the server's ``VmHWM``.
 
 Editing starts once the opened version's diagnostics are complete (at most
 ``--complete-timeout`` seconds) and the server has been quiet for
@@ -73,6 +78,7 @@ class Server:
         self.next_id = 0
         self.refreshes: list[float] = []  # arrival times of workspace/diagnostic/refresh
         self.traces: list[tuple[float, str]] = []  # $/logTrace messages (arrival time, message)
+        self.child_peaks: dict[int, float] = {}  # largest sampled private memory per child process
         self.write_lock = threading.Lock()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -200,29 +206,49 @@ class Server:
                 return int(line.split()[1]) / 1024.0
         return 0.0
 
-    def tree_mb(self, key: str) -> float:
-        """``key`` (VmRSS, VmHWM) summed over the server and its descendants."""
-        todo, seen, total = [self.proc.pid], set(), 0.0
+    @staticmethod
+    def _private_mb(pid: int) -> float:
+        """The pages only ``pid`` maps (``Private_Clean`` + ``Private_Dirty``
+        of ``/proc/PID/smaps_rollup``): what a child adds to the memory of
+        the server, whose pages a forked child shares until either writes."""
+        try:
+            rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+        except OSError:
+            return 0.0
+        return sum(int(line.split()[1]) for line in rollup.splitlines() if line.startswith(("Private_Clean:", "Private_Dirty:"))) / 1024.0
+
+    def _descendants(self) -> list[int]:
+        todo, seen = self._children(self.proc.pid), []
         while todo:
             pid = todo.pop()
-            if pid in seen:
-                continue
-            seen.add(pid)
-            total += self._status_mb(pid, key)
-            todo += self._children(pid)
+            if pid not in seen:
+                seen.append(pid)
+                todo += self._children(pid)
+        return seen
+
+    def sample_children(self) -> float:
+        """The private memory of the server's live descendants, summed;
+        each one's largest sample is kept for :meth:`workers_peak_mb`."""
+        total = 0.0
+        for pid in self._descendants():
+            mb = self._private_mb(pid)
+            self.child_peaks[pid] = max(self.child_peaks.get(pid, 0.0), mb)
+            total += mb
         return total
 
-    def workers_peak_rss_mb(self) -> float:
-        """Peak resident memory of its child processes (worker processes), summed."""
-        todo, seen, total = self._children(self.proc.pid), set(), 0.0
-        while todo:
-            pid = todo.pop()
-            if pid in seen:
-                continue
-            seen.add(pid)
-            total += self._hwm_mb(pid)
-            todo += self._children(pid)
-        return total
+    def tree_mb(self, key: str) -> float:
+        """The server's ``key`` (VmRSS, VmHWM) plus the private memory of its
+        descendants (now, or for VmHWM their largest sample)."""
+        now = self.sample_children()
+        return self._status_mb(self.proc.pid, key) + (self.workers_peak_mb() if key == "VmHWM" else now)
+
+    def workers_peak_mb(self) -> float:
+        """The largest sampled private memory of each child process, summed
+        (sampled after the open, the edits and the hovers: a long-lived
+        Python process gives little memory back, so its last sample is
+        close to its peak)."""
+        self.sample_children()
+        return sum(self.child_peaks.values())
 
     def stop(self) -> None:
         try:
@@ -443,7 +469,7 @@ def measure(
             elif "not analysed yet" in json.dumps(msg["result"]):
                 res.hover_flow_pending += 1
         res.peak_mb = srv.peak_rss_mb()
-        res.workers_mb = srv.workers_peak_rss_mb() + transient_children_mb(srv.traces)
+        res.workers_mb = srv.workers_peak_mb() + transient_children_mb(srv.traces)
     except Exception as e:
         res.error = f"{type(e).__name__}: {e}"
         res.peak_mb = srv.peak_rss_mb()

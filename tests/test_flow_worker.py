@@ -61,3 +61,61 @@ def test_a_dead_worker_disables_the_value_flows_without_hanging() -> None:
     assert second is not None and second.result(timeout=30) is None
     assert worker.broken and worker.submit("\n", STENCIL, 100_000, lambda r: None) is None
     worker.shutdown()
+
+
+_PREFORK = """
+import json, os, sys
+from affine_lsp.server.flowproc import FlowWorker, value_flows
+from tests.test_flow_worker import STENCIL, _children
+
+worker = FlowWorker()
+forked = worker.prefork()
+pid = worker._proc.pid
+fut = worker.submit("\\n", STENCIL, 100_000, lambda r: None, urgent=True, seconds=10.0)
+got = fut.result(timeout=60)
+stdin = os.readlink(f"/proc/{pid}/fd/0")  # (set up once it answers)
+alive = _children()
+worker.shutdown()
+print(json.dumps({"forked": forked, "pid": pid, "stdin": stdin, "got": got,
+                  "expected": value_flows("\\n", STENCIL, 100_000, 10.0), "alive": alive, "after": _children()}))
+"""
+
+
+def test_the_server_forks_the_worker_before_its_threads_start() -> None:
+    """What ``affine-lsp serve`` does (a fresh interpreter, one thread): the
+    worker is forked at once, answers as the analysis in process, does not
+    read the server's standard input (LSP), and is gone after shutdown."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parent.parent)
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    out = subprocess.run([sys.executable, "-c", _PREFORK], capture_output=True, text=True, timeout=120, cwd=root, env=env, stdin=subprocess.PIPE)
+    assert out.returncode == 0, out.stderr
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    assert r["forked"] is True
+    assert r["stdin"] == os.devnull
+    assert r["got"] == r["expected"] and r["expected"]  # the stencil's RAW carries values
+    assert r["alive"] == [r["pid"]]  # the worker is the one child
+    assert r["after"] == []
+
+
+def test_a_worker_is_not_forked_beside_running_threads() -> None:
+    """A fork would copy the locks other threads hold: with a second thread
+    running, the worker is a new interpreter started at its first request."""
+    import threading
+
+    stop = threading.Event()
+    t = threading.Thread(target=stop.wait)
+    t.start()
+    try:
+        worker = FlowWorker()
+        assert worker.prefork() is False and worker._proc is None
+        fut = worker.submit("\n", STENCIL, 100_000, lambda r: None, urgent=True, seconds=10.0)
+        assert fut is not None and fut.result(timeout=60) == value_flows("\n", STENCIL, 100_000, 10.0)
+        worker.shutdown()
+    finally:
+        stop.set()
+        t.join()

@@ -53,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
     sys.setswitchinterval(0.001)
 
     server = create_server(debug_mirror=args.debug_mirror)
+    if os.environ.get("AFFINE_LSP_PREFORK", "1") != "0":
+        server.prefork_worker()
     if args.tcp:
         try:
             host, port = parse_hostport(args.tcp)

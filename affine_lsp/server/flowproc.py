@@ -10,17 +10,27 @@ analysis package's dataflow and answers which RAW dependences carry values,
 as ``(source access index, destination access index, depth)`` triples (the
 access indices are the analysis' walk order, identical for identical text).
 
-The process is a plain child (``python -c``, requests and answers pickled
-over its stdin and stdout): a ``multiprocessing`` pool would start a
-second process too, its resource tracker (15 MB for a lock nobody shares).
+Requests and answers are pickled over two pipes. The server forks the
+process when it starts (:meth:`FlowWorker.prefork`, from ``affine-lsp
+serve`` before any thread runs, with the parser tables and the analysis
+modules loaded and frozen for the garbage collector): the worker then
+shares their pages with the server (copy-on-write) and its own memory is
+what it allocates and what either process writes to afterwards (18 MB
+after a few dozen requests where a fresh interpreter loading the same
+modules takes 60-70 MB). Elsewhere (tests, no ``fork``) the worker is a
+plain child (``python -c``) started at the first request. A
+``multiprocessing`` pool would start a second process too, its resource
+tracker (15 MB for a lock nobody shares).
 """
 
 from __future__ import annotations
 
 import contextlib
+import gc
 import heapq
 import itertools
 import logging
+import os
 import pickle
 import subprocess
 import sys
@@ -44,13 +54,15 @@ def _init() -> None:  # pragma: no cover - runs in the worker process
         pass
 
 
-def _serve() -> None:  # pragma: no cover - runs in the worker process
+def _serve(inp: IO[bytes] | None = None, out: IO[bytes] | None = None) -> None:  # pragma: no cover - runs in the worker process
     """The worker's loop: a request is ``(prefix, func_text, budget,
     seconds)``, its answer what :func:`value_flows` returns; each one a
-    pickle after its length (8 bytes, little-endian). Ends at end of input."""
-    inp, out = sys.stdin.buffer, sys.stdout.buffer
-    sys.stdout = sys.stderr  # nothing printed may reach the answers
-    _init()
+    pickle after its length (8 bytes, little-endian). Ends at end of input.
+    ``inp``/``out``: the pipes (default: standard input and output)."""
+    if inp is None or out is None:
+        inp, out = sys.stdin.buffer, sys.stdout.buffer
+        sys.stdout = sys.stderr  # nothing printed may reach the answers
+        _init()
     while True:
         try:
             request = _read(inp)
@@ -61,6 +73,16 @@ def _serve() -> None:  # pragma: no cover - runs in the worker process
         except Exception:
             result = None
         _write(out, result)
+
+
+def preload() -> None:
+    """Import what :func:`value_flows` runs and build the parser tables,
+    so that a worker forked afterwards shares them."""
+    from affine_lsp.analysis import dependences_of_function  # noqa: F401
+    from affine_lsp.server.describe import value_based  # noqa: F401
+    from affine_lsp.server.engine import functions_of  # noqa: F401
+
+    _init()
 
 
 def _write(f: IO[bytes], obj: Any) -> None:
@@ -80,34 +102,113 @@ def _read(f: IO[bytes]) -> Any:
     return pickle.loads(data)
 
 
-class _Process:
-    """The worker process: this interpreter with this process's module
-    path, running :func:`_serve`."""
+class _Channel:
+    """The server's end of the worker: a request pipe and an answer pipe."""
+
+    stdin: IO[bytes]
+    stdout: IO[bytes]
+
+    def call(self, *request: Any) -> list[Triple] | None:
+        """The worker's answer; EOFError when it died."""
+        _write(self.stdin, request)
+        try:
+            result: list[Triple] | None = _read(self.stdout)
+        except EOFError:
+            raise EOFError(f"the process ended ({self.status()})") from None
+        return result
+
+    def status(self) -> str:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        raise NotImplementedError
+
+
+class _Process(_Channel):
+    """The worker as a new interpreter with this process's module path,
+    running :func:`_serve` on its standard input and output."""
 
     def __init__(self) -> None:
         code = f"import sys; sys.path[:] = {sys.path!r}; from affine_lsp.server.flowproc import _serve; _serve()"
         self.proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-
-    def call(self, *request: Any) -> list[Triple] | None:
-        """The worker's answer; EOFError when it died."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
-        _write(self.proc.stdin, request)
-        try:
-            result: list[Triple] | None = _read(self.proc.stdout)
-        except EOFError:
-            raise EOFError(f"the process ended (exit status {self.proc.poll()})") from None
-        return result
+        self.stdin, self.stdout = self.proc.stdin, self.proc.stdout
+        self.pid = self.proc.pid
+
+    def status(self) -> str:
+        return f"exit status {self.proc.poll()}"
 
     def stop(self) -> None:
         """End of input: the worker leaves (killed if it does not at once)."""
         try:
-            if self.proc.stdin is not None:
-                self.proc.stdin.close()
+            self.stdin.close()
             self.proc.wait(1.0)
         except (OSError, subprocess.TimeoutExpired):
             self.proc.kill()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.proc.wait(1.0)
+
+
+class _Forked(_Channel):
+    """The worker as a fork of this process (see :meth:`FlowWorker.prefork`),
+    running :func:`_serve` on two pipes; its standard input is ``/dev/null``
+    and its standard output goes to standard error (the server's standard
+    streams may carry LSP)."""
+
+    def __init__(self) -> None:
+        req_r, req_w = os.pipe()
+        ans_r, ans_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the worker process
+            status = 0
+            try:
+                os.close(req_w)
+                os.close(ans_r)
+                null = os.open(os.devnull, os.O_RDONLY)
+                os.dup2(null, 0)
+                os.dup2(2, 1)
+                sys.stdout = sys.stderr
+                _serve(os.fdopen(req_r, "rb"), os.fdopen(ans_w, "wb"))
+            except BaseException:
+                status = 1
+            finally:
+                os._exit(status)
+        os.close(req_r)
+        os.close(ans_w)
+        self.pid = pid
+        self.stdin = os.fdopen(req_w, "wb")
+        self.stdout = os.fdopen(ans_r, "rb")
+        self._exit: int | None = None
+
+    def _reap(self, block: bool) -> bool:
+        if self._exit is not None:
+            return True
+        try:
+            pid, status = os.waitpid(self.pid, 0 if block else os.WNOHANG)
+        except ChildProcessError:
+            self._exit = -1
+            return True
+        if pid == 0:
+            return False
+        self._exit = os.waitstatus_to_exitcode(status)
+        return True
+
+    def status(self) -> str:
+        return f"exit status {self._exit}" if self._reap(False) else "still running"
+
+    def stop(self) -> None:
+        """End of input: the worker leaves (killed if it does not within 1 s)."""
+        with contextlib.suppress(OSError):
+            self.stdin.close()
+        deadline = time.monotonic() + 1.0
+        while not self._reap(False) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if not self._reap(False):
+            with contextlib.suppress(OSError):
+                os.kill(self.pid, 9)
+            self._reap(True)
+        with contextlib.suppress(OSError):
+            self.stdout.close()
 
 
 def value_flows(prefix: str, func_text: str, budget: int, seconds: float | None = None) -> list[Triple] | None:  # pragma: no cover - worker process
@@ -150,7 +251,7 @@ class FlowWorker:
     background ones (oldest first)."""
 
     def __init__(self) -> None:
-        self._proc: _Process | None = None
+        self._proc: _Channel | None = None
         self._heap: list[tuple[int, int, str, str, int, float | None, Future, Callable[[list[Triple] | None], None]]] = []
         self._cv = threading.Condition()
         self._seq = itertools.count()
@@ -158,6 +259,27 @@ class FlowWorker:
         self._stopped = False
         self.broken = False
         self._hold_until = 0.0  # time.monotonic() before which background requests wait (see hold)
+
+    def prefork(self) -> bool:
+        """Fork the worker now, sharing this process's modules and parser
+        tables (see the module's docstring); False (the worker will be a
+        new interpreter, started at the first request) where there is no
+        ``fork`` or where another thread runs (a fork would copy the locks
+        it holds). Call it before the server starts its threads."""
+        if not hasattr(os, "fork") or threading.active_count() > 1:
+            return False
+        with self._cv:
+            if self._proc is not None or self._stopped:
+                return False
+            preload()
+            gc.collect()
+            gc.freeze()  # the collector then writes to none of the shared pages
+            try:
+                self._proc = _Forked()
+            except OSError as e:
+                log.warning("could not fork the dataflow worker (%s)", e)
+                return False
+        return True
 
     def submit(
         self,

@@ -239,6 +239,15 @@ class AffineLanguageServer(LanguageServer):
                 log.error("document text diverged from the client's text for %s", st.uri)
                 raise AssertionError(f"text mirror mismatch for {st.uri}")
 
+    def prefork_worker(self) -> bool:
+        """Load the parser tables, the verifier and the analyses, then fork
+        the dataflow worker, which shares them (see
+        :meth:`~affine_lsp.server.flowproc.FlowWorker.prefork`); run by
+        ``affine-lsp serve`` before the server starts its threads. False
+        when the worker will be started at its first request instead."""
+        _warm_up(self.engine)
+        return self.engine.flow_worker.prefork()
+
     def shutdown(self) -> None:
         for pool in (self.parse_pool, self.analysis_pool, self.request_pool, self.ondemand_pool):
             pool.shutdown(wait=False, cancel_futures=True)
