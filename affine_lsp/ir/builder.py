@@ -272,7 +272,7 @@ class IRBuilder:
                 if target is None:
                     self.error("reference to an undefined block", s.span, "undefined-block")
                 else:
-                    op.successors.append(target)
+                    op.add_successor(target)
                 for name, span in s.operands:
                     self._use(op, name, span, None, scope)
         self.build_region_contents(syn, op, scope, extra)
@@ -392,7 +392,7 @@ class IRBuilder:
         v = p.op.operands[p.index]
         v.uses.append(Use(v, p.op, p.index, p.span))
         if not p.silent:
-            p.op.unresolved.append((name, p.span))
+            p.op.add_unresolved(name, p.span)
 
     def _finish_scope(self, root: Scope) -> None:
         """The end of an isolated scope: its names never defined are errors."""
