@@ -151,6 +151,39 @@ def test_fast_paths_report_the_same_errors_on_broken_text(seed: int) -> None:
     assert errors > 30  # the mutations do reach the error paths
 
 
+def test_the_drivers_table_with_default_reductions_is_larks_table() -> None:
+    """Every entry of lark's table for a terminal is the driver's action
+    (shift to the same state, or reduce by the same rule), the default
+    reduction standing for most; the driver keeps a small part of the
+    entries (the rest is one default per state)."""
+    lark, _, driver = parser(True)
+    assert driver is not None
+    callbacks = lark._callbacks  # type: ignore[attr-defined]
+    states = lark.parser.parser._parse_table.states  # type: ignore[union-attr]
+    gotos: dict[str, dict[int, int]] = {}
+    kept = total = 0
+    for state, row in states.items():
+        acts, dflt = driver.actions[state], driver.defaults[state]
+        for sym, (action, arg) in row.items():
+            if not (sym.isupper() or sym.startswith("$")):
+                continue  # a goto (nonterminal)
+            total += 1
+            got = acts.get(sym, dflt)
+            if action.name == "Shift":
+                assert got == arg, (state, sym)
+                continue
+            assert got is not None and got < 0, (state, sym)
+            size, callback, goto, _ = driver.rules[~got]
+            origin = arg.origin.name
+            assert callback is callbacks[arg] and size == len(arg.expansion), (state, sym)
+            if origin not in gotos:
+                gotos[origin] = {s: r[origin][1] for s, r in states.items() if origin in r}
+            assert goto == gotos[origin], (state, sym)
+        kept += len(acts)
+        assert all(s in row for s in acts)  # no entry lark does not have
+    assert kept < total // 4
+
+
 def test_the_driver_parses_valid_chunks_itself_and_hands_errors_to_lark() -> None:
     _, tr, driver = parser(True)
     assert driver is not None

@@ -9,7 +9,11 @@ rule)``, and per reduction ``len(rule.expansion)``, ``callbacks[rule]`` and
 flattens it:
 
 * ``actions[state][terminal]``: an ``int``, a state to shift to (``>= 0``)
-  or ``~k`` for a reduction by rule ``k`` (states are list indices);
+  or ``~k`` for a reduction by rule ``k`` (states are list indices), except
+  the state's default reduction, ``defaults[state]``: its most frequent
+  reduction, taken on any terminal the row does not hold (as bison does:
+  94% of the table's 220k entries were such reductions, 7 MB of
+  dictionaries in every process that parses);
 * ``rules[k]``: ``(size, callback, goto, passthrough)``, the callback being
   the compiled reduce action of :mod:`.reductions` and ``goto[state]`` the
   state after reducing to the rule's nonterminal on top of ``state``; a
@@ -24,9 +28,12 @@ lookahead rules.
 Only the happy path lives here. At the first token the table rejects, or a
 character the lexer cannot place, :class:`NeedsLark` is raised and the
 caller re-parses the chunk with lark's own parser, which produces the error
-(message, expected set, position) exactly as before; reduce actions raising
-their own errors (``_SyntaxIssue``) propagate unchanged, as they do from
-lark. ``tests/test_parser_reductions.py`` checks that both give the same
+(message, expected set, position) exactly as before. A default reduction
+may run before a wrong token is found out (never a shift): the caller also
+re-parses with lark when a reduce action raises (``_SyntaxIssue``), so
+every error is lark's. A reduction chain longer than ``MAX_REDUCTIONS``
+without a shift gives up to lark as well (a guard: LALR reductions on one
+token end). ``tests/test_parser_reductions.py`` checks that both give the same
 records and the same errors on the corpus and on broken variants of it.
 """
 
@@ -42,6 +49,9 @@ from lark.parsers.lalr_analysis import Shift
 from affine_lsp.syntax.lexer import _BY_TEXT, _MASTER_MATCH, _FastLexing
 
 Rule = tuple[int, Callable[[list], Any], dict[int, int], bool]
+
+MAX_REDUCTIONS = 100_000
+"""Reductions in a row without a shift after which the driver gives up."""
 
 
 class NeedsLark(Exception):
@@ -83,8 +93,12 @@ class LalrDriver:
         # not shared by Python, and the tables hold ~200k entries.
         state_ints = list(range(n))
         reduce_ints: list[int] = []
+        # Each state's most frequent reduction becomes its default (the rows
+        # are built without it, never whole: the peak would stay resident).
+        self.defaults: list[int | None] = [None] * n
         for state, row in table.states.items():
             acts = self.actions[state]
+            counts: dict[int, int] = {}
             for sym, (action, arg) in row.items():
                 if action is Shift:
                     if sym.isupper() or sym.startswith("$"):
@@ -97,7 +111,14 @@ class LalrDriver:
                     k = index[id(arg)] = len(self.rules)
                     reduce_ints.append(~k)
                     self.rules.append(_rule(arg, callbacks[arg], gotos))
-                acts[sym] = reduce_ints[k]
+                counts[reduce_ints[k]] = counts.get(reduce_ints[k], 0) + 1
+            if not counts:
+                continue
+            dflt = max(counts, key=lambda a: (counts[a], a))
+            self.defaults[state] = dflt
+            for sym, (action, arg) in row.items():
+                if action is not Shift and reduce_ints[index[id(arg)]] != dflt:
+                    acts[sym] = reduce_ints[index[id(arg)]]
         # (state, text) / (state, kind) -> (terminal, first action): the
         # lexer's memo of token types joined with the action table.
         self._by_text: dict[tuple[int, str], tuple[str, int]] = {}
@@ -116,19 +137,21 @@ class LalrDriver:
         text_keyed = (lexer.memo, lexer.look_text, fast_text)
         kind_keyed = (lexer.memo_kind, lexer.look_kind, fast_kind)
         match, by_text = _MASTER_MATCH, _BY_TEXT
-        actions, rules, end_state = self.actions, self.rules, self.end
+        actions, defaults, rules, end_state = self.actions, self.defaults, self.rules, self.end
         state = self.start
         row = actions[state]
+        dflt = defaults[state]
         states = [state]
         values: list = []
         pos = 0
+        reductions = 0
         while True:
             # The next token, typed for the current state, and its first action.
             m = match(text, pos)
             if m is None:  # only whitespace and comments are left
                 tok = None
                 typ = "$END"
-                a = row.get(typ)
+                a = row.get(typ, dflt)
             else:
                 val = m.group(m.lastindex)  # type: ignore[arg-type]
                 end = m.end()
@@ -147,7 +170,7 @@ class LalrDriver:
                     memo, look, fast = text_keyed if kind in by_text else kind_keyed
                     typ = memo.get(key)
                     if typ is not None:  # the type depends on the state and text (kind) only
-                        a = row.get(typ)
+                        a = row.get(typ, dflt)
                         if a is not None:
                             fast[key] = (typ, a)
                         pos = end
@@ -163,7 +186,7 @@ class LalrDriver:
                                 raise NeedsLark from e
                         typ = tok.type
                         pos = tok.end_pos
-                        a = row.get(typ)
+                        a = row.get(typ, dflt)
             # Reduce until the token can be shifted.
             while True:
                 if a is None:
@@ -175,7 +198,12 @@ class LalrDriver:
                     values.append(tok)
                     state = a
                     row = actions[a]
+                    dflt = defaults[a]
+                    reductions = 0
                     break
+                reductions += 1
+                if reductions > MAX_REDUCTIONS:
+                    raise NeedsLark
                 size, callback, goto, passthrough = rules[~a]
                 if passthrough:
                     del states[-1]
@@ -191,7 +219,8 @@ class LalrDriver:
                 if tok is None and state == end_state:
                     return values[-1]
                 row = actions[state]
-                a = row.get(typ)
+                dflt = defaults[state]
+                a = row.get(typ, dflt)
 
 
 def _rule(rule: Any, callback: Callable[[list], Any], gotos: dict[str, dict[int, int]]) -> Rule:

@@ -2367,7 +2367,7 @@ def _parse_chunk_once(text: str, anchor: Anchor) -> ParseResult:
         if driver is not None:
             try:
                 return ParseResult(driver.parse(text), tr.notes)
-            except NeedsLark:  # lark's parser reports the error
+            except (NeedsLark, _SyntaxIssue):  # lark's parser reports the error (see .driver)
                 _arm(tr, anchor)
         item = parser.parse(text)
         return ParseResult(item, tr.notes)

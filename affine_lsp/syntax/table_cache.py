@@ -92,7 +92,13 @@ def _deserialize(cls: type, data: dict[str, Any], memo: dict[int, Any]) -> Any:
             got = shared[t] = (Reduce, memo[arg]) if action == 1 else (Shift, arg)
         return got
 
-    states = {state: {token: entry(t) for token, t in row.items()} for state, row in data["states"].items()}
+    # The rows just loaded become lark's rows, their entries replaced in
+    # place: building new ones would hold two tables at once (a peak of
+    # 25 MB that stays resident, for a table of 8 MB).
+    states = data["states"]
+    for row in states.values():
+        for token, t in row.items():
+            row[token] = entry(t)
     return cls(states, data["start_states"], data["end_states"])
 
 
