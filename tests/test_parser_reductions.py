@@ -197,3 +197,30 @@ def test_the_driver_parses_valid_chunks_itself_and_hands_errors_to_lark() -> Non
             driver.parse(bad)
         item, notes = parse(bad, True)
         assert item is None and notes == parse(bad, False)[1] and notes[0][0] == "error"
+
+
+def test_default_reductions_are_kept_only_without_a_cycle_of_unit_rules() -> None:
+    """A cycle of one-symbol rules (``a: b``, ``b: a``) could reduce forever
+    without a shift once defaults stand for the rows' reductions: the
+    driver checks the table's rules and keeps no default then."""
+    from lark.parsers.lalr_analysis import Reduce, Shift
+
+    from affine_lsp.syntax.driver import _unit_rule_cycle
+
+    class Sym:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+    class R:
+        def __init__(self, origin: str, *expansion: str) -> None:
+            self.origin = Sym(origin)
+            self.expansion = [Sym(e) for e in expansion]
+
+    chain = {0: {"X": (Reduce, R("a", "b")), "Y": (Reduce, R("b", "c")), "Z": (Shift, 1)}, 1: {"X": (Reduce, R("c", "D", "e"))}}
+    assert not _unit_rule_cycle(chain)
+    cyclic = {**chain, 2: {"X": (Reduce, R("c", "a"))}}
+    assert _unit_rule_cycle(cyclic)
+    lark, _, driver = parser(True)
+    assert driver is not None
+    assert not _unit_rule_cycle(lark.parser.parser._parse_table.states)  # type: ignore[union-attr]
+    assert any(d is not None for d in driver.defaults)

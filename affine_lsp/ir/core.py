@@ -42,8 +42,7 @@ class Anchor:
 ROOT_ANCHOR = Anchor(0)
 
 
-_SHARED_OFFSETS = 1 << 15
-_OFFSETS: list[int] = list(range(_SHARED_OFFSETS))
+_OFFSETS: list[int] = list(range(32768))
 """One int object per offset below 32768, shared by every span: offsets
 are relative to a chunk, mostly past 256 (the ints Python shares itself),
 and each one computed is an object of its own (310k of them, 10 MB, for the
@@ -56,8 +55,9 @@ class Span:
     __slots__ = ("rel_start", "rel_end", "anchor")
 
     def __init__(self, start: int, end: int, anchor: Anchor = ROOT_ANCHOR) -> None:
-        self.rel_start = _OFFSETS[start] if 0 <= start < _SHARED_OFFSETS else start
-        self.rel_end = _OFFSETS[end] if 0 <= end < _SHARED_OFFSETS else end
+        # (literal bounds: compiled, they are compared without a call)
+        self.rel_start = _OFFSETS[start] if 0 <= start < 32768 else start
+        self.rel_end = _OFFSETS[end] if 0 <= end < 32768 else end
         self.anchor = anchor
 
     @property

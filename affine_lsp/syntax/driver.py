@@ -31,9 +31,12 @@ caller re-parses the chunk with lark's own parser, which produces the error
 (message, expected set, position) exactly as before. A default reduction
 may run before a wrong token is found out (never a shift): the caller also
 re-parses with lark when a reduce action raises (``_SyntaxIssue``), so
-every error is lark's. A reduction chain longer than ``MAX_REDUCTIONS``
-without a shift gives up to lark as well (a guard: LALR reductions on one
-token end). ``tests/test_parser_reductions.py`` checks that both give the same
+every error is lark's. Reductions between two shifts end: each one pops
+the stack, keeps its height (a rule of one symbol: the grammar has no cycle
+of such rules, or the driver keeps no defaults) or pushes (an empty rule:
+past ``MAX_EMPTY_REDUCTIONS`` more of them in a chunk than it has
+characters, the driver gives up to lark), so the guard costs nothing on
+the other reductions. ``tests/test_parser_reductions.py`` checks that both give the same
 records and the same errors on the corpus and on broken variants of it.
 """
 
@@ -50,8 +53,9 @@ from affine_lsp.syntax.lexer import _BY_TEXT, _MASTER_MATCH, _FastLexing
 
 Rule = tuple[int, Callable[[list], Any], dict[int, int], bool]
 
-MAX_REDUCTIONS = 100_000
-"""Reductions in a row without a shift after which the driver gives up."""
+MAX_EMPTY_REDUCTIONS = 10_000
+"""Reductions by an empty rule in a chunk, beyond one per character, after
+which the driver gives up."""
 
 
 class NeedsLark(Exception):
@@ -96,6 +100,7 @@ class LalrDriver:
         # Each state's most frequent reduction becomes its default (the rows
         # are built without it, never whole: the peak would stay resident).
         self.defaults: list[int | None] = [None] * n
+        defaults = not _unit_rule_cycle(table.states)
         for state, row in table.states.items():
             acts = self.actions[state]
             counts: dict[int, int] = {}
@@ -112,7 +117,10 @@ class LalrDriver:
                     reduce_ints.append(~k)
                     self.rules.append(_rule(arg, callbacks[arg], gotos))
                 counts[reduce_ints[k]] = counts.get(reduce_ints[k], 0) + 1
-            if not counts:
+            if not counts or not defaults:
+                for sym, (action, arg) in row.items():
+                    if action is not Shift:
+                        acts[sym] = reduce_ints[index[id(arg)]]
                 continue
             dflt = max(counts, key=lambda a: (counts[a], a))
             self.defaults[state] = dflt
@@ -140,18 +148,20 @@ class LalrDriver:
         actions, defaults, rules, end_state = self.actions, self.defaults, self.rules, self.end
         state = self.start
         row = actions[state]
-        dflt = defaults[state]
         states = [state]
         values: list = []
         pos = 0
-        reductions = 0
+        empties = 0
+        max_empties = MAX_EMPTY_REDUCTIONS + len(text)
         while True:
             # The next token, typed for the current state, and its first action.
             m = match(text, pos)
             if m is None:  # only whitespace and comments are left
                 tok = None
                 typ = "$END"
-                a = row.get(typ, dflt)
+                a = row.get(typ)
+                if a is None:
+                    a = defaults[state]
             else:
                 val = m.group(m.lastindex)  # type: ignore[arg-type]
                 end = m.end()
@@ -170,7 +180,9 @@ class LalrDriver:
                     memo, look, fast = text_keyed if kind in by_text else kind_keyed
                     typ = memo.get(key)
                     if typ is not None:  # the type depends on the state and text (kind) only
-                        a = row.get(typ, dflt)
+                        a = row.get(typ)
+                        if a is None:
+                            a = defaults[state]
                         if a is not None:
                             fast[key] = (typ, a)
                         pos = end
@@ -186,7 +198,9 @@ class LalrDriver:
                                 raise NeedsLark from e
                         typ = tok.type
                         pos = tok.end_pos
-                        a = row.get(typ, dflt)
+                        a = row.get(typ)
+                        if a is None:
+                            a = defaults[state]
             # Reduce until the token can be shifted.
             while True:
                 if a is None:
@@ -198,12 +212,7 @@ class LalrDriver:
                     values.append(tok)
                     state = a
                     row = actions[a]
-                    dflt = defaults[a]
-                    reductions = 0
                     break
-                reductions += 1
-                if reductions > MAX_REDUCTIONS:
-                    raise NeedsLark
                 size, callback, goto, passthrough = rules[~a]
                 if passthrough:
                     del states[-1]
@@ -213,14 +222,47 @@ class LalrDriver:
                     del values[-size:]
                     values.append(callback(children))
                 else:
+                    empties += 1
+                    if empties > max_empties:
+                        raise NeedsLark
                     values.append(callback([]))
                 state = goto[states[-1]]
                 states.append(state)
                 if tok is None and state == end_state:
                     return values[-1]
                 row = actions[state]
-                dflt = defaults[state]
-                a = row.get(typ, dflt)
+                a = row.get(typ)
+                if a is None:
+                    a = defaults[state]
+
+
+def _unit_rule_cycle(states: dict[int, dict[str, tuple[Any, Any]]]) -> bool:
+    """Whether the table's rules of one symbol (``A: B``, reducing B to A
+    without changing the stack's height) form a cycle; default reductions
+    could then reduce forever without a shift."""
+    edges: dict[str, set[str]] = {}
+    for row in states.values():
+        for action, arg in row.values():
+            if action is not Shift and len(arg.expansion) == 1:
+                edges.setdefault(arg.expansion[0].name, set()).add(arg.origin.name)
+    done: set[str] = set()
+    for start in edges:
+        path: set[str] = set()
+        stack = [(start, iter(edges.get(start, ())))]
+        path.add(start)
+        while stack:
+            node, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                stack.pop()
+                path.discard(node)
+                done.add(node)
+            elif nxt in path:
+                return True
+            elif nxt not in done:
+                path.add(nxt)
+                stack.append((nxt, iter(edges.get(nxt, ()))))
+    return False
 
 
 def _rule(rule: Any, callback: Callable[[list], Any], gotos: dict[str, dict[int, int]]) -> Rule:
