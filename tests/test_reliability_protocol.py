@@ -158,3 +158,12 @@ def test_requests_after_shutdown_are_refused() -> None:
     finally:
         if c.proc.poll() is None:
             c.proc.kill()
+
+
+def test_valid_text_replaces_lone_surrogates_and_keeps_ascii_as_is() -> None:
+    from affine_lsp.server.state import valid_text
+
+    ascii_text = "func.func @f() {\n  return\n}\n"
+    assert valid_text(ascii_text) is ascii_text  # no scan, no copy
+    assert valid_text("a\ud800b\udfff") == "a\ufffdb\ufffd"
+    assert valid_text("é \U0001f600") == "é \U0001f600"  # a real pair stays

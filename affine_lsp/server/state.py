@@ -196,6 +196,8 @@ def valid_text(text: str) -> str:
     ``\\udXXX`` escapes; they cannot be encoded) replaced by U+FFFD: one
     UTF-16 code unit for one, so every position stays the same (and the
     document gets the "invalid UTF-8 (replaced by U+FFFD)" warning)."""
+    if text.isascii():  # (known to the string object: no scan)
+        return text
     return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
 
 
