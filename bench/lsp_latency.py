@@ -168,17 +168,6 @@ class Server:
                 self.wait(lambda m: m.get("method") == "$/logTrace" and m["params"]["message"].startswith("server ready"), 60)
         self.drain(0.5, 30)
 
-    @staticmethod
-    def _hwm_mb(pid: int) -> float:
-        try:
-            status = Path(f"/proc/{pid}/status").read_text()
-        except OSError:
-            return 0.0
-        for line in status.splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024.0
-        return 0.0
-
     def _children(self, pid: int) -> list[int]:
         out: list[int] = []
         for task in Path(f"/proc/{pid}/task").glob("*"):
@@ -188,7 +177,7 @@ class Server:
 
     def peak_rss_mb(self) -> float:
         """Peak resident memory of the server process."""
-        return self._hwm_mb(self.proc.pid) or float("nan")
+        return self._status_mb(self.proc.pid, "VmHWM") or float("nan")
 
     def pull(self, uri: str, timeout: float) -> tuple[float, dict[str, Any]]:
         """``textDocument/diagnostic``: (answer time, answer)."""
@@ -240,7 +229,7 @@ class Server:
         """The server's ``key`` (VmRSS, VmHWM) plus the private memory of its
         descendants (now, or for VmHWM their largest sample)."""
         now = self.sample_children()
-        return self._status_mb(self.proc.pid, key) + (self.workers_peak_mb() if key == "VmHWM" else now)
+        return self._status_mb(self.proc.pid, key) + (sum(self.child_peaks.values()) if key == "VmHWM" else now)
 
     def workers_peak_mb(self) -> float:
         """The largest sampled private memory of each child process, summed

@@ -166,6 +166,7 @@ class _Forked(_Channel):
                 os.close(ans_r)
                 null = os.open(os.devnull, os.O_RDONLY)
                 os.dup2(null, 0)
+                os.close(null)
                 os.dup2(2, 1)
                 sys.stdout = sys.stderr
                 _serve(os.fdopen(req_r, "rb"), os.fdopen(ans_w, "wb"))

@@ -117,16 +117,11 @@ class LalrDriver:
                     reduce_ints.append(~k)
                     self.rules.append(_rule(arg, callbacks[arg], gotos))
                 counts[reduce_ints[k]] = counts.get(reduce_ints[k], 0) + 1
-            if not counts or not defaults:
-                for sym, (action, arg) in row.items():
-                    if action is not Shift:
-                        acts[sym] = reduce_ints[index[id(arg)]]
-                continue
-            dflt = max(counts, key=lambda a: (counts[a], a))
+            dflt = max(counts, key=lambda a: (counts[a], a)) if counts and defaults else None
             self.defaults[state] = dflt
             for sym, (action, arg) in row.items():
-                if action is not Shift and reduce_ints[index[id(arg)]] != dflt:
-                    acts[sym] = reduce_ints[index[id(arg)]]
+                if action is not Shift and (r := reduce_ints[index[id(arg)]]) != dflt:
+                    acts[sym] = r
         # (state, text) / (state, kind) -> (terminal, first action): the
         # lexer's memo of token types joined with the action table.
         self._by_text: dict[tuple[int, str], tuple[str, int]] = {}
