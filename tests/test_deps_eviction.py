@@ -82,3 +82,72 @@ def test_evicted_models_are_recomputed_with_the_same_answers(small_lru: None) ->
             assert fa.notes == notes
             assert _answers(fa) == answers
         assert len(st.deps_lru) == 2
+
+
+def _summaries(fa: engine_mod.FunctionAnalysis) -> dict[int, tuple]:
+    """The loop summaries the model of ``fa`` holds, by loop offset."""
+    assert fa.deps is not None
+    return {loop.span.start: _summary(s) for loop, s in fa.deps._summaries.items()}
+
+
+def _summary(s: object) -> tuple:
+    return (s.parallel, s.vectorizable, s.min_distance, tuple(s.reasons), tuple(_dep(d) for d in s.carried))  # type: ignore[attr-defined]
+
+
+def _background_analysis(eng: Engine, settings: Settings, st: DocumentState, doc: object) -> list:
+    """What the server's analysis phase does with a freshly opened document
+    (DiagnosticsManager._analyse_sync, one slice without a time budget)."""
+    from types import SimpleNamespace
+
+    from affine_lsp.server.diagnostics import DiagnosticsManager, FastResult, _Progress
+    from affine_lsp.server.engine import function_sources
+    from affine_lsp.server.state import DiagnosticsResult
+
+    funcs = functions_of(doc)  # type: ignore[arg-type]
+    server = SimpleNamespace(engine=eng, settings=settings, interactive=0, client_work_done_progress=False)
+    fast = FastResult(st.version, DiagnosticsResult(st.version, st.version, [], [], complete=False), [], list(funcs), function_sources(doc, funcs))  # type: ignore[arg-type]
+    left = DiagnosticsManager(server)._analyse_sync(st, fast, list(funcs), _Progress(server, len(funcs)))  # type: ignore[arg-type]
+    assert left == []
+    return funcs
+
+
+def test_the_background_analysis_computes_loop_summaries_for_the_models_it_keeps_only(small_lru: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A document with more functions than the models kept: every function
+    is analysed (its notes kept), the loop summaries are computed for the
+    models still kept at the end (those of the others would be dropped with
+    their model), and a hover on an evicted function gets the same summaries,
+    computed on demand, as one computed during the analysis."""
+    from affine_lsp.analysis import summary
+
+    summarized: list[int] = []
+    real = summary.summarize_loop
+    monkeypatch.setattr(summary, "summarize_loop", lambda fd, loop: summarized.append(loop.span.start) or real(fd, loop))
+    text = "\n".join(KERNEL.format(k=k, ub=60 + k, off=k % 3) for k in range(6))
+    settings = Settings(time_budget_ms=0)
+    eng = Engine()
+    st = DocumentState("file:///lru.mlir", text, 1)
+    with st.locked() as doc:
+        funcs = _background_analysis(eng, settings, st, doc)
+        # Two loops in each of the two functions whose model is kept; none
+        # for the four evicted ones.
+        assert sorted(summarized) == sorted(op.span.start for f in funcs[-2:] for op in f.walk() if op.name == "affine.for")
+        fas = [st.fn_cache[id(f)] for f in funcs]
+        assert all(fa.warmed for fa in fas)  # evicted ones: summaries on demand
+        kept = [fa for fa in fas if fa.deps is not None]
+        assert [fa.func for fa in kept] == funcs[-2:]
+        assert all(_summaries(fa) for fa in kept)  # computed during the analysis
+        # The same answers as a document analysed with every model kept.
+        reference = DocumentState("file:///all.mlir", text, 1)
+        engine_mod.DEPS_KEPT = 64
+        with reference.locked() as ref_doc:
+            ref_funcs = _background_analysis(Engine(), settings, reference, ref_doc)
+            ref = [reference.fn_cache[id(f)] for f in ref_funcs]
+            assert all(fa.deps is not None and _summaries(fa) for fa in ref)
+        for fa, r in zip(fas, ref):
+            assert repr(fa.notes) == repr(r.notes)  # (two documents: their anchors differ)
+            got = eng.analyse_function(st, fa.func, settings)  # a hover's way in
+            assert got is not None and got.deps is not None
+            for op in got.func.walk():
+                if op.name == "affine.for":
+                    got.deps.loop_summary(op)
+            assert _summaries(got) == _summaries(r)

@@ -44,6 +44,7 @@ import logging
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +53,7 @@ from lsprotocol import types
 from affine_lsp import parallel
 from affine_lsp.diagnostics import unknown_ops
 from affine_lsp.ir.core import Operation
+from affine_lsp.server import engine as engine_mod
 from affine_lsp.server import expected_checks
 from affine_lsp.server.convert import to_diagnostic
 from affine_lsp.server.engine import FunctionAnalysis, function_sources, functions_of
@@ -396,27 +398,53 @@ class DiagnosticsManager:
         """Analyse (and warm) the functions of ``todo`` in order until done,
         the document changes, or the time budget of this slice is spent;
         returns the functions left (hovers and inlay hints analyse what they
-        need on demand meanwhile)."""
+        need on demand meanwhile).
+
+        Each function's value flows are asked for as soon as it is analysed.
+        Its loop summaries (kept in its dependence model) are computed then
+        too when every function of ``todo`` keeps its model (at most
+        engine.DEPS_KEPT); otherwise at the end of the slice, for the models
+        still kept: those evicted meanwhile would have lost them, and hovers
+        and inlay hints compute an evicted function's summaries on demand."""
         engine = self.server.engine
         settings = self.server.settings
         budget = settings.time_budget_s
         deadline = time.monotonic() + budget if budget else None
         cancelled = lambda: not st.is_current(fast.version)  # noqa: E731
+        defer = len(todo) > engine_mod.DEPS_KEPT
+        deferred: list[tuple[FunctionAnalysis, tuple[str, str] | None]] = []
+        left: list[Operation] = []
         for i, f in enumerate(todo):
             # Yield to fast phases and to the analyses hovers wait for.
-            while self.server.interactive > 0 and not cancelled():
-                time.sleep(0.002)
+            self._yield_to_requests(cancelled)
             if cancelled():
                 return todo[i:]
             if deadline is not None and time.monotonic() > deadline:
                 log.debug("%s v%d: time budget spent, %d functions left", st.uri, fast.version, len(todo) - i)
-                return todo[i:]
+                left = todo[i:]
+                break
             progress.done += 1
             progress.current = _func_label(f)
             fa = engine.analyse_function(st, f, settings, cancelled=cancelled)
             if fa is not None and not cancelled():
-                engine.warm(fa, fast.sources.get(id(f)), settings, cancelled)
-        return []
+                source = fast.sources.get(id(f))
+                if defer:
+                    if fa.deps is not None:  # (what warm asks for such a function)
+                        engine.request_flows(fa, source, settings)
+                    deferred.append((fa, source))
+                else:
+                    engine.warm(fa, source, settings, cancelled)
+        for fa, source in deferred:
+            self._yield_to_requests(cancelled)
+            if cancelled():
+                return todo  # (the caller drops a stale version's work)
+            engine.warm(fa, source, settings, cancelled)
+        return left
+
+    def _yield_to_requests(self, cancelled: Callable[[], bool]) -> None:
+        """Wait while fast phases and the analyses hovers wait for run."""
+        while self.server.interactive > 0 and not cancelled():
+            time.sleep(0.002)
 
     def _merge(self, st: DocumentState, fast: FastResult) -> DiagnosticsResult | None:
         engine = self.server.engine
