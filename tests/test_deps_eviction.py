@@ -94,20 +94,25 @@ def _summary(s: object) -> tuple:
     return (s.parallel, s.vectorizable, s.min_distance, tuple(s.reasons), tuple(_dep(d) for d in s.carried))  # type: ignore[attr-defined]
 
 
-def _background_analysis(eng: Engine, settings: Settings, st: DocumentState, doc: object) -> list:
-    """What the server's analysis phase does with a freshly opened document
-    (DiagnosticsManager._analyse_sync, one slice without a time budget)."""
+def _analysis_slice(eng: Engine, settings: Settings, st: DocumentState, doc: object, todo: list) -> list:
+    """One slice of the server's analysis phase (DiagnosticsManager._analyse_sync)
+    over ``todo``; the functions it leaves."""
     from types import SimpleNamespace
 
     from affine_lsp.server.diagnostics import DiagnosticsManager, FastResult, _Progress
     from affine_lsp.server.engine import function_sources
     from affine_lsp.server.state import DiagnosticsResult
 
-    funcs = functions_of(doc)  # type: ignore[arg-type]
     server = SimpleNamespace(engine=eng, settings=settings, interactive=0, client_work_done_progress=False)
-    fast = FastResult(st.version, DiagnosticsResult(st.version, st.version, [], [], complete=False), [], list(funcs), function_sources(doc, funcs))  # type: ignore[arg-type]
-    left = DiagnosticsManager(server)._analyse_sync(st, fast, list(funcs), _Progress(server, len(funcs)))  # type: ignore[arg-type]
-    assert left == []
+    fast = FastResult(st.version, DiagnosticsResult(st.version, st.version, [], [], complete=False), [], list(todo), function_sources(doc, todo))  # type: ignore[arg-type]
+    return DiagnosticsManager(server)._analyse_sync(st, fast, list(todo), _Progress(server, len(todo)))  # type: ignore[arg-type]
+
+
+def _background_analysis(eng: Engine, settings: Settings, st: DocumentState, doc: object) -> list:
+    """What the server's analysis phase does with a freshly opened document
+    (one slice without a time budget)."""
+    funcs = functions_of(doc)  # type: ignore[arg-type]
+    assert _analysis_slice(eng, settings, st, doc, funcs) == []
     return funcs
 
 
@@ -151,3 +156,47 @@ def test_the_background_analysis_computes_loop_summaries_for_the_models_it_keeps
                 if op.name == "affine.for":
                     got.deps.loop_summary(op)
             assert _summaries(got) == _summaries(r)
+
+
+def test_loop_summaries_left_at_the_end_of_a_slices_time_go_to_the_next_slice(small_lru: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The slice's time budget runs out once its functions are analysed: the
+    models it keeps are left unwarmed and handed to the next slice, which
+    warms them (nothing computed twice, nothing lost)."""
+    import time
+
+    from affine_lsp.server import diagnostics as diagnostics_mod
+
+    text = "\n".join(KERNEL.format(k=k, ub=60 + k, off=k % 3) for k in range(6))
+    settings = Settings(time_budget_ms=60_000)
+    eng = Engine()
+    st = DocumentState("file:///slices.mlir", text, 1)
+    analysed: list[object] = []
+    real_analyse = eng.analyse_function
+
+    def analyse(*args: object, **kwargs: object) -> object:
+        analysed.append(args[1])
+        return real_analyse(*args, **kwargs)  # type: ignore[arg-type]
+
+    class Clock:
+        """time, whose monotonic clock jumps past the slice's budget once
+        the six functions are analysed."""
+
+        sleep = staticmethod(time.sleep)
+        perf_counter = staticmethod(time.perf_counter)
+
+        @staticmethod
+        def monotonic() -> float:
+            return time.monotonic() + (3600.0 if len(analysed) >= 6 else 0.0)
+
+    monkeypatch.setattr(eng, "analyse_function", analyse)
+    monkeypatch.setattr(diagnostics_mod, "time", Clock)
+    with st.locked() as doc:
+        funcs = functions_of(doc)
+        left = _analysis_slice(eng, settings, st, doc, funcs)
+        assert left == funcs[-2:]  # the two models kept, not warmed yet
+        fas = [st.fn_cache[id(f)] for f in funcs]
+        assert [fa.warmed for fa in fas] == [True] * 4 + [False] * 2
+        assert all(not fa.deps._summaries for fa in fas[-2:])  # type: ignore[union-attr]
+        monkeypatch.setattr(diagnostics_mod, "time", time)
+        assert _analysis_slice(eng, settings, st, doc, left) == []
+        assert all(fa.warmed and fa.deps is not None and _summaries(fa) for fa in fas[-2:])

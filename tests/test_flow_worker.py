@@ -74,9 +74,10 @@ pid = worker._proc.pid
 fut = worker.submit("\\n", STENCIL, 100_000, lambda r: None, urgent=True, seconds=10.0)
 got = fut.result(timeout=60)
 stdin = os.readlink(f"/proc/{pid}/fd/0")  # (set up once it answers)
+nice = os.getpriority(os.PRIO_PROCESS, pid) - os.getpriority(os.PRIO_PROCESS, 0)
 alive = _children()
 worker.shutdown()
-print(json.dumps({"forked": forked, "pid": pid, "stdin": stdin, "got": got,
+print(json.dumps({"forked": forked, "pid": pid, "stdin": stdin, "nice": nice, "got": got,
                   "expected": value_flows("\\n", STENCIL, 100_000, 10.0), "alive": alive, "after": _children()}))
 """
 
@@ -84,11 +85,14 @@ print(json.dumps({"forked": forked, "pid": pid, "stdin": stdin, "got": got,
 def test_the_server_forks_the_worker_before_its_threads_start() -> None:
     """What ``affine-lsp serve`` does (a fresh interpreter, one thread): the
     worker is forked at once, answers as the analysis in process, does not
-    read the server's standard input (LSP), and is gone after shutdown."""
+    read the server's standard input (LSP), runs at a lower priority than
+    the server, and is gone after shutdown."""
     import json
     import subprocess
     import sys
     from pathlib import Path
+
+    from affine_lsp.server.flowproc import WORKER_NICENESS
 
     root = str(Path(__file__).resolve().parent.parent)
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -97,6 +101,7 @@ def test_the_server_forks_the_worker_before_its_threads_start() -> None:
     r = json.loads(out.stdout.strip().splitlines()[-1])
     assert r["forked"] is True
     assert r["stdin"] == os.devnull
+    assert r["nice"] == min(WORKER_NICENESS, 19 - os.getpriority(os.PRIO_PROCESS, 0))
     assert r["got"] == r["expected"] and r["expected"]  # the stencil's RAW carries values
     assert r["alive"] == [r["pid"]]  # the worker is the one child
     assert r["after"] == []

@@ -403,9 +403,10 @@ class DiagnosticsManager:
         Each function's value flows are asked for as soon as it is analysed.
         Its loop summaries (kept in its dependence model) are computed then
         too when every function of ``todo`` keeps its model (at most
-        engine.DEPS_KEPT); otherwise at the end of the slice, for the models
-        still kept: those evicted meanwhile would have lost them, and hovers
-        and inlay hints compute an evicted function's summaries on demand."""
+        engine.DEPS_KEPT); otherwise at the end of the slice, within its time
+        budget, for the models still kept (those left go to the next slice):
+        those evicted meanwhile would have lost them, and hovers and inlay
+        hints compute an evicted function's summaries on demand."""
         engine = self.server.engine
         settings = self.server.settings
         budget = settings.time_budget_s
@@ -423,7 +424,7 @@ class DiagnosticsManager:
                 log.debug("%s v%d: time budget spent, %d functions left", st.uri, fast.version, len(todo) - i)
                 left = todo[i:]
                 break
-            progress.done += 1
+            progress.done = min(progress.total, progress.done + 1)  # (a function warmed in the next slice comes twice)
             progress.current = _func_label(f)
             fa = engine.analyse_function(st, f, settings, cancelled=cancelled)
             if fa is not None and not cancelled():
@@ -434,10 +435,19 @@ class DiagnosticsManager:
                     deferred.append((fa, source))
                 else:
                     engine.warm(fa, source, settings, cancelled)
+        kept = []
         for fa, source in deferred:
+            if fa.deps is None:  # evicted meanwhile (or skipped): nothing to compute
+                engine.warm(fa, source, settings, cancelled)
+            else:
+                kept.append((fa, source))
+        for k, (fa, source) in enumerate(kept):
             self._yield_to_requests(cancelled)
             if cancelled():
                 return todo  # (the caller drops a stale version's work)
+            if deadline is not None and time.monotonic() > deadline:
+                # The next slice warms those its own analyses leave kept.
+                return left + [f.func for f, _ in kept[k:]]
             engine.warm(fa, source, settings, cancelled)
         return left
 

@@ -54,11 +54,19 @@ def _init() -> None:  # pragma: no cover - runs in the worker process
         pass
 
 
+WORKER_NICENESS = 10
+"""How much lower than the server's the worker's scheduling priority is:
+it computes value flows in the background, and the server, the editor and
+the open's child come first on a machine with few cores."""
+
+
 def _serve(inp: IO[bytes] | None = None, out: IO[bytes] | None = None) -> None:  # pragma: no cover - runs in the worker process
     """The worker's loop: a request is ``(prefix, func_text, budget,
     seconds)``, its answer what :func:`value_flows` returns; each one a
     pickle after its length (8 bytes, little-endian). Ends at end of input.
     ``inp``/``out``: the pipes (default: standard input and output)."""
+    with contextlib.suppress(AttributeError, OSError):  # (no os.nice on Windows)
+        os.nice(WORKER_NICENESS)
     if inp is None or out is None:
         inp, out = sys.stdin.buffer, sys.stdout.buffer
         sys.stdout = sys.stderr  # nothing printed may reach the answers
