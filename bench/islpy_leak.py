@@ -25,11 +25,13 @@ class _MallInfo2(ctypes.Structure):
     _fields_ = [(n, ctypes.c_size_t) for n in ["arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost"]]
 
 
+_LIBC = ctypes.CDLL("libc.so.6")
+_LIBC.mallinfo2.restype = _MallInfo2
+
+
 def _heap_in_use() -> int:
-    libc = ctypes.CDLL("libc.so.6")
-    libc.mallinfo2.restype = _MallInfo2
     gc.collect()
-    return int(libc.mallinfo2().uordblks)
+    return int(_LIBC.mallinfo2().uordblks)
 
 
 def bytes_kept_per_call(fn: Callable[[], object], calls: int = 5000) -> float:

@@ -46,9 +46,13 @@ def _answers(fa: engine_mod.FunctionAnalysis) -> list[tuple]:
     out: list[tuple] = [_dep(r) for p in fd.pairs for r in p.results]
     for op in fa.func.walk():
         if op.name == "affine.for":
-            s = fd.loop_summary(op)
-            out.append((s.parallel, s.vectorizable, s.min_distance, tuple(s.reasons), tuple(_dep(d) for d in s.carried)))
+            out.append(_summary(fd.loop_summary(op)))
     return out
+
+
+def _summary(s: object) -> tuple:
+    """What a loop summary answers (hovers, inlay hints), comparable."""
+    return (s.parallel, s.vectorizable, s.min_distance, tuple(s.reasons), tuple(_dep(d) for d in s.carried))  # type: ignore[attr-defined]
 
 
 @pytest.fixture()
@@ -88,10 +92,6 @@ def _summaries(fa: engine_mod.FunctionAnalysis) -> dict[int, tuple]:
     """The loop summaries the model of ``fa`` holds, by loop offset."""
     assert fa.deps is not None
     return {loop.span.start: _summary(s) for loop, s in fa.deps._summaries.items()}
-
-
-def _summary(s: object) -> tuple:
-    return (s.parallel, s.vectorizable, s.min_distance, tuple(s.reasons), tuple(_dep(d) for d in s.carried))  # type: ignore[attr-defined]
 
 
 def _analysis_slice(eng: Engine, settings: Settings, st: DocumentState, doc: object, todo: list) -> list:
