@@ -23,6 +23,7 @@ from affine_lsp.ir.core import Operation
 from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Document
 from affine_lsp.transforms.edits import Transform
+from affine_lsp.transforms.profitability import rank
 
 if TYPE_CHECKING:
     from affine_lsp.server.server import AffineLanguageServer
@@ -55,8 +56,9 @@ def loops_at(doc: Document, lo: int, hi: int) -> list[Operation]:
 
 def _lsp_action(doc: Document, uri: str, t: Transform) -> types.CodeAction:
     reason = t.data.get("disabled")
+    title = t.title + (t.prediction.title_suffix() if t.prediction is not None else "")
     if reason:
-        return types.CodeAction(title=t.title, kind=KIND, disabled=types.CodeActionDisabled(reason=str(reason)))
+        return types.CodeAction(title=title, kind=KIND, disabled=types.CodeActionDisabled(reason=str(reason)))
     lines = doc.lines
     edits = []
     for e in t.edits:
@@ -68,7 +70,8 @@ def _lsp_action(doc: Document, uri: str, t: Transform) -> types.CodeAction:
                 new_text=e.new_text,
             )
         )
-    return types.CodeAction(title=t.title, kind=KIND, edit=types.WorkspaceEdit(changes={uri: edits}))
+    preferred = True if t.prediction is not None and t.prediction.profitable else None
+    return types.CodeAction(title=title, kind=KIND, edit=types.WorkspaceEdit(changes={uri: edits}), is_preferred=preferred)
 
 
 def transforms_for(doc: Document, loops: list[Operation], vf: int, tile_sizes: tuple[int, ...] = (32,)) -> list[Transform]:
@@ -122,7 +125,8 @@ def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int
             cache.clear()
         cache[key] = transforms_for(doc, loops, vf, tile_sizes)
         setattr(st, _CACHE_ATTR, cache)
-    return [_lsp_action(doc, st.uri, t) for t in cache[key]]
+    # Predicted-profitable rewrites first, unprofitable ones last (stable).
+    return [_lsp_action(doc, st.uri, t) for t in sorted(cache[key], key=lambda t: rank(t.prediction))]
 
 
 def install() -> None:

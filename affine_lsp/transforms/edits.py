@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from affine_lsp.ir.core import Operation
 from affine_lsp.syntax.nodes import Note
+from affine_lsp.transforms.profitability import Prediction
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +36,7 @@ class Transform:
     edits: list[TextEdit]
     details: str = ""  # Markdown: legality, cost figures
     data: dict = field(default_factory=dict)
+    prediction: Prediction | None = None  # what it does to speed (None: no model for it)
 
 
 class UnsafeTransform(Exception):

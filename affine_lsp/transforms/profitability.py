@@ -1,0 +1,61 @@
+"""What a transformation is predicted to do to speed: the one record every
+transformation offered as an optimization fills in, and the one place that
+words it for a code action title, a hover or a CLI remark.
+
+A transformation module computes the prediction with its own cost model
+(fusion: redundant computation and memory traffic; vectorization: stride,
+masks and what LLVM would do on the scalar code; tiling and interchange:
+footprint and reuse); the editor and the CLI only read this record:
+
+* :attr:`Prediction.profitable` False: a legal rewrite predicted to slow the
+  code down (or to gain nothing). The code action is listed last and its
+  title says so; ``--all`` skips it unless ``--force``.
+* :attr:`Prediction.summary`: a few words for the title
+  (``"tmp no longer written to memory; +0% compute"``).
+* :attr:`Prediction.reason`: one sentence for hovers and ``--explain``.
+* :attr:`Prediction.work_ratio`: dynamic operations after / before, when the
+  model counts them (``> 1``: recomputation).
+* :attr:`Prediction.speedup`: the model's predicted speedup, when it has one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Prediction:
+    profitable: bool
+    summary: str
+    reason: str = ""
+    work_ratio: float | None = None
+    speedup: float | None = None
+
+    def title_suffix(self) -> str:
+        """What a code action title gains: ``" (~1.8x faster: ...)"``,
+        ``" (not profitable: ...)"``."""
+        if not self.profitable:
+            return f" (not profitable: {self.summary})"
+        if self.speedup is not None:
+            return f" (~{self.speedup:.1f}x faster: {self.summary})"
+        return f" ({self.summary})" if self.summary else ""
+
+    def markdown(self) -> str:
+        """A line for hovers and action details."""
+        head = "Predicted: " + ("faster" if self.profitable else "not profitable")
+        if self.speedup is not None:
+            head += f", ~{self.speedup:.2f}x"
+        if self.work_ratio is not None:
+            head += f", {(self.work_ratio - 1) * 100:+.0f}% compute"
+        body = self.reason or self.summary
+        return f"{head}. {body}" if body else head + "."
+
+    def as_json(self) -> dict[str, object]:
+        return {"profitable": self.profitable, "summary": self.summary, "reason": self.reason, "work_ratio": self.work_ratio, "speedup": self.speedup}
+
+
+def rank(prediction: Prediction | None) -> int:
+    """Sort key: profitable first, no prediction next, unprofitable last."""
+    if prediction is None:
+        return 1
+    return 0 if prediction.profitable else 2
