@@ -72,7 +72,10 @@ def test_rfc_inner_loop_vectorization() -> None:
     new = apply_edits(RFC, ts[0].edits)
     assert "%red_iter_init = arith.constant dense<0.000000e+00> : vector<4xf32>" in new
     assert "%final_red_vec = affine.for %arg4 = 0 to 16 step 4 iter_args(%red_iter = %red_iter_init) -> (vector<4xf32>) {" in new
-    assert "%5 = vector.transfer_read %in[%arg4, %arg2], %pad {in_bounds = [true], permutation_map = affine_map<(d0, d1) -> (d0)>} : memref<16x64xf32>, vector<4xf32>" in new
+    assert (
+        "%5 = vector.transfer_read %in[%arg4, %arg2], %pad {in_bounds = [true], permutation_map = affine_map<(d0, d1) -> (d0)>} : memref<16x64xf32>, vector<4xf32>"
+        in new
+    )
     assert "%final_red = vector.reduction <add>, %final_red_vec, %cst : vector<4xf32> into f32" in new
     assert "affine.store %final_red, %out[%arg2] : memref<64xf32>" in new  # the use after the loop is untouched
 
