@@ -21,7 +21,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from affine_lsp.syntax.document import Document
-from affine_lsp.transforms.vectorize import vectorize_candidates, vectorize_document
+from affine_lsp.transforms.vectorize import vectorize_candidates, vectorize_document, vectorize_reason
 from affine_lsp.transforms.vectorize_analysis import analyze
 from affine_lsp.transforms.vectorize_profit import LLVM_DOES_IT, predict
 from tests import oracle
@@ -152,6 +152,7 @@ def test_results_agree_and_the_lowering_has_no_masks() -> None:
 
 def test_the_unit_stride_outer_loop_is_picked_over_the_strided_innermost_one() -> None:
     i, j, k = loops(MATMUL)
+    assert "stores a value that differs between iterations" in (vectorize_reason(k, 8) or "")  # the reduction into tmp[i][j]
     assert not predict(analyze(i, 8)).profitable  # tmp, A along dimension 0: strided
     pj = predict(analyze(j, 8))
     assert pj.profitable and "outer-loop vectorization" in pj.reason
