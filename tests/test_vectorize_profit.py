@@ -26,7 +26,7 @@ from affine_lsp.transforms.vectorize_analysis import analyze
 from affine_lsp.transforms.vectorize_profit import LLVM_DOES_IT, predict
 from tests import oracle
 from tests.test_server_support import config, diagnostics_for, no_server_errors, open_doc, pos, start
-from tests.test_vectorize_harness import differences, needs_runner, run
+from tests.test_vectorize_harness import DATA, differences, needs_runner, run
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -145,6 +145,20 @@ def test_results_agree_and_the_lowering_has_no_masks() -> None:
     # without in_bounds the same transfers would be masked: the attribute is what removes them
     masked = oracle.opt(new.replace(" {in_bounds = [true]}", ""), *oracle.VECTOR_LOWERING)
     assert "llvm.intr.masked.load" in masked
+
+
+@needs_runner
+@pytest.mark.oracle
+@pytest.mark.parametrize("vf", [4, 8, 16])
+def test_remainder_and_masked_kernels_keep_their_results(vf: int) -> None:
+    """Symbolic bounds (the split point as a bound; a loop whose upper bound
+    is below its lower one runs neither part) and a tiled loop (a min bound:
+    the one case still masked)."""
+    text = (DATA / "remainder.mlir").read_text()
+    new, outcomes = vectorize_document(text, vf, force=True)
+    assert sum(o.done for o in outcomes) == 4, outcomes
+    assert new.count("vector.create_mask") == 1 and new.count("affine.for %i = max affine_map") == 3
+    assert not differences(run(text), run(new))
 
 
 # ------------------------------------------------------------------ which loop, and the prediction
