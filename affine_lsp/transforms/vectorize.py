@@ -6,17 +6,26 @@ module writes the vectorized loop's text and replaces the loop with it:
 * before the loop: broadcasts of uniform values defined outside it, the
   padding constants of the transfers, the neutral vectors the reductions
   start from, the lane offsets ``[0, s, 2s, ...]`` of linear values;
-* the loop, stepping by ``s * N``; at the top of its body the mask
-  (``vector.create_mask`` of the remaining iterations) when the trip count is
-  not a known multiple of ``N``; inside, uniform ops written as they were,
-  contiguous loads/stores as ``vector.transfer_read/write`` (with a
-  ``permutation_map`` when the loop does not run along the last dimension),
-  element-wise ops on vectors, inner loops carrying vectors in their
-  ``iter_args``; comments between ops are kept;
+* the loop, stepping by ``s * N``, up to the last whole vector when the trip
+  count is not a known multiple of ``N`` (``plan.remainder``); only when
+  that bound cannot be written (``plan.mask``: a max/min bound) the mask
+  (``vector.create_mask`` of the remaining iterations) at the top of its
+  body instead; inside, uniform ops written as they were, contiguous
+  loads/stores as ``vector.transfer_read/write`` (``in_bounds = [true]``
+  when ``plan.in_bounds`` proves it, a ``permutation_map`` when the loop
+  does not run along the last dimension), element-wise ops on vectors,
+  inner loops carrying vectors in their ``iter_args``; comments between ops
+  are kept;
 * after the loop: one ``vector.reduction <kind>, %acc, %init`` per reduction
   (the accumulator starts from the neutral element; the original initial
   value is the reduction's accumulator operand), named as the loop result it
-  replaces so that the code after the loop is untouched.
+  replaces so that the code after the loop is untouched; with a remainder,
+  the original loop over the remaining iterations follows, under the
+  original result names, its ``iter_args`` starting from those reductions.
+
+Every candidate carries the :class:`~affine_lsp.transforms.profitability.Prediction`
+of :func:`.vectorize_profit.predict`; ``--all`` (:func:`select_loops`) takes
+only the profitable ones unless forced.
 
 API for the language server: :func:`vectorize_candidates` (one
 :class:`~affine_lsp.transforms.edits.Transform` per vector width, or one
