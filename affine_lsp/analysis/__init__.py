@@ -224,6 +224,16 @@ def loop_summary(loop_op: Operation, budget: int = DEFAULT_BUDGET) -> LoopSummar
     return fd.loop_summary(loop_op)
 
 
+def access_in_bounds(op: Operation, role: str | None = None, budget: int = DEFAULT_BUDGET) -> bool:
+    """Whether every element the access ``op`` touches provably lies inside
+    its memref (:func:`~affine_lsp.analysis.bounds_check.provably_in_bounds`)."""
+    from affine_lsp.analysis.bounds_check import provably_in_bounds
+
+    fd = _deps_for(op, budget)
+    a = fd.access(op, role) if fd is not None else None
+    return a is not None and provably_in_bounds(fd, a)  # type: ignore[arg-type]
+
+
 def access_relation_str(op: Operation, role: str | None = None, budget: int = DEFAULT_BUDGET) -> str:
     """The isl access relation of ``op`` (``<unknown>`` when not modelled)."""
     fd = _deps_for(op, budget)

@@ -186,6 +186,42 @@ def check_access(fd: FunctionDeps, acc: AccessModel) -> list[Note]:
     return notes
 
 
+def provably_in_bounds(fd: FunctionDeps, acc: AccessModel) -> bool:
+    """Every element ``acc`` touches, for every iteration and every value of
+    the parameters, lies inside the memref: each dimension has a known size
+    (static, or a parameter the model names) and the exact access relation
+    meets neither bound. False when it cannot tell (an approximate model, an
+    unknown size, an isl failure, the budget). The vectorizer marks a
+    transfer ``in_bounds`` with it."""
+    if acc.relation is None or acc.domain is None or not acc.exact:
+        return False
+    mtype = acc.memref.type if acc.memref is not None else None
+    if not isinstance(mtype, MemRefType) or len(mtype.shape) != acc.rank:
+        return False
+    sizes = [fd.model.dim_size(acc.memref, r) for r in range(acc.rank)]  # type: ignore[arg-type]
+    if any(s is None for s in sizes):
+        return False
+    if all(isinstance(s, int) for s in sizes) and _within_static_box(fd, acc):
+        return True
+    try:
+        with limited(fd.budget):
+            rel = acc.relation
+            rng_space = rel.range().get_space()
+            for r, size in enumerate(sizes):
+                x = _dim_pa(rng_space, r)
+                if isinstance(size, int):
+                    upper = x.ge_set(isl.PwAff.from_aff(isl.Aff.val_on_domain_space(rng_space, val(size))))
+                else:
+                    upper = x.ge_set(_param_pa(rng_space, str(size)))
+                lower = x.le_set(isl.PwAff.from_aff(isl.Aff.val_on_domain_space(rng_space, val(-1))))
+                for bad_set in (upper, lower):
+                    if not rel.intersect_range(bad_set.set_tuple_name(acc.memref_name)).is_empty():
+                        return False
+    except (BudgetExceeded, IslFailure):
+        return False
+    return True
+
+
 def bounds_notes(fd: FunctionDeps) -> list[Note]:
     """Out-of-bounds warnings of every access of the function."""
     out: list[Note] = []

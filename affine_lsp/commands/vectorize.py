@@ -2,11 +2,14 @@
 
 Like ``mlir-opt -affine-super-vectorize="virtual-vector-size=N
 vectorize-reductions"``, without its miscompiles: a trip count that is not a
-multiple of ``N`` is masked and strided accesses are refused. With
+multiple of ``N`` gets a scalar remainder loop, transfers proven in bounds
+are marked ``in_bounds``, and strided accesses are refused. With
 ``--loop LINE`` only the ``affine.for`` starting on that line is vectorized
-(an error says why when it cannot be); otherwise (``--all``, the default)
-every section gets the loops :func:`~affine_lsp.transforms.vectorize.select_loops`
-picks. The rewritten text goes to standard output (or ``-o``); one remark
+(an error says why when it cannot be; a remark says when it is predicted not
+to help); otherwise (``--all``, the default) every section gets the loops
+:func:`~affine_lsp.transforms.vectorize.select_loops` picks among those
+predicted to make the code faster (``--force``: among all legal ones; ``-v``
+lists the others with the reason). The rewritten text goes to standard output (or ``-o``); one remark
 per vectorized loop goes to standard error.
 """
 
@@ -42,6 +45,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_common_arguments(p, "vectorize")
     p.add_argument("--vf", type=int, default=8, metavar="N", help="vector width (default 8)")
     p.add_argument("--no-reductions", action="store_true", help="do not vectorize loops carrying reductions (iter_args)")
+    p.add_argument("--force", action="store_true", help="with --all, also vectorize the loops predicted not to make the code faster")
     p.add_argument(
         "--fastest-only", action="store_true", help="with --all, only loops running along the fastest-varying memref dimension (test-fastest-varying=0)"
     )
@@ -94,4 +98,6 @@ def run(args: argparse.Namespace) -> int:
     if args.vf < 2:
         print(f"{args.file}: error: --vf must be at least 2", file=sys.stderr)
         return 1
-    return run_transform(args, "vectorize", lambda text, lines: vectorize_document(text, args.vf, lines, not args.no_reductions, 0 if args.fastest_only else 1))
+    return run_transform(
+        args, "vectorize", lambda text, lines: vectorize_document(text, args.vf, lines, not args.no_reductions, 0 if args.fastest_only else 1, args.force)
+    )

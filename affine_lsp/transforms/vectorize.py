@@ -6,17 +6,26 @@ module writes the vectorized loop's text and replaces the loop with it:
 * before the loop: broadcasts of uniform values defined outside it, the
   padding constants of the transfers, the neutral vectors the reductions
   start from, the lane offsets ``[0, s, 2s, ...]`` of linear values;
-* the loop, stepping by ``s * N``; at the top of its body the mask
-  (``vector.create_mask`` of the remaining iterations) when the trip count is
-  not a known multiple of ``N``; inside, uniform ops written as they were,
-  contiguous loads/stores as ``vector.transfer_read/write`` (with a
-  ``permutation_map`` when the loop does not run along the last dimension),
-  element-wise ops on vectors, inner loops carrying vectors in their
-  ``iter_args``; comments between ops are kept;
+* the loop, stepping by ``s * N``, up to the last whole vector when the trip
+  count is not a known multiple of ``N`` (``plan.remainder``); only when
+  that bound cannot be written (``plan.mask``: a max/min bound) the mask
+  (``vector.create_mask`` of the remaining iterations) at the top of its
+  body instead; inside, uniform ops written as they were, contiguous
+  loads/stores as ``vector.transfer_read/write`` (``in_bounds = [true]``
+  when ``plan.in_bounds`` proves it, a ``permutation_map`` when the loop
+  does not run along the last dimension), element-wise ops on vectors,
+  inner loops carrying vectors in their ``iter_args``; comments between ops
+  are kept;
 * after the loop: one ``vector.reduction <kind>, %acc, %init`` per reduction
   (the accumulator starts from the neutral element; the original initial
   value is the reduction's accumulator operand), named as the loop result it
-  replaces so that the code after the loop is untouched.
+  replaces so that the code after the loop is untouched; with a remainder,
+  the original loop over the remaining iterations follows, under the
+  original result names, its ``iter_args`` starting from those reductions.
+
+Every candidate carries the :class:`~affine_lsp.transforms.profitability.Prediction`
+of :func:`.vectorize_profit.predict`; ``--all`` (:func:`select_loops`) takes
+only the profitable ones unless forced.
 
 API for the language server: :func:`vectorize_candidates` (one
 :class:`~affine_lsp.transforms.edits.Transform` per vector width, or one
@@ -51,6 +60,7 @@ from affine_lsp.transforms.rewrite import (
     result_prefix,
 )
 from affine_lsp.transforms.vectorize_analysis import DIVISIONS, LINEAR, UNIFORM, VECTOR, Rejected, VectorPlan, analyze, neutral_literal
+from affine_lsp.transforms.vectorize_profit import predict
 
 DEFAULT_WIDTHS = (8, 4, 16)
 
@@ -175,13 +185,16 @@ class _Emitter:
         renames: dict[Value, str] = {}
         new_names: list[str] = []
         post: list[str] = []
+        partial: dict[int, str] = {}  # with a remainder loop: the vector loop's reduction, its initial value
         if loop.results:
             base = result_base(loop, "red")
             vec = self.names.fresh(base + "_vec")
             new_names = [vec] if len(loop.results) == 1 else [f"{vec}#{i}" for i in range(len(loop.results))]
             for r in p.reductions:
                 out_name = r.result.name
-                if "#" in out_name or is_unnamed(r.result):
+                if p.remainder:
+                    out_name = partial[r.position] = self.names.fresh(f"{base}_part")
+                elif "#" in out_name or is_unnamed(r.result):
                     out_name = self.names.fresh(f"{base}_{r.position}")
                     renames[r.result] = out_name
                 fm = _printer._flags(r.combiner)
@@ -189,7 +202,9 @@ class _Emitter:
                     f"{ind}{out_name} = vector.reduction <{r.kind.vector}>, {new_names[r.position]}, {r.init.name}{fm} : {self.vt(r.type)} into {r.type}"
                 )
         head = f"{result_prefix(loop, new_names)}affine.for {f.iv.name} = {_bound_text(loop, 'lower_bound', f.lower.operands, 'max')}"
-        head += f" to {_bound_text(loop, 'upper_bound', f.upper.operands, 'min')} step {p.new_step}"
+        upper = _bound_text(loop, "upper_bound", f.upper.operands, "min")
+        split = self._split() if p.remainder else None
+        head += f" to {split[0] if split else upper} step {p.new_step}"
         if p.reductions:
             pairs = ", ".join(f"{r.iter_arg.name} = {self.neutral[r.position]}" for r in p.reductions)
             head += f" iter_args({pairs}) -> ({', '.join(str(self.vt(r.type)) for r in p.reductions)})"
@@ -202,8 +217,49 @@ class _Emitter:
         out.extend(inner_ind + c for c in trailing)
         out.append(f"{ind}}}{tail}")
         out.extend(post)
+        if split is not None:
+            out.append(self._remainder(split[1], upper, partial))
         text = "\n".join(out)
         return text[len(ind) :], renames
+
+    def _split(self) -> tuple[str, str]:
+        """The main loop's upper bound and the remainder loop's lower bound:
+        the first iteration after the last whole vector, ``lb + s*N*(T floordiv
+        N)`` with ``T`` the trip count (``(ub - lb) ceildiv s`` when it is not
+        a constant); the remainder starts at ``max(lb, split)``, which is
+        ``lb`` when the loop runs no iteration (``ub < lb``)."""
+        f, p = self.f, self.p
+        lo, up = f.lower, f.upper
+        nd1, ns1 = lo.map.num_dims, lo.map.num_symbols
+        if p.trip_count is not None:
+            whole = p.trip_count // p.vf * p.new_step
+            m = AffineMap(nd1, ns1, [(lo.map.results[0] + whole).simplify()])
+            b = _printer._bound(AffineMapAttr(m), lo.operands, "max")
+            return b, b
+        nd2, ns2 = up.map.num_dims, up.map.num_symbols
+        le = lo.map.results[0].replace([dim(k) for k in range(nd1)], [symbol(k) for k in range(ns1)])
+        ue = up.map.results[0].replace([dim(nd1 + k) for k in range(nd2)], [symbol(ns1 + k) for k in range(ns2)])
+        count = ue - le if p.step == 1 else (ue - le).ceildiv(p.step)
+        split = (le + count.floordiv(p.vf) * p.new_step).simplify()
+        operands = [*lo.dim_operands, *up.dim_operands, *lo.operands[nd1:], *up.operands[nd2:]]
+        nd, ns = nd1 + nd2, ns1 + ns2
+        main = _printer._bound(AffineMapAttr(AffineMap(nd, ns, [split])), operands, "min")
+        rest = _printer._bound(AffineMapAttr(AffineMap(nd, ns, [le, split])), operands, "max")
+        return main, rest
+
+    def _remainder(self, lower: str, upper: str, partial: dict[int, str]) -> str:
+        """The original loop over the iterations after the last whole
+        vector, under its own result names; its reductions start from the
+        vector loop's."""
+        f, loop = self.f, self.loop
+        assert f.iv is not None
+        head = f"{result_prefix(loop)}affine.for {f.iv.name} = {lower} to {upper}"
+        if f.step != 1:
+            head += f" step {f.step}"
+        if f.inits:
+            pairs = ", ".join(f"{a.name} = {partial.get(k, i.name)}" for k, (a, i) in enumerate(zip(f.iter_args, f.inits)))
+            head += f" iter_args({pairs}) -> ({', '.join(str(a.type) for a in f.iter_args)})"
+        return f"{self.indent}{head} {self.t[loop.regions[0].span.start : loop.span.end]}"
 
     def _inside(self, v: Value) -> bool:
         owner = v.defining_op
@@ -324,9 +380,12 @@ class _Emitter:
         mt = acc.memref.type
         elem = mt.element  # type: ignore[union-attr]
         vt = self.vt(elem)
-        attrs = ""
+        props = []
+        if op in self.p.in_bounds:
+            props.append("in_bounds = [true]")
         if not info.fastest:
-            attrs = f" {{permutation_map = {AffineMap(info.rank, 0, [dim(info.dim)]).to_attr_str()}}}"
+            props.append(f"permutation_map = {AffineMap(info.rank, 0, [dim(info.dim)]).to_attr_str()}")
+        attrs = f" {{{', '.join(props)}}}" if props else ""
         mask = f", {self.mask}" if self.mask is not None else ""
         if acc.is_write:
             assert acc.value is not None
@@ -428,8 +487,9 @@ def vectorize_candidates(doc: object, loop_op: Operation, vf: int | None = None,
         except Exception as e:  # never take the language server down with a code action
             reasons.append((w, f"internal error: {type(e).__name__}: {e}"))
             continue
-        data = {"loop": loop_op.span.start, "vf": w, "masked": plan.mask, "reductions": len(plan.reductions)}
-        out.append(Transform("vectorize", title, edits, plan.describe(), data))
+        pred = predict(plan)
+        data = {"loop": loop_op.span.start, "vf": w, "masked": plan.mask, "remainder": plan.remainder, "reductions": len(plan.reductions)}
+        out.append(Transform("vectorize", title, edits, plan.describe() + "\n\n" + pred.markdown(), data, prediction=pred))
     if not out:
         reason = reasons[0][1]
         return [Transform("vectorize", f"Vectorize loop: {reason}", [], f"Cannot vectorize: {reason}", {"disabled": reason})]
@@ -459,22 +519,29 @@ def _post_order_fors(op: Operation) -> Iterator[Operation]:
         yield op
 
 
-def select_loops(module: Operation, vf: int, reductions: bool = True, max_tier: int = 1) -> tuple[list[Operation], dict[Operation, str]]:
+def select_loops(module: Operation, vf: int, reductions: bool = True, max_tier: int = 1, force: bool = False) -> tuple[list[Operation], dict[Operation, str]]:
     """The loops ``--all`` vectorizes in one section, and why the others are
-    not. Like MLIR's 1-D strategy: loops are taken in post-order (innermost
-    first) and a loop nested in or around a taken one is skipped; loops whose
-    contiguous accesses all run along the fastest-varying dimension (MLIR's
-    ``test-fastest-varying=0``) are taken first, then those whose accesses
-    share another dimension (``max_tier`` 1, MLIR's default), then, with
-    ``max_tier`` 2, those mixing dimensions."""
+    not. Only loops predicted profitable (:func:`.vectorize_profit.predict`)
+    are candidates, unless ``force``. Like MLIR's 1-D strategy: loops are
+    taken in post-order (innermost first) and a loop nested in or around a
+    taken one is skipped; loops whose contiguous accesses all run along the
+    fastest-varying dimension (MLIR's ``test-fastest-varying=0``) are taken
+    first, then those whose accesses share another dimension (``max_tier`` 1,
+    MLIR's default), then, with ``max_tier`` 2, those mixing dimensions."""
     plans: dict[Operation, VectorPlan] = {}
     why: dict[Operation, str] = {}
     order = list(_post_order_fors(module))
     for lp in order:
         try:
-            plans[lp] = analyze(lp, vf, reductions)
+            plan = analyze(lp, vf, reductions)
         except Rejected as e:
             why[lp] = e.reason
+            continue
+        pred = predict(plan)
+        if pred.profitable or force:
+            plans[lp] = plan
+        else:
+            why[lp] = f"predicted not profitable: {pred.reason} (--force vectorizes it)"
     chosen: list[Operation] = []
     for tier in range(max_tier + 1):
         for lp in order:
@@ -497,11 +564,13 @@ def select_loops(module: Operation, vf: int, reductions: bool = True, max_tier: 
 
 
 def vectorize_document(
-    text: str, vf: int = DEFAULT_WIDTHS[0], lines: Sequence[int] | None = None, reductions: bool = True, max_tier: int = 1
+    text: str, vf: int = DEFAULT_WIDTHS[0], lines: Sequence[int] | None = None, reductions: bool = True, max_tier: int = 1, force: bool = False
 ) -> tuple[str, list[LoopOutcome]]:
     """Vectorize the loops of ``text``: those starting on ``lines`` (1-based;
-    any dimension mix allowed), or every section's choice of
-    :func:`select_loops`. Returns the new text and one outcome per loop."""
+    any dimension mix allowed, profitable or not: the outcome then says it is
+    predicted not to help), or every section's choice of :func:`select_loops`
+    (the profitable loops; every legal one with ``force``). Returns the new
+    text and one outcome per loop."""
     from affine_lsp.syntax.document import Document
 
     doc = Document(text)
@@ -519,7 +588,7 @@ def vectorize_document(
                 else:
                     outcomes.append(LoopOutcome(lp.span.start, line, False, reason))
             continue
-        picked, why = select_loops(sec.module, vf, reductions, max_tier)
+        picked, why = select_loops(sec.module, vf, reductions, max_tier, force)
         chosen.extend(picked)
         for lp, reason in why.items():
             outcomes.append(LoopOutcome(lp.span.start, doc.lines.line_of(lp.span.start) + 1, False, reason))
@@ -528,15 +597,24 @@ def vectorize_document(
         chosen.remove(b)
         outcomes.append(LoopOutcome(b.span.start, doc.lines.line_of(b.span.start) + 1, False, "a loop around it is vectorized (1-D vectorization)"))
 
+    said: dict[int, str] = {}
+
     def rewrite(cur: str, op: Operation) -> list[TextEdit] | str:
         try:
-            return vectorize_edits(cur, analyze(op, vf, reductions))
+            plan = analyze(op, vf, reductions)
         except Rejected as e:
             return e.reason
+        pred = predict(plan)
+        said[op.span.start] = pred.summary if pred.profitable else f"predicted not to help: {pred.reason}"
+        return vectorize_edits(cur, plan)
 
-    new, done = apply_sequentially(text, [lp.span.start for lp in chosen], ["affine.for"], rewrite)
+    starts = [lp.span.start for lp in chosen]
+    new, done = apply_sequentially(text, starts, ["affine.for"], rewrite)
     for lp in chosen:
         r = done.get(lp.span.start)
-        outcomes.append(LoopOutcome(lp.span.start, doc.lines.line_of(lp.span.start) + 1, r is None, r or f"vectorized (VF={vf})"))
+        msg = r or f"vectorized (VF={vf})"
+        if r is None and said.get(lp.span.start):
+            msg += f": {said[lp.span.start]}"
+        outcomes.append(LoopOutcome(lp.span.start, doc.lines.line_of(lp.span.start) + 1, r is None, msg))
     outcomes.sort(key=lambda o: o.offset)
     return new, outcomes

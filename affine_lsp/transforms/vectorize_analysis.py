@@ -39,8 +39,13 @@ Legality, each with the reason shown in a disabled code action:
   ops with regions, no vector ops, no calls; inner loop bounds do not depend
   on ``%i``; element types are integers, floats or ``index``.
 
-A trip count that is not provably a multiple of ``N`` gets a mask
-(``vector.create_mask`` of the remaining iteration count) on every transfer,
+A trip count that is not provably a multiple of ``N`` gets a scalar
+remainder loop: the vector loop stops at the last whole vector and the
+original loop runs the rest (its reductions start from the vector loop's).
+Only when that split point cannot be written as a bound (a lower bound that
+is a ``max`` or an upper bound that is a ``min`` of several expressions) is
+the vector loop masked instead:
+a mask (``vector.create_mask`` of the remaining iteration count) on every transfer,
 on the reductions' inputs (``arith.select`` with the neutral element) and on
 integer divisors (``arith.select`` with 1) -- MLIR 22.1.8 masks only the
 reductions, so its last vector writes past the loop's range
@@ -118,7 +123,9 @@ class VectorPlan:
     need_bcast: set[Value] = field(default_factory=set)  # uniform values used by vector ops
     need_lanes: set[Value] = field(default_factory=set)  # linear values used by vector ops
     trip_count: int | None = None
-    mask: bool = False
+    mask: bool = False  # every transfer masked (a bound is a max/min of several expressions and the trip count is not a known multiple)
+    remainder: bool = False  # a main vector loop over the whole vectors, then the scalar loop over the rest
+    in_bounds: set[Operation] = field(default_factory=set)  # accesses whose transfers are proven in bounds
     kept_dependences: list[str] = field(default_factory=list)
 
     def kind(self, v: Value) -> str:
@@ -142,15 +149,23 @@ class VectorPlan:
         """Markdown: what the rewrite does and why it is legal."""
         parts = [f"- steps by {self.new_step} (VF={self.vf})"]
         if self.trip_count is not None:
-            parts.append(f"- trip count {self.trip_count}" + (" (not a multiple of the width: masked)" if self.mask else ""))
+            note = " (not a multiple of the width: masked)" if self.mask else " (not a multiple of the width: scalar remainder loop)" if self.remainder else ""
+            parts.append(f"- trip count {self.trip_count}{note}")
         elif self.mask:
             parts.append("- trip count unknown: the transfers and reductions are masked")
+        elif self.remainder:
+            parts.append("- trip count unknown: a vector loop over the whole vectors, then a scalar remainder loop")
         cont = [a for a in self.accesses.values() if a.contiguous]
         inv = [a for a in self.accesses.values() if not a.contiguous]
         if cont:
             parts.append(
                 "- vector transfers: "
-                + ", ".join(f"`{a.op.name}` on {a.access.memref.name}" + ("" if a.fastest else f" (dim {a.dim}, permutation_map)") for a in cont)
+                + ", ".join(
+                    f"`{a.op.name}` on {a.access.memref.name}"
+                    + ("" if a.fastest else f" (dim {a.dim}, permutation_map)")
+                    + (" (in bounds)" if a.op in self.in_bounds else "")
+                    for a in cont
+                )
             )
         if inv:
             parts.append("- invariant (broadcast): " + ", ".join(f"`{a.op.name}` on {a.access.memref.name}" for a in inv))
@@ -292,8 +307,27 @@ class _Analyzer:
         self._dependences(plan)
         tc = trip_count(loop)
         plan.trip_count = tc
-        plan.mask = tc is None or tc % self.vf != 0
+        if tc is None or tc % self.vf != 0:
+            if f.lower.map.num_results == 1 and f.upper.map.num_results == 1:
+                plan.remainder = True
+            else:
+                plan.mask = True
+        if not plan.mask:
+            self._in_bounds(plan)
         return plan
+
+    def _in_bounds(self, plan: VectorPlan) -> None:
+        """The transfers whose vector lies inside the memref at every
+        iteration. Without a mask, the lanes of a vector iteration are
+        original iterations (the main loop stops at the last whole vector),
+        so a transfer's elements are those its scalar access touches in
+        them: the polyhedral proof that the scalar access stays inside the
+        memref for every iteration proves the transfer ``in_bounds``."""
+        from affine_lsp.analysis import access_in_bounds
+
+        for op, info in plan.accesses.items():
+            if info.contiguous and access_in_bounds(op):
+                plan.in_bounds.add(op)
 
     # ---------------------------------------------------------- classification
     def _classify(self, plan: VectorPlan) -> None:
