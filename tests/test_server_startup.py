@@ -1,0 +1,269 @@
+"""The server's start and its first diagnostics (issue #34), and a fast phase
+that never waits for the analysis (issue #31).
+
+* ``affine-lsp serve`` answers ``initialize`` before it loads islpy, the
+  analyses or the parser tables (checked in the server process at the
+  moment the answer is written), then forks the dataflow worker beside its
+  threads, on its parse worker;
+* the first publish of an opened file carries what syntax, names and op
+  verifiers find; the out-of-bounds warning (isl) follows in a later one;
+* the fast phase of an edit does not wait for the isl lock another thread
+  holds, even in a ``-verify-diagnostics`` file whose ``RUN:`` line runs
+  ``-test-memref-dependence-check`` (its remarks come with the analysis).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from lsprotocol import types
+
+ROOT = Path(__file__).resolve().parent.parent
+
+OOB_AND_VERIFIER_ERROR = """func.func @oob(%A: memref<64xf32>) {
+  affine.for %i = 0 to 65 {
+    %0 = affine.load %A[%i] : memref<64xf32>
+  }
+  return
+}
+
+func.func @bad() {
+  %c = arith.constant 1 : i32
+  return %c : i32
+}
+"""
+VERIFIER_ERROR = "'func.return' op has 1 operands, but enclosing function (@bad) returns 0"
+OUT_OF_BOUNDS = "'affine.load' op memref out of upper bound access along dimension #1"
+
+# Runs `affine-lsp serve`, noting (on standard error) which modules are
+# loaded when the answer to initialize is written.
+_PROBE = """
+import json, sys
+import pygls.io_ as io_
+
+_write = io_.StdoutWriter.write
+
+def write(self, data):
+    if b'"capabilities"' in data:
+        parser = sys.modules.get("affine_lsp.syntax.parser")
+        probe = {
+            "islpy": "islpy" in sys.modules,
+            "analysis": "affine_lsp.analysis" in sys.modules,
+            "tables": parser is not None and parser._HOLDER.parser is not None,
+        }
+        sys.stderr.write("PROBE " + json.dumps(probe) + "\\n")
+        sys.stderr.flush()
+    return _write(self, data)
+
+io_.StdoutWriter.write = write
+from affine_lsp.cli import main
+sys.exit(main(["serve"]))
+"""
+
+
+class _Client:
+    """A minimal LSP client over the server's standard streams."""
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        self.proc = proc
+        self.messages: list[dict[str, Any]] = []
+        self.cv = threading.Condition()
+        threading.Thread(target=self._read, args=(proc.stdout,), daemon=True).start()
+        self.next_id = 0
+
+    def _read(self, out: IO[bytes]) -> None:
+        while True:
+            length = 0
+            while True:
+                line = out.readline()
+                if not line:
+                    return
+                line = line.strip()
+                if not line:
+                    break
+                k, _, v = line.partition(b":")
+                if k.lower() == b"content-length":
+                    length = int(v)
+            msg = json.loads(out.read(length))
+            if "id" in msg and "method" in msg:  # a request of the server: answered
+                self.send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
+            with self.cv:
+                self.messages.append(msg)
+                self.cv.notify_all()
+
+    def send(self, msg: dict[str, Any]) -> None:
+        body = json.dumps(msg).encode()
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+
+    def request(self, method: str, params: Any) -> int:
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        return self.next_id
+
+    def notify(self, method: str, params: Any) -> None:
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def wait(self, pred: Any, timeout: float = 60.0) -> dict[str, Any]:
+        end = time.monotonic() + timeout
+        with self.cv:
+            while True:
+                for m in self.messages:
+                    if pred(m):
+                        return m
+                left = end - time.monotonic()
+                assert left > 0, f"no such message within {timeout} s: {[m.get('method', m.get('id')) for m in self.messages]}"
+                self.cv.wait(left)
+
+    def publishes(self, uri: str) -> list[list[dict[str, Any]]]:
+        with self.cv:
+            return [m["params"]["diagnostics"] for m in self.messages if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri]
+
+
+def _children(pid: int) -> list[int]:
+    out: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            out += [int(x) for x in (task / "children").read_text().split()]
+    return out
+
+
+def test_serve_answers_initialize_before_loading_the_analyses_and_shows_the_verifier_error_first(tmp_path: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), AFFINE_LSP_CACHE_DIR=str(tmp_path))
+    env.pop("AFFINE_LSP_PREFORK", None)
+    err = open(tmp_path / "stderr", "wb+")  # noqa: SIM115
+    proc = subprocess.Popen([sys.executable, "-c", _PROBE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, env=env, cwd=str(tmp_path))
+    try:
+        client = _Client(proc)
+        i = client.request("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": {}})
+        client.wait(lambda m: m.get("id") == i)
+        client.notify("initialized", {})
+        uri = "file:///tmp/affine-lsp-test/startup.mlir"
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "mlir", "version": 1, "text": OOB_AND_VERIFIER_ERROR}})
+        client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and any(d["message"] == OUT_OF_BOUNDS for d in m["params"]["diagnostics"]))
+        first, *later = client.publishes(uri)
+        # The dataflow worker was forked (the server's one child, reading nothing of the LSP stream).
+        kids = _children(proc.pid)
+        stdin = os.readlink(f"/proc/{kids[0]}/fd/0") if len(kids) == 1 else None
+    finally:
+        proc.kill()
+        proc.wait()
+    err.seek(0)
+    log = err.read().decode(errors="replace")
+    probe = json.loads(next(line for line in log.splitlines() if line.startswith("PROBE ")).split(" ", 1)[1])
+    assert probe == {"islpy": False, "analysis": False, "tables": False}, log
+    assert [d["message"] for d in first] == [VERIFIER_ERROR]
+    assert any(d["message"] == OUT_OF_BOUNDS for d in later[-1]) and any(d["message"] == VERIFIER_ERROR for d in later[-1])
+    assert len(kids) == 1 and stdin == os.devnull, (kids, log)
+
+
+DEPENDENCE_RUN = """// RUN: mlir-opt %s -test-memref-dependence-check -split-input-file -verify-diagnostics
+func.func @store_load(%A: memref<10xf32>) {
+  %cf = arith.constant 7.0 : f32
+  affine.for %i = 0 to 10 {
+    affine.store %cf, %A[%i] : memref<10xf32>
+    // expected-remark@above {{dependence from 0 to 0 at depth 1 = false}}
+    // expected-remark@above {{dependence from 0 to 0 at depth 2 = false}}
+    // expected-remark@above {{dependence from 0 to 1 at depth 1 = false}}
+    // expected-remark@above {{dependence from 0 to 1 at depth 2 = true}}
+    %v = affine.load %A[%i] : memref<10xf32>
+    // expected-remark@above {{dependence from 1 to 0 at depth 1 = false}}
+    // expected-remark@above {{dependence from 1 to 0 at depth 2 = false}}
+    // expected-remark@above {{dependence from 1 to 1 at depth 1 = false}}
+    // expected-remark@above {{dependence from 1 to 1 at depth 2 = false}}
+  }
+  return
+}
+"""
+
+
+@contextlib.contextmanager
+def _server_and_state(text: str) -> Iterator[tuple[Any, Any]]:
+    """A server in this process (no streams) with ``text`` open as version 1."""
+    from affine_lsp.server import create_server
+
+    server = create_server()
+    try:
+        yield server, server.documents.open("file:///tmp/affine-lsp-test/lock.mlir", text, 1, "mlir")
+    finally:
+        server.engine.flow_worker.shutdown()
+        for pool in (server.parse_pool, server.analysis_pool, server.request_pool, server.ondemand_pool):
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _edit(st: Any, version: int, line: int, text: str) -> None:
+    pos = types.Position(line=line, character=0)
+    st.queue_changes(version, [types.TextDocumentContentChangePartial(range=types.Range(start=pos, end=pos), text=text)])
+
+
+def _fast_while_isl_is_locked(server: Any, st: Any, version: int) -> Any:
+    """The fast phase of ``version`` run while another thread holds the isl
+    lock; its result (the test fails if it waits for the lock)."""
+    from affine_lsp.analysis.isl_support import LOCK
+
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with LOCK:
+            held.set()
+            release.wait(60)
+
+    holder = threading.Thread(target=hold, daemon=True)
+    holder.start()
+    assert held.wait(10)
+    out: list[Any] = []
+    try:
+        runner = threading.Thread(target=lambda: out.append(server.diagnostics._fast(st, version)), daemon=True)
+        runner.start()
+        runner.join(20)
+        assert out, "the fast phase waited for the isl lock"
+    finally:
+        release.set()
+        holder.join(10)
+    return out[0]
+
+
+def test_the_fast_phase_of_an_edit_does_not_wait_for_the_isl_lock() -> None:
+    """Analysed functions (cached), a new edit with an error, isl busy in
+    another thread: the edit's diagnostics come all the same."""
+    with _server_and_state(OOB_AND_VERIFIER_ERROR) as (server, st):
+        first = server.diagnostics._fast(st, 1)
+        assert first is not None and first.missing
+        for f in first.missing:  # as the analysis phase does
+            server.engine.analyse_function(st, f, server.settings)
+        _edit(st, 2, 10, "  %x = arith.addf %c, %c : f32\n")
+        fast = _fast_while_isl_is_locked(server, st, 2)
+    messages = [d.message for d in fast.result.diagnostics]
+    assert OUT_OF_BOUNDS in messages  # from the cached analysis of @oob
+    assert any("'arith.addf' op" in m or "%c" in m for m in messages if m not in (OUT_OF_BOUNDS, VERIFIER_ERROR)), messages
+
+
+def test_dependence_remarks_wait_for_the_analysis_phase_not_the_fast_phase() -> None:
+    """A ``-verify-diagnostics`` file running ``-test-memref-dependence-check``:
+    the fast phase (isl locked elsewhere) reports no expected remark as
+    missing; the analysis phase matches them all, as the CLI does."""
+    with _server_and_state(DEPENDENCE_RUN) as (server, st):
+        fast = _fast_while_isl_is_locked(server, st, 1)
+        assert fast.remark_modules is not None and fast.remarks is None and not fast.result.complete
+        assert [d.message for d in fast.result.diagnostics if d.severity in (types.DiagnosticSeverity.Error, types.DiagnosticSeverity.Warning)] == []
+        assert not any(d.code == "expected-matched" for d in fast.result.diagnostics)
+        # The analysis phase (its thread's work, then the merge).
+        from affine_lsp.server.diagnostics import _Progress
+
+        left = server.diagnostics._analyse_sync(st, fast, list(fast.missing), _Progress(server, 1))
+        assert left == [] and fast.remarks
+        final = server.diagnostics._merge(st, fast)
+        assert final is not None and final.complete
+        matched = [d for d in final.diagnostics if d.code == "expected-matched"]
+        assert len(matched) == 8
+        assert [d.message for d in final.diagnostics if d.severity in (types.DiagnosticSeverity.Error, types.DiagnosticSeverity.Warning)] == []
