@@ -267,3 +267,112 @@ def test_dependence_remarks_wait_for_the_analysis_phase_not_the_fast_phase() -> 
         matched = [d for d in final.diagnostics if d.code == "expected-matched"]
         assert len(matched) == 8
         assert [d.message for d in final.diagnostics if d.severity in (types.DiagnosticSeverity.Error, types.DiagnosticSeverity.Warning)] == []
+
+
+def _serve(tmp_path: Path, extra_env: dict[str, str] | None = None) -> tuple[subprocess.Popen[bytes], _Client]:
+    env = dict(
+        os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), AFFINE_LSP_CACHE_DIR=str(tmp_path / "cache"), TMPDIR=str(tmp_path)
+    )
+    env.update(extra_env or {})
+    proc = subprocess.Popen([sys.executable, "-m", "affine_lsp", "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    return proc, _Client(proc)
+
+
+def _session(tmp_path: Path, capabilities: dict[str, Any], extra_env: dict[str, str] | None = None) -> tuple[dict[str, Any], list[str]]:
+    """Start a server, initialize, open a file with an error: (the answer to
+    initialize, the messages of the first diagnostics)."""
+    proc, client = _serve(tmp_path, extra_env)
+    try:
+        i = client.request(
+            "initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": capabilities, "initializationOptions": {"analysis": {"enabled": False}}}
+        )
+        answer = client.wait(lambda m: m.get("id") == i)
+        client.notify("initialized", {})
+        uri = "file:///tmp/affine-lsp-test/early.mlir"
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "mlir", "version": 1, "text": OOB_AND_VERIFIER_ERROR}})
+        client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics")
+        # The settings of the initialize pygls handled (analysis off) hold: no bound warning ever.
+        h = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 9, "character": 3}})
+        client.wait(lambda m: m.get("id") == h)
+        n = client.request("shutdown", None)
+        client.wait(lambda m: m.get("id") == n)
+        client.notify("exit", None)
+        proc.wait(20)
+        answers = [m for m in client.messages if m.get("id") == i]
+        assert len(answers) == 1, answers  # one answer, never two
+        return answer, [d["message"] for p in client.publishes(uri) for d in p]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_initialize_is_answered_from_the_cache_as_pygls_answers_it(tmp_path: Path) -> None:
+    """The first start with a client stores pygls' answer; the next one
+    answers with it before loading the server, handles the same initialize
+    (its settings hold) and answers it once; another client's capabilities
+    are another entry; with the cache off, pygls answers as before."""
+    caps = {"textDocument": {"publishDiagnostics": {"versionSupport": True}, "rename": {"prepareSupport": True}}}
+    first, diags1 = _session(tmp_path, caps)
+    stored = sorted(tmp_path.glob(".affine_lsp_initialize_*.json"))
+    assert len(stored) == 1
+    second, diags2 = _session(tmp_path, caps)
+    assert second == first and diags2 == diags1 == [VERIFIER_ERROR]
+    other = {"textDocument": {"rename": {"prepareSupport": False}}}
+    third, _ = _session(tmp_path, other)
+    assert len(sorted(tmp_path.glob(".affine_lsp_initialize_*.json"))) == 2
+    assert third["result"]["capabilities"]["renameProvider"] != first["result"]["capabilities"]["renameProvider"]
+    off, _ = _session(tmp_path, caps, {"AFFINE_LSP_EARLY_INITIALIZE": "0"})
+    assert off == first
+
+
+def test_a_first_message_that_is_not_initialize_is_left_to_pygls(tmp_path: Path) -> None:
+    """Garbage, a notification or a request other than initialize first:
+    pygls reads the same bytes and answers as it always did."""
+    from affine_lsp.server.early_initialize import Replay, read_first
+
+    for raw in (
+        b"Content-Length: 5\r\n\r\n{bad}",
+        b'Content-Length: 40\r\n\r\n{"jsonrpc":"2.0","method":"initialized"}',
+        b"garbage\r\n\r\n",
+        b"Content-Length: 999\r\n\r\n{}",
+        b"",
+    ):
+        import io
+
+        stream = io.BytesIO(raw + b"Content-Length: 2\r\n\r\n{}")
+        early = read_first(stream)
+        assert early.message is None
+        again = Replay(early.prefix, stream)
+        assert again.read(-1) == raw + b"Content-Length: 2\r\n\r\n{}"
+    proc, client = _serve(tmp_path)
+    try:
+        client.notify("$/setTrace", {"value": "off"})  # a notification first: pygls answers initialize
+        j = client.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+        assert "capabilities" in client.wait(lambda m: m.get("id") == j)["result"]
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_replay_gives_back_every_byte_in_order() -> None:
+    import io
+    import random
+
+    from affine_lsp.server.early_initialize import Replay, read_first
+
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}).encode()
+    rest = b"Content-Length: 3\r\n\r\n{x}\nline two\n" * 5
+    rnd = random.Random(3)
+    for _ in range(200):
+        stream = io.BytesIO(b"Content-Length: %d\r\n\r\n" % len(body) + body + rest)
+        early = read_first(stream)
+        assert early.message is not None and early.request_id == 1
+        r = Replay(early.prefix, stream)
+        out = b""
+        while True:
+            chunk = r.readline() if rnd.random() < 0.5 else r.read(rnd.randint(1, 9))
+            if not chunk:
+                break
+            out += chunk
+        assert out == early.prefix + rest
