@@ -376,3 +376,49 @@ def test_replay_gives_back_every_byte_in_order() -> None:
                 break
             out += chunk
         assert out == early.prefix + rest
+
+
+_FORK_BESIDE_BUSY_THREADS = """
+import json, threading
+from affine_lsp.analysis import dependences_of_function
+from affine_lsp.analysis.isl_support import LOCK
+from affine_lsp.server.engine import functions_of
+from affine_lsp.server.flowproc import FlowWorker, value_flows
+from affine_lsp.syntax.document import Document
+from tests.test_flow_worker import STENCIL
+
+stop = threading.Event()
+
+def busy():  # an analysis thread taking and leaving the isl lock all the time
+    while not stop.is_set():
+        doc = Document(STENCIL)
+        with LOCK:
+            dependences_of_function(functions_of(doc)[0], 100_000).pairs
+
+threads = [threading.Thread(target=busy) for _ in range(2)]
+for t in threads:
+    t.start()
+worker = FlowWorker()
+refused = worker.prefork()  # threads running: not without beside_threads
+forked = worker.prefork(beside_threads=True)
+got = [worker.submit("\\n", STENCIL, 100_000, lambda r: None, urgent=True, seconds=20.0).result(timeout=60) for _ in range(3)]
+stop.set()
+for t in threads:
+    t.join()
+worker.shutdown()
+print(json.dumps({"refused": refused, "forked": forked, "got": got, "expected": value_flows("\\n", STENCIL, 100_000, 20.0)}))
+"""
+
+
+def test_the_worker_forked_beside_threads_busy_with_isl_answers() -> None:
+    """The server forks the worker after initialize, with pygls' and its own
+    threads running (the analysis may hold the isl lock): the fork holds the
+    locks the worker takes, so the worker neither deadlocks nor differs."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    out = subprocess.run(
+        [sys.executable, "-c", _FORK_BESIDE_BUSY_THREADS], capture_output=True, text=True, timeout=300, cwd=str(ROOT), env=env, stdin=subprocess.DEVNULL
+    )
+    assert out.returncode == 0, out.stderr
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    assert r["refused"] is False and r["forked"] is True
+    assert r["got"] == [r["expected"]] * 3 and r["expected"]
