@@ -15,7 +15,8 @@ mlir-opt 22.1.8 (``tests/test_bench_content.py`` checks it):
 * ``all``: every template above in turn, and every tenth function an
   out-of-bounds access (what a user's file may hold);
 * ``corpus``: the valid sections of real files of ``/work/shared/corpus``
-  (``STATUS.json``), concatenated (split markers kept) until the size.
+  (``STATUS.json``), concatenated (split markers kept, ``RUN:`` lines
+  removed) until the size.
 """
 
 from __future__ import annotations
@@ -233,6 +234,7 @@ KINDS: dict[str, list[str]] = {
 ALL_KINDS = [*KINDS, "all", "corpus"]
 CORPUS = Path("/work/shared/corpus")
 _SPLIT = re.compile(r"^// -----[ \t]*$", re.M)  # mlir-opt's -split-input-file marker
+_RUN_LINE = re.compile(r"^//\s*RUN:.*$", re.M)
 
 
 def generate_kind(kind: str, lines: int) -> str:
@@ -270,7 +272,9 @@ def corpus_sections(root: Path = CORPUS) -> list[str]:
         path = root / rel
         if not path.exists() or path.suffix != ".mlir":
             continue
-        sections = _SPLIT.split(path.read_text(errors="replace"))
+        # Without the RUN lines: the concatenation of several files' RUN lines
+        # would put the whole text in one file's -verify-diagnostics mode.
+        sections = _SPLIT.split(_RUN_LINE.sub("", path.read_text(errors="replace")))
         out.extend(s for k, s in enumerate(sections) if k in valid and s.strip())
     return out
 
