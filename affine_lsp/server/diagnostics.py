@@ -298,7 +298,7 @@ class DiagnosticsManager:
                 log.exception("verifier failed")
             before = list(notes)
             notes = expected_checks.apply(st, doc, parse_notes, verify_notes, notes, settings)
-            remark_modules = [sec.module for sec in doc.sections] if expected_checks.needs_remarks(doc, settings) else None
+            remark_modules = [sec.module for sec in doc.sections] if expected_checks.remarks_needed(st, doc.version) else None
             funcs = functions_of(doc)
             if split is None:
                 st.remember_good_ops(doc)

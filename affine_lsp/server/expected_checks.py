@@ -62,13 +62,16 @@ class View:
     ``-verify-diagnostics`` mode they are worked out only when a code action
     asks (from the notes kept here)."""
 
-    __slots__ = ("_emitted", "_sources", "doc_version", "result")
+    __slots__ = ("_emitted", "_sources", "doc_version", "needs_remarks", "result")
 
-    def __init__(self, doc_version: int, emitted: list[X.Emitted] | None, result: X.Verification | None, sources: tuple | None = None) -> None:
+    def __init__(
+        self, doc_version: int, emitted: list[X.Emitted] | None, result: X.Verification | None, sources: tuple | None = None, needs_remarks: bool = False
+    ) -> None:
         self.doc_version = doc_version
         self.result = result  # None: not in -verify-diagnostics mode
         self._emitted = emitted
         self._sources = sources  # (doc, parse notes, verifier notes) until computed
+        self.needs_remarks = needs_remarks  # the diagnostics include -test-memref-dependence-check's remarks
 
     @property
     def emitted(self) -> list[X.Emitted]:
@@ -102,7 +105,7 @@ def apply(
     otherwise); remembers the view of this version for the code actions.
 
     When the ``RUN:`` line also runs ``-test-memref-dependence-check``
-    (:func:`needs_remarks`), its remarks take part, as in mlir-opt:
+    (:func:`remarks_needed`), its remarks take part, as in mlir-opt:
     ``remarks``, computed by :func:`dependence_remarks` off the fast phase
     (they need isl). Without them (the fast phase) the ``expected-remark``
     annotations are left out of the matching until they come: none is
@@ -114,7 +117,8 @@ def apply(
     try:
         emitted = X.mlir_opt_diagnostics(doc, parse_notes, verify_notes)
         annotations = X.parse_annotations(doc.text, doc)
-        if needs_remarks(doc, settings):
+        needs = settings.analysis_enabled and X.DEPENDENCE_PASS in X.run_line_passes(doc.text)
+        if needs:
             if remarks is None:
                 annotations = dataclasses.replace(annotations, expectations=tuple(e for e in annotations.expectations if e.kind != "remark"))
             else:
@@ -123,15 +127,16 @@ def apply(
     except Exception:  # pragma: no cover - defensive: never lose the diagnostics
         log.exception("expected-* matching failed")
         return notes
-    setattr(st, _VIEW_ATTR, View(doc.version, emitted, result))
+    setattr(st, _VIEW_ATTR, View(doc.version, emitted, result, needs_remarks=needs))
     return _shown(emitted, result, notes)
 
 
-def needs_remarks(doc: Document, settings: Settings) -> bool:
-    """Whether the document's diagnostics include the remarks of
-    ``-test-memref-dependence-check`` (its ``RUN:`` line runs the pass with
-    ``-verify-diagnostics``, and the analysis is on)."""
-    return settings.analysis_enabled and mode_of(doc.text, settings.verify_diagnostics) is not None and X.DEPENDENCE_PASS in X.run_line_passes(doc.text)
+def remarks_needed(st: DocumentState, doc_version: int) -> bool:
+    """Whether the diagnostics of ``doc_version`` (as :func:`apply` saw it)
+    include the remarks of ``-test-memref-dependence-check`` (its ``RUN:``
+    line runs the pass with ``-verify-diagnostics``, the analysis is on)."""
+    view: View | None = getattr(st, _VIEW_ATTR, None)
+    return view is not None and view.doc_version == doc_version and view.needs_remarks
 
 
 def dependence_remarks(modules: list[Operation], settings: Settings, cancelled: Callable[[], bool] | None = None) -> list[object] | None:
