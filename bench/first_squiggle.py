@@ -249,7 +249,9 @@ def write_doc(cells: list[Cell], args: argparse.Namespace, path: Path) -> None:
         + f" --repeat {args.repeat}"
         + (f" --section {args.section}" if args.section else "")
         + "`"
-        + f" on {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; do not edit by hand.",
+        + f" on {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()},"
+        + f" load average {args.load[0]:.1f} at the start and {os.getloadavg()[0]:.1f} at the end (wall times grow with it, CPU times do not);"
+        + " do not edit by hand.",
         "",
         "Method: each server is spawned over stdio and sent `initialize` at once; `initialized` and `didOpen`"
         " follow as soon as `initialize` is answered (what an editor does when it opens a file); the client"
@@ -309,6 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--section", default="", help="the name of the section of --doc to rewrite (several runs, several sections)")
     p.add_argument("--doc", metavar="FILE", default=str(DOC), help="the Markdown file whose section is rewritten ('' for none)")
     args = p.parse_args(argv)
+    args.load = os.getloadavg()
 
     affine_env = dict(os.environ)
     affine_env["PYTHONPATH"] = str(ROOT) + os.pathsep + affine_env.get("PYTHONPATH", "")
