@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+import pytest
 from lsprotocol import types
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,26 +46,33 @@ VERIFIER_ERROR = "'func.return' op has 1 operands, but enclosing function (@bad)
 OUT_OF_BOUNDS = "'affine.load' op memref out of upper bound access along dimension #1"
 
 # Runs `affine-lsp serve`, noting (on standard error) which modules are
-# loaded when the answer to initialize is written.
+# loaded when an answer to initialize is written on its standard output,
+# whoever writes it (early_initialize before the server loads, or pygls).
 _PROBE = """
-import json, sys
-import pygls.io_ as io_
+import io, json, sys
 
-_write = io_.StdoutWriter.write
+class Probe(io.RawIOBase):
+    def __init__(self, raw):
+        self.raw = raw
+    def writable(self):
+        return True
+    def write(self, data):
+        data = bytes(data)  # (a memoryview)
+        if b'"capabilities"' in data:
+            parser = sys.modules.get("affine_lsp.syntax.parser")
+            probe = {
+                "islpy": "islpy" in sys.modules,
+                "analysis": "affine_lsp.analysis" in sys.modules,
+                "tables": parser is not None and parser._HOLDER.parser is not None,
+            }
+            sys.stderr.write("PROBE " + json.dumps(probe) + "\\n")
+            sys.stderr.flush()
+        self.raw.write(data)
+        return len(data)
+    def flush(self):
+        self.raw.flush()
 
-def write(self, data):
-    if b'"capabilities"' in data:
-        parser = sys.modules.get("affine_lsp.syntax.parser")
-        probe = {
-            "islpy": "islpy" in sys.modules,
-            "analysis": "affine_lsp.analysis" in sys.modules,
-            "tables": parser is not None and parser._HOLDER.parser is not None,
-        }
-        sys.stderr.write("PROBE " + json.dumps(probe) + "\\n")
-        sys.stderr.flush()
-    return _write(self, data)
-
-io_.StdoutWriter.write = write
+sys.stdout = io.TextIOWrapper(io.BufferedWriter(Probe(sys.stdout.buffer)), write_through=True)
 from affine_lsp.cli import main
 sys.exit(main(["serve"]))
 """
@@ -138,32 +146,49 @@ def _children(pid: int) -> list[int]:
     return out
 
 
-def test_serve_answers_initialize_before_loading_the_analyses_and_shows_the_verifier_error_first(tmp_path: Path) -> None:
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), AFFINE_LSP_CACHE_DIR=str(tmp_path))
+def _probe_session(tmp_path: Path, early: bool) -> tuple[dict[str, bool], list[list[dict[str, Any]]], list[int], str | None, str]:
+    """`serve` with the probe: initialize, open OOB_AND_VERIFIER_ERROR, wait
+    for the out-of-bounds warning: (the probe, the publishes, the server's
+    children, the first child's standard input, the server's log)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), AFFINE_LSP_CACHE_DIR=str(tmp_path / "cache"))
+    env["TMPDIR"] = str(tmp_path)  # (where early_initialize keeps its answers)
+    env["AFFINE_LSP_EARLY_INITIALIZE"] = "1" if early else "0"
     env.pop("AFFINE_LSP_PREFORK", None)
-    err = open(tmp_path / "stderr", "wb+")  # noqa: SIM115
-    proc = subprocess.Popen([sys.executable, "-c", _PROBE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, env=env, cwd=str(tmp_path))
-    try:
-        client = _Client(proc)
-        i = client.request("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": {}})
-        client.wait(lambda m: m.get("id") == i)
-        client.notify("initialized", {})
-        uri = "file:///tmp/affine-lsp-test/startup.mlir"
-        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "mlir", "version": 1, "text": OOB_AND_VERIFIER_ERROR}})
-        client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and any(d["message"] == OUT_OF_BOUNDS for d in m["params"]["diagnostics"]))
-        first, *later = client.publishes(uri)
-        # The dataflow worker was forked (the server's one child, reading nothing of the LSP stream).
-        kids = _children(proc.pid)
-        stdin = os.readlink(f"/proc/{kids[0]}/fd/0") if len(kids) == 1 else None
-    finally:
-        proc.kill()
-        proc.wait()
-    err.seek(0)
-    log = err.read().decode(errors="replace")
-    probe = json.loads(next(line for line in log.splitlines() if line.startswith("PROBE ")).split(" ", 1)[1])
+    with open(tmp_path / "stderr", "wb+") as err:
+        proc = subprocess.Popen([sys.executable, "-c", _PROBE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, env=env, cwd=str(tmp_path))
+        try:
+            client = _Client(proc)
+            i = client.request("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": {}})
+            client.wait(lambda m: m.get("id") == i)
+            client.notify("initialized", {})
+            uri = "file:///tmp/affine-lsp-test/startup.mlir"
+            client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "mlir", "version": 1, "text": OOB_AND_VERIFIER_ERROR}})
+            client.wait(
+                lambda m: m.get("method") == "textDocument/publishDiagnostics" and any(d["message"] == OUT_OF_BOUNDS for d in m["params"]["diagnostics"])
+            )
+            publishes = client.publishes(uri)
+            kids = _children(proc.pid)
+            stdin = os.readlink(f"/proc/{kids[0]}/fd/0") if len(kids) == 1 else None
+        finally:
+            proc.kill()
+            proc.wait()
+        err.seek(0)
+        log = err.read().decode(errors="replace")
+    probes = [json.loads(line.split(" ", 1)[1]) for line in log.splitlines() if line.startswith("PROBE ")]
+    assert len(probes) == 1, log  # one answer to initialize
+    return probes[0], publishes, kids, stdin, log
+
+
+@pytest.mark.parametrize("early", [False, True], ids=["pygls-answers", "answered-early"])
+def test_serve_answers_initialize_before_loading_the_analyses_and_shows_the_verifier_error_first(tmp_path: Path, early: bool) -> None:
+    if early:  # a first start stores the answer the second one gives early
+        _probe_session(tmp_path, True)
+        assert list(tmp_path.glob(".affine_lsp_initialize_*.json"))
+    probe, (first, *later), kids, stdin, log = _probe_session(tmp_path, early)
     assert probe == {"islpy": False, "analysis": False, "tables": False}, log
     assert [d["message"] for d in first] == [VERIFIER_ERROR]
     assert any(d["message"] == OUT_OF_BOUNDS for d in later[-1]) and any(d["message"] == VERIFIER_ERROR for d in later[-1])
+    # The dataflow worker was forked (the server's one child, reading nothing of the LSP stream).
     assert len(kids) == 1 and stdin == os.devnull, (kids, log)
 
 
