@@ -447,3 +447,35 @@ def test_the_worker_forked_beside_threads_busy_with_isl_answers() -> None:
     r = json.loads(out.stdout.strip().splitlines()[-1])
     assert r["refused"] is False and r["forked"] is True
     assert r["got"] == [r["expected"]] * 3 and r["expected"]
+
+
+def test_the_first_pull_answer_carries_the_verifier_error_not_the_isl_warnings() -> None:
+    """A pull client's first ``textDocument/diagnostic`` answer is the fast
+    phase's (syntax, names, verifiers), given while isl is locked elsewhere;
+    the out-of-bounds warning comes with the analysis (then a refresh)."""
+    import asyncio
+
+    with _server_and_state(OOB_AND_VERIFIER_ERROR) as (server, st):
+        server.client_pull_diagnostics = True
+
+        async def first_pull() -> Any:
+            return await server.diagnostics.pull(st, None)
+
+        from affine_lsp.analysis.isl_support import LOCK
+
+        held, release = threading.Event(), threading.Event()
+
+        def hold() -> None:
+            with LOCK:
+                held.set()
+                release.wait(60)
+
+        holder = threading.Thread(target=hold, daemon=True)
+        holder.start()
+        assert held.wait(10)
+        try:
+            report = asyncio.run(asyncio.wait_for(first_pull(), 20))
+        finally:
+            release.set()
+            holder.join(10)
+        assert [d.message for d in report.items] == [VERIFIER_ERROR]
