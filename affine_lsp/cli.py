@@ -35,12 +35,15 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict
     """The argument parser. ``only``: the subcommand about to run; the
     modules of the others are not imported (each imports its engine: a
     one-shot ``check`` need not load the transformations)."""
-    from affine_lsp.commands.check import EXIT_STATUS_HELP
+    epilog = None
+    if only not in SUBCOMMANDS:  # the top-level help (`serve` starts without loading `check`)
+        from affine_lsp.commands.check import EXIT_STATUS_HELP
 
+        epilog = EXIT_STATUS_HELP.replace("exit status:", "exit status of 'affine-lsp check' (see 'affine-lsp check --help'):", 1)
     parser = argparse.ArgumentParser(
         prog="affine-lsp",
         description="Language tooling for MLIR's affine dialect.",
-        epilog=EXIT_STATUS_HELP.replace("exit status:", "exit status of 'affine-lsp check' (see 'affine-lsp check --help'):", 1),
+        epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     from affine_lsp import __version__

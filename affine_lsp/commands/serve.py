@@ -69,6 +69,14 @@ def run(args: argparse.Namespace) -> int:
 
     limit_malloc_arenas()
 
+    early = None
+    if not args.tcp and os.environ.get("AFFINE_LSP_EARLY_INITIALIZE", "1") != "0":
+        # initialize answered from its cache before pygls and the server load.
+        from affine_lsp.server import early_initialize
+
+        early = early_initialize.read_first(sys.stdin.buffer)
+        early_initialize.answer(early, sys.stdout.buffer)
+
     from affine_lsp.server import create_server
 
     # Hand the interpreter to the event loop more often while a worker thread
@@ -76,8 +84,10 @@ def run(args: argparse.Namespace) -> int:
     sys.setswitchinterval(0.001)
 
     server = create_server(debug_mirror=args.debug_mirror)
-    if os.environ.get("AFFINE_LSP_PREFORK", "1") != "0":
-        server.prefork_worker()
+    # The parser tables, the analyses and the dataflow worker are loaded
+    # (forked) once initialize is answered (see on_initialized).
+    server.prefork = os.environ.get("AFFINE_LSP_PREFORK", "1") != "0"
+    server.early = early
     if args.tcp:
         try:
             host, port = parse_hostport(args.tcp)
@@ -85,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"affine-lsp serve: {e}", file=sys.stderr)
             return 2
         server.start_tcp(host, port)
+    elif early is not None:
+        server.start_io(stdin=early_initialize.Replay(early.prefix, sys.stdin.buffer))  # the bytes read again
     else:
         server.start_io()
     return 0

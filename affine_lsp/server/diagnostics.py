@@ -99,6 +99,17 @@ class FastResult:
     # the child's functions is built afterwards.
     partial: bool = False
     child_mb: float = 0.0  # the child's private memory (benchmarks count it)
+    # -verify-diagnostics with -test-memref-dependence-check: its remarks need
+    # isl, so they come in the analysis phase: the sections' module ops, the
+    # notes before expected_checks.apply (parse, verifier, both), then the remarks.
+    remark_modules: list[Operation] | None = None
+    remark_inputs: tuple[list[Note], list[Note], list[Note]] | None = None
+    remarks: list[Any] | None = None
+
+    @property
+    def pending(self) -> bool:
+        """Work is left for the analysis phase."""
+        return bool(self.missing) or (self.remark_modules is not None and self.remarks is None)
 
 
 class DiagnosticsManager:
@@ -179,7 +190,7 @@ class DiagnosticsManager:
                     return
                 self._publish(st, fast.result)
             log.debug("%s v%d: diagnostics in %.1f ms (%d functions to analyse)", st.uri, version, 1000 * (time.perf_counter() - t0), len(fast.missing))
-            if fast.missing:
+            if fast.pending:
                 # The heavy phase waits for a pause in the typing: it competes
                 # with the fast phase for the interpreter.
                 if analysis_delay > 0:
@@ -285,7 +296,9 @@ class DiagnosticsManager:
                 notes.extend(verify_notes)
             except Exception:
                 log.exception("verifier failed")
+            before = list(notes)
             notes = expected_checks.apply(st, doc, parse_notes, verify_notes, notes, settings)
+            remark_modules = [sec.module for sec in doc.sections] if expected_checks.remarks_needed(st, doc.version) else None
             funcs = functions_of(doc)
             if split is None:
                 st.remember_good_ops(doc)
@@ -307,6 +320,8 @@ class DiagnosticsManager:
                 at = st.last_edit_offset
                 if at is not None:
                     missing.sort(key=lambda f: 0 if f.span.start <= at <= f.span.end else min(abs(f.span.start - at), abs(f.span.end - at)))
+            if remark_modules is not None:
+                complete = False  # the remarks follow
             notes.sort(key=_sort_key)
             diags = [to_diagnostic(n, doc.lines, st.uri) for n in notes]
             result = DiagnosticsResult(version, doc.version, notes, diags, complete=complete)
@@ -318,7 +333,11 @@ class DiagnosticsManager:
                 parallel.restore(doc, split[0])
                 st.partial_open = True
                 return FastResult(version, result, base, [], {}, partial=True, child_mb=split[2])
-            return FastResult(version, result, base, missing, sources)
+            fast = FastResult(version, result, base, missing, sources)
+            if remark_modules is not None:
+                fast.remark_modules = remark_modules
+                fast.remark_inputs = (parse_notes, verify_notes, before)
+            return fast
 
     def _split_open(self, st: DocumentState, doc: Document) -> tuple[list[int], dict[int, list[Any]], float] | None:
         """At the opening of a large document: the top-level functions of
@@ -366,7 +385,7 @@ class DiagnosticsManager:
         try:
             if len(todo) >= PROGRESS_MIN_FUNCTIONS:
                 token = await progress.begin()
-            while todo and st.is_current(fast.version):
+            while (todo or (fast.remark_modules is not None and fast.remarks is None)) and st.is_current(fast.version):
                 log.debug("%s v%d: analysing %d functions", st.uri, fast.version, len(todo))
                 fut = loop.run_in_executor(self.server.analysis_pool, self._analyse_sync, st, fast, todo, progress)
                 while True:
@@ -435,6 +454,14 @@ class DiagnosticsManager:
                     deferred.append((fa, source))
                 else:
                     engine.warm(fa, source, settings, cancelled)
+        if not left and fast.remark_modules is not None and fast.remarks is None and not cancelled():
+            # -test-memref-dependence-check's remarks (expected_checks), once
+            # every function is analysed (the engine's models are cached).
+            try:
+                fast.remarks = expected_checks.dependence_remarks(fast.remark_modules, settings, cancelled)
+            except Exception:
+                log.exception("dependence remarks failed")
+                fast.remarks = []
         kept = []
         for fa, source in deferred:
             if fa.deps is None:  # evicted meanwhile (or skipped): nothing to compute
@@ -463,9 +490,15 @@ class DiagnosticsManager:
             if not st.is_current(fast.version):
                 return None
             notes = list(fast.base_notes)
+            complete = True
+            if fast.remark_modules is not None:
+                if fast.remarks is None:
+                    complete = False
+                else:
+                    parse_notes, verify_notes, before = fast.remark_inputs  # type: ignore[misc]
+                    notes = expected_checks.apply(st, doc, parse_notes, verify_notes, list(before), settings, remarks=fast.remarks)
             funcs = functions_of(doc)
             cache = engine.cached(st, funcs, settings)
-            complete = True
             for f in funcs:
                 fa: FunctionAnalysis | None = cache.get(id(f))
                 if fa is None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.util
 import logging
 import threading
 from collections.abc import Callable
@@ -51,6 +52,14 @@ def _import(name: str) -> ModuleType | None:
         if e.name and name.startswith(e.name):
             return None
         raise
+
+
+def _available(name: str) -> bool:
+    """Whether module ``name`` can be imported (found, not imported)."""
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def functions_of(doc: Document) -> list[Operation]:
@@ -107,6 +116,7 @@ class Engine:
         self._verify: ModuleType | bool | None = False
         self._analysis: ModuleType | bool | None = False
         self._dimsym: ModuleType | bool | None = False
+        self._findable: bool | None = None  # the analysis package can be imported (see has_analysis)
         from affine_lsp.server.flowproc import FlowWorker
 
         self.flow_worker = FlowWorker()
@@ -132,6 +142,12 @@ class Engine:
 
     @property
     def has_analysis(self) -> bool:
+        """Whether the analysis package is there, without importing it (and
+        islpy) before it is needed: the fast phase asks."""
+        if self._analysis is False:
+            if self._findable is None:
+                self._findable = _available("affine_lsp.analysis") and _available("islpy")
+            return self._findable
         m = self.analysis_mod
         return m is not None and hasattr(m, "dependences_of_function")
 

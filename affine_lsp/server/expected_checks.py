@@ -34,12 +34,14 @@ of the section.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from affine_lsp.ir.core import Span
+from affine_lsp.ir.core import Operation, Span
 from affine_lsp.server.settings import Settings
 from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Document
@@ -60,13 +62,16 @@ class View:
     ``-verify-diagnostics`` mode they are worked out only when a code action
     asks (from the notes kept here)."""
 
-    __slots__ = ("_emitted", "_sources", "doc_version", "result")
+    __slots__ = ("_emitted", "_sources", "doc_version", "needs_remarks", "result")
 
-    def __init__(self, doc_version: int, emitted: list[X.Emitted] | None, result: X.Verification | None, sources: tuple | None = None) -> None:
+    def __init__(
+        self, doc_version: int, emitted: list[X.Emitted] | None, result: X.Verification | None, sources: tuple | None = None, needs_remarks: bool = False
+    ) -> None:
         self.doc_version = doc_version
         self.result = result  # None: not in -verify-diagnostics mode
         self._emitted = emitted
         self._sources = sources  # (doc, parse notes, verifier notes) until computed
+        self.needs_remarks = needs_remarks  # the diagnostics include -test-memref-dependence-check's remarks
 
     @property
     def emitted(self) -> list[X.Emitted]:
@@ -87,33 +92,68 @@ def mode_of(text: str, setting: str) -> str | None:
     return found
 
 
-def apply(st: DocumentState, doc: Document, parse_notes: list[Note], verify_notes: list[Note], notes: list[Note], settings: Settings) -> list[Note]:
+def apply(
+    st: DocumentState,
+    doc: Document,
+    parse_notes: list[Note],
+    verify_notes: list[Note],
+    notes: list[Note],
+    settings: Settings,
+    remarks: list[object] | None = None,
+) -> list[Note]:
     """``notes`` as shown in ``-verify-diagnostics`` mode (unchanged
     otherwise); remembers the view of this version for the code actions.
 
-    When the ``RUN:`` line also runs ``-test-memref-dependence-check``, its
-    remarks (:mod:`affine_lsp.analysis.remarks`, cached per function by the
-    dependence engine) take part, as in mlir-opt."""
+    When the ``RUN:`` line also runs ``-test-memref-dependence-check``
+    (:func:`remarks_needed`), its remarks take part, as in mlir-opt:
+    ``remarks``, computed by :func:`dependence_remarks` off the fast phase
+    (they need isl). Without them (the fast phase) the ``expected-remark``
+    annotations are left out of the matching until they come: none is
+    reported as "not produced" meanwhile."""
     mode = mode_of(doc.text, settings.verify_diagnostics)
     if mode is None:
         setattr(st, _VIEW_ATTR, View(doc.version, None, None, (doc, parse_notes, verify_notes)))
         return notes
     try:
         emitted = X.mlir_opt_diagnostics(doc, parse_notes, verify_notes)
-        if settings.analysis_enabled and X.DEPENDENCE_PASS in X.run_line_passes(doc.text):
-            emitted += X.remark_diagnostics(doc, _dependence_remarks(doc, settings))
-        result = X.verify(X.parse_annotations(doc.text, doc), emitted, mode == "only-expected")
+        annotations = X.parse_annotations(doc.text, doc)
+        needs = settings.analysis_enabled and X.DEPENDENCE_PASS in X.run_line_passes(doc.text)
+        if needs:
+            if remarks is None:
+                annotations = dataclasses.replace(annotations, expectations=tuple(e for e in annotations.expectations if e.kind != "remark"))
+            else:
+                emitted += X.remark_diagnostics(doc, remarks)
+        result = X.verify(annotations, emitted, mode == "only-expected")
     except Exception:  # pragma: no cover - defensive: never lose the diagnostics
         log.exception("expected-* matching failed")
         return notes
-    setattr(st, _VIEW_ATTR, View(doc.version, emitted, result))
+    setattr(st, _VIEW_ATTR, View(doc.version, emitted, result, needs_remarks=needs))
     return _shown(emitted, result, notes)
 
 
-def _dependence_remarks(doc: Document, settings: Settings) -> list[object]:
-    from affine_lsp.commands.deps import _remarks
+def remarks_needed(st: DocumentState, doc_version: int) -> bool:
+    """Whether the diagnostics of ``doc_version`` (as :func:`apply` saw it)
+    include the remarks of ``-test-memref-dependence-check`` (its ``RUN:``
+    line runs the pass with ``-verify-diagnostics``, the analysis is on)."""
+    view: View | None = getattr(st, _VIEW_ATTR, None)
+    return view is not None and view.doc_version == doc_version and view.needs_remarks
 
-    return list(_remarks(doc, True, settings.isl_ops))
+
+def dependence_remarks(modules: list[Operation], settings: Settings, cancelled: Callable[[], bool] | None = None) -> list[object] | None:
+    """The remarks of ``-test-memref-dependence-check`` on each section's
+    module op (``-split-input-file``: one run per section), computed with
+    isl (the dependence engine caches them per function); None when
+    ``cancelled`` says so between two sections."""
+    from affine_lsp.analysis.isl_support import DEFAULT_BUDGET
+    from affine_lsp.analysis.remarks import memref_dependence_remarks
+
+    budget = DEFAULT_BUDGET if settings.isl_ops is None else settings.isl_ops
+    out: list[object] = []
+    for module in modules:
+        if cancelled is not None and cancelled():
+            return None
+        out.extend(memref_dependence_remarks([module], budget))
+    return out
 
 
 def _ann_span(e: X.Expectation | X.AnnotationError) -> Span:

@@ -93,6 +93,18 @@ def preload() -> None:
     _init()
 
 
+def _worker_locks() -> list[Any]:
+    """The locks of this process that the worker's analysis takes: the isl
+    lock and the analysis caches' (a fork beside running threads is made
+    holding them, see :meth:`FlowWorker.prefork`), in the order the
+    analysis nests them."""
+    from affine_lsp.analysis import _CACHE_LOCK
+    from affine_lsp.analysis.isl_support import LOCK
+    from affine_lsp.analysis.polyhedral import _SEMI_LOCK
+
+    return [_SEMI_LOCK, LOCK, _CACHE_LOCK]
+
+
 def _write(f: IO[bytes], obj: Any) -> None:
     data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
     f.write(len(data).to_bytes(8, "little") + data)
@@ -163,13 +175,19 @@ class _Forked(_Channel):
     and its standard output goes to standard error (the server's standard
     streams may carry LSP)."""
 
-    def __init__(self) -> None:
+    def __init__(self, held: list[Any] = ()) -> None:  # type: ignore[assignment]
+        """``held``: the locks the forking thread holds (released in the worker at once)."""
         req_r, req_w = os.pipe()
         ans_r, ans_w = os.pipe()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the worker process
             status = 0
             try:
+                for lock in reversed(held):
+                    lock.release()
+                from affine_lsp.syntax.document import gc_paused
+
+                gc_paused.reset()  # (the parse of another thread may have held it)
                 os.close(req_w)
                 os.close(ans_r)
                 null = os.open(os.devnull, os.O_RDONLY)
@@ -269,25 +287,39 @@ class FlowWorker:
         self.broken = False
         self._hold_until = 0.0  # time.monotonic() before which background requests wait (see hold)
 
-    def prefork(self) -> bool:
+    def prefork(self, beside_threads: bool = False) -> bool:
         """Fork the worker now, sharing this process's modules and parser
         tables (see the module's docstring); False (the worker will be a
         new interpreter, started at the first request) where there is no
-        ``fork`` or where another thread runs (a fork would copy the locks
-        it holds). Call it before the server starts its threads."""
-        if not hasattr(os, "fork") or threading.active_count() > 1:
+        ``fork``, or where another thread runs (a fork would copy the locks
+        it holds) unless ``beside_threads``: then the fork is made holding
+        every lock the worker takes (:func:`_worker_locks`), so that none is
+        held by a thread that does not exist in the worker. The server
+        forks it so, on its parse worker, once ``initialize`` is answered
+        and before it builds its first document (whose pages the worker
+        would otherwise share, and own once the server writes to them)."""
+        if not hasattr(os, "fork") or (threading.active_count() > 1 and not beside_threads):
             return False
         with self._cv:
             if self._proc is not None or self._stopped:
                 return False
             preload()
-            gc.collect()
+            if not beside_threads:
+                # (The server's first document waits for this fork: the
+                # garbage of the imports is left to the freeze, 50 ms sooner.)
+                gc.collect()
             gc.freeze()  # the collector then writes to none of the shared pages
+            locks = _worker_locks()
+            for lock in locks:
+                lock.acquire()
             try:
-                self._proc = _Forked()
+                self._proc = _Forked(locks)
             except OSError as e:
                 log.warning("could not fork the dataflow worker (%s)", e)
                 return False
+            finally:
+                for lock in reversed(locks):
+                    lock.release()
         return True
 
     def submit(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import threading
@@ -82,6 +83,18 @@ class AffineProtocol(LanguageServerProtocol):
             return
         super().handle_message(message)
 
+    def _send_response(self, msg_id: Any, result: Any | None = None, error: Any = None) -> None:
+        early = self._server.early
+        if early is not None:
+            if early.takes(msg_id):
+                return  # answered before the server was loaded (see early_initialize)
+            if error is None and msg_id == early.request_id:
+                try:
+                    early.store(msg_id, json.dumps(result, default=self._serialize_message))
+                except Exception:  # the cache is an optimisation only
+                    log.exception("storing the answer to initialize failed")
+        super()._send_response(msg_id, result, error)
+
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, types.InitializeResult]:
         # The engine counts columns in UTF-16 code units, the LSP default.
@@ -139,6 +152,9 @@ class AffineLanguageServer(LanguageServer):
         self.ondemand_pool = ThreadPoolExecutor(1, thread_name_prefix="affine-ondemand")
         self.interactive = 0  # requests / fast phases running (see busy())
         self._busy_lock = threading.Lock()
+        # Fork the dataflow worker after initialize (affine-lsp serve sets it; tests start it on demand).
+        self.prefork = False
+        self.early: Any = None  # early_initialize.Early: initialize read (and maybe answered) before the server was loaded
         self.client_pull_diagnostics = False
         self.client_diagnostic_refresh = False
         self.client_inlay_refresh = False
@@ -242,11 +258,13 @@ class AffineLanguageServer(LanguageServer):
     def prefork_worker(self) -> bool:
         """Load the parser tables, the verifier and the analyses, then fork
         the dataflow worker, which shares them (see
-        :meth:`~affine_lsp.server.flowproc.FlowWorker.prefork`); run by
-        ``affine-lsp serve`` before the server starts its threads. False
-        when the worker will be started at its first request instead."""
+        :meth:`~affine_lsp.server.flowproc.FlowWorker.prefork`). Run on the
+        parse worker once ``initialize`` is answered, before the first
+        document is built (``affine-lsp serve``: ``prefork`` is set), beside
+        the threads already running. False when the worker will be started
+        at its first request instead."""
         _warm_up(self.engine)
-        return self.engine.flow_worker.prefork()
+        return self.engine.flow_worker.prefork(beside_threads=True)
 
     def shutdown(self) -> None:
         for pool in (self.parse_pool, self.analysis_pool, self.request_pool, self.ondemand_pool):
@@ -256,9 +274,9 @@ class AffineLanguageServer(LanguageServer):
 
 
 def _warm_up(engine: Engine | None = None) -> None:
-    """Load the parser tables, the verifier and the analyses (islpy) before
-    the first document needs them (its fast phase asks whether the analyses
-    are there: 55 ms of imports that used to delay the first diagnostics)."""
+    """Load the parser tables and the verifier before the first document
+    needs them (the analyses, islpy, load when the first analysis phase
+    asks for them, or before the dataflow worker is forked)."""
     try:
         from affine_lsp.syntax.document import Document
 
@@ -266,7 +284,6 @@ def _warm_up(engine: Engine | None = None) -> None:
         doc.sections  # noqa: B018
         if engine is not None:
             engine.verify(doc)
-            engine.has_analysis  # noqa: B018
     except Exception:
         log.exception("parser warm-up failed")
 
@@ -304,8 +321,10 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
 
     @server.feature(types.INITIALIZED)
     async def on_initialized(ls: AffineLanguageServer, params: types.InitializedParams) -> None:
-        # Build the parser tables now, on the parse worker (the first document waits for it anyway).
-        warm = ls.parse_pool.submit(_warm_up, ls.engine)
+        # Build the parser tables now, on the parse worker (the first document
+        # waits for it anyway), then fork the dataflow worker there, before
+        # the first document is built; initialize was answered without them.
+        warm = ls.parse_pool.submit(ls.prefork_worker) if ls.prefork else ls.parse_pool.submit(_warm_up, ls.engine)
         loop = asyncio.get_running_loop()
 
         def ready(_f: object) -> None:
