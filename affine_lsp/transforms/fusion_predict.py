@@ -70,7 +70,7 @@ def predict(kind: str, pr: Profit | None, depth: int, memrefs: list[Value], remo
         )
         return Prediction(False, summary, reason, work_ratio=ratio)
     if kind == "sibling":
-        what = f"{names} read once for both"
+        what = f"{names} read by both in one pass"
     elif privatized is None:
         what = f"{names} consumed right after it is produced"
     elif removed_src and all(m in privatized for m in memrefs):
