@@ -57,6 +57,22 @@ SMALL_COPY = """func.func @copy(%A: memref<16x16xf32>, %B: memref<16x16xf32>) {
 """
 
 
+# column sums: the inner loop walks down a column (across cache lines);
+# unrolling %j makes the copies read adjacent elements of each line
+COLUMN_SUMS = """func.func @colsum(%A: memref<64x64xf32>, %s: memref<64xf32>) {
+  affine.for %j = 0 to 64 {
+    affine.for %i = 0 to 64 {
+      %a = affine.load %A[%i, %j] : memref<64x64xf32>
+      %t = affine.load %s[%j] : memref<64xf32>
+      %u = arith.addf %t, %a : f32
+      affine.store %u, %s[%j] : memref<64xf32>
+    }
+  }
+  return
+}
+"""
+
+
 def _top_loops(text: str):
     doc = Document(text)
     func = next(iter(doc.sections[0].functions()))
@@ -109,6 +125,13 @@ def test_code_actions_carry_the_predictions():
     _, small = _top_loops(SMALL_COPY)
     p2 = unroll_jam_prediction(small[0], 4)
     assert not p2.profitable and p2.summary == "no load is shared between the copies: no register reuse"
+
+
+def test_unroll_and_jam_along_cache_lines_is_profitable():
+    _, loops = _top_loops(COLUMN_SUMS)
+    assert shared_loads(loops[0], 4) == (0, 8)
+    p = unroll_jam_prediction(loops[0], 4)
+    assert p.profitable and p.summary == "the 4 copies read adjacent elements: 2 load(s) share cache lines"
 
 
 def test_cli_all_applies_only_what_is_predicted_profitable(tmp_path: Path, capsys):

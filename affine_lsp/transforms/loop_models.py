@@ -22,7 +22,9 @@ as constants. From the forms:
 * **unroll-and-jam**: the loads the ``factor`` copies of the inner loops'
   body share (same memref, same linear part, same constants once the copy's
   offset is added): each shared load is one register reused instead of a
-  load. No shared load: no register reuse, not profitable.
+  load; or loads the copies make to adjacent elements of one cache line
+  (the unrolled loop's IV unit-stride in the last subscript, the inner
+  loop's IV not there). Neither: not profitable.
 
 No model here gives a speedup figure: they count bytes and loads, and have
 no basis for a time.
@@ -279,10 +281,40 @@ def shared_loads(loop: Operation, factor: int) -> tuple[int, int]:
     return total - len(all_copies), total
 
 
+def line_sharing_loads(loop: Operation) -> int:
+    """Loads of the jammed inner loops that walk across cache lines (their
+    innermost loop's IV is not in the last subscript) while ``loop``'s IV
+    is, with unit stride: the unrolled copies read adjacent elements, one
+    cache line serving several copies."""
+    fv = ForView(loop)
+    iv, step = fv.iv, fv.step
+    body = fv.body
+    n = 0
+    for nest in [op for op in (body.operations if body else []) if op.name == "affine.for"]:
+        for f in forms_under(nest):
+            if f.access.is_write or not f.rows or any(r is None for r in f.rows):
+                continue
+            last = len(f.rows) - 1
+            if abs(f.coefficient(last, iv) * step) != 1 or any(f.coefficient(k, iv) for k in range(last)):  # type: ignore[arg-type]
+                continue
+            inner = f.access.op.parent_op
+            inner_iv = ForView(inner).iv if inner is not None and inner.name == "affine.for" else None
+            if inner_iv is not None and inner_iv is not iv and f.coefficient(last, inner_iv) == 0:
+                n += 1
+    return n
+
+
 def unroll_jam_prediction(loop: Operation, factor: int) -> Prediction:
     saved, total = shared_loads(loop, factor)
     if total == 0:
         return Prediction(False, "no load in the inner loops: nothing to reuse", "The jammed inner loops load nothing: the copies share no register.")
+    lines = line_sharing_loads(loop)
+    if saved == 0 and lines:
+        return Prediction(
+            True,
+            f"the {factor} copies read adjacent elements: {lines} load(s) share cache lines",
+            f"{lines} load(s) of the inner loops walk across cache lines while the unrolled loop walks along them: the {factor} copies read the same lines.",
+        )
     if saved == 0:
         return Prediction(
             False,
