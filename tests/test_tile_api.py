@@ -97,7 +97,11 @@ def test_command_lines(tmp_path: Path) -> None:
     p = cli("tile", str(KERNELS), "--loop", seidel, "--sizes", "4", "--skew")
     assert p.returncode == 0 and "remark: skewed and tiled 2 loop(s) by 4x4 (skew %i → %i + %t)" in p.stderr
     out = tmp_path / "out.mlir"
-    p = cli("tile", str(KERNELS), "--all", "--sizes", "4", "-o", str(out))
+    p = cli("tile", str(KERNELS), "--all", "-v", "--sizes", "4", "-o", str(out))
+    # these kernels' data fit in any L2 cache: --all predicts nothing to gain
+    assert p.returncode == 0 and out.read_text() == KERNELS.read_text()
+    assert "remark: not tiled: predicted not profitable: the nest's data (" in p.stderr
+    p = cli("tile", str(KERNELS), "--all", "--force", "--sizes", "4", "-o", str(out))
     assert p.returncode == 0 and out.read_text().count("step 4") >= 10
     assert cli("tile", str(KERNELS), "--sizes", "0").returncode == 1
     matmul = str(loops["matmul"][0])

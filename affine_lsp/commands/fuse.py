@@ -8,7 +8,13 @@ skips the cost model (deepest legal depth), like ``{maximal}``. Every
 ``// -----`` section is processed on its own and the sections are re-joined
 with their markers. ``--loop LINE`` applies the best fusion involving the
 ``affine.for`` written on that line (1-based) and nothing else. ``--report``
-prints the cost model at every depth for the loop(s) instead.
+prints the cost model at every depth and the predicted effect for the
+loop(s) instead.
+
+Only fusions predicted profitable are applied (no recomputation beyond the
+cost model's tolerance, see ``transforms/fusion_predict.py``); ``--force``
+applies a legal fusion anyway. One remark per fusion goes to standard error
+with its predicted effect.
 
 Every fusion is validated on the generated code (value-based dataflow with
 isl) and re-verified; a fusion that cannot be proven legal is not done.
@@ -22,7 +28,8 @@ import sys
 from affine_lsp.commands.check import read_source_or_report
 from affine_lsp.syntax.document import Document
 from affine_lsp.transforms.edits import apply_edits
-from affine_lsp.transforms.fusion import MODES, fuse_all, fusion_candidates, fusion_report
+from affine_lsp.transforms.fusion import MODES, FusionResult, fuse_all, fusion_candidates, fusion_report
+from affine_lsp.transforms.profitability import rank
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -33,7 +40,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--maximal", action="store_true", help="ignore the cost model: fuse at the deepest legal depth")
     p.add_argument("--split-input-file", action="store_true", help="accepted for mlir-opt compatibility; '// -----' sections are always independent")
     p.add_argument("--allow-unregistered-dialect", action="store_true", help="accepted for mlir-opt compatibility")
-    p.add_argument("--report", action="store_true", help="print the fusion cost model (Markdown) instead of the file")
+    p.add_argument("--report", action="store_true", help="print the fusion cost model and the predicted effect (Markdown) instead of the file")
+    p.add_argument("--force", action="store_true", help="also apply legal fusions predicted unprofitable (e.g. ones that recompute the producer)")
     p.add_argument("-o", dest="output", metavar="OUT", help="write the result to OUT instead of standard output")
 
 
@@ -76,15 +84,22 @@ def run(args: argparse.Namespace) -> int:
         if lp is None:
             print(f"{args.file}:{args.loop}: error: no affine.for on this line", file=sys.stderr)
             return 1
-        cands = fusion_candidates(doc, lp)  # type: ignore[arg-type]
-        if not cands:
-            print(f"{args.file}:{args.loop}: note: no legal and profitable fusion for this loop", file=sys.stderr)
+        cands = sorted(fusion_candidates(doc, lp, include_unprofitable=True), key=lambda t: rank(t.prediction))  # type: ignore[arg-type]
+        if cands and not args.force and cands[0].prediction is not None and not cands[0].prediction.profitable:
+            print(f"{args.file}:{args.loop}: note: not fused: {cands[0].title}{cands[0].prediction.title_suffix()} (--force applies it)", file=sys.stderr)
+            out = text
+        elif not cands:
+            print(f"{args.file}:{args.loop}: note: no legal fusion for this loop", file=sys.stderr)
             out = text
         else:
-            print(f"{args.file}:{args.loop}: note: {cands[0].title}", file=sys.stderr)
+            pred = cands[0].prediction
+            print(f"{args.file}:{args.loop}: remark: {cands[0].title}{pred.title_suffix() if pred else ''}", file=sys.stderr)
             out = apply_edits(text, cands[0].edits)
     else:
-        out = fuse_all(text, args.mode, args.maximal)
+        applied: list[tuple[int, FusionResult]] = []
+        out = fuse_all(text, args.mode, args.maximal, args.force, applied)
+        for line, res in applied:
+            print(f"{args.file}:{line}: remark: {res.title()}{res.prediction.title_suffix()}", file=sys.stderr)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(out)

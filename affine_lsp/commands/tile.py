@@ -4,7 +4,8 @@ Like ``mlir-opt -affine-loop-tile="tile-sizes=..."``, but only where it is
 legal: with ``--loop LINE`` the hyper-rectangular perfect band starting on
 that line is tiled (an error says which dependence forbids it); otherwise
 (``--all``, the default) every outermost band is tiled as deep as it is
-fully permutable. ``--skew`` skews a band first when only a skew makes it
+fully permutable, unless its data already fits in half the L2 cache (the
+remark of each tiled band gives the predicted effect). ``--skew`` skews a band first when only a skew makes it
 permutable (stencils). The rewritten text goes to standard output (or
 ``-o``); one remark per tiled band goes to standard error.
 """
@@ -23,18 +24,26 @@ def parse_ints(text: str) -> list[int]:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_common_arguments(p, "tile")
-    p.add_argument("--sizes", default="32", metavar="N,N,...", help="tile sizes, outermost first; the last one repeats (default 32)")
+    p.add_argument(
+        "--sizes",
+        default="32",
+        metavar="N,N,...",
+        help="tile sizes, outermost first; the last one repeats (default 32); 'auto': per band, the largest square tiles whose footprint fits in the L1 data cache",
+    )
+    p.add_argument("--force", action="store_true", help="with --all, also tile the bands predicted unprofitable (data already in cache)")
     p.add_argument("--skew", action="store_true", help="skew a band that is not fully permutable when a skew makes it so, then tile it")
 
 
 def run(args: argparse.Namespace) -> int:
     from affine_lsp.transforms.tile import tile_document
 
-    try:
-        sizes = parse_ints(args.sizes)
-    except ValueError:
-        sizes = []
-    if not sizes or any(s < 1 for s in sizes):
-        print(f"{args.file}: error: --sizes must be positive integers, e.g. 32,32", file=sys.stderr)
-        return 1
-    return run_transform(args, "tile", lambda text, lines: tile_document(text, sizes, lines, skew=args.skew))
+    sizes: list[int] | None = None
+    if args.sizes.strip() != "auto":
+        try:
+            sizes = parse_ints(args.sizes)
+        except ValueError:
+            sizes = []
+        if not sizes or any(s < 1 for s in sizes):
+            print(f"{args.file}: error: --sizes must be positive integers, e.g. 32,32, or auto", file=sys.stderr)
+            return 1
+    return run_transform(args, "tile", lambda text, lines: tile_document(text, sizes, lines, skew=args.skew, profitable_only=not args.force))

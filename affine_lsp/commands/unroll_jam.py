@@ -2,7 +2,8 @@
 
 Like ``mlir-opt -affine-loop-unroll-jam="unroll-jam-factor=N"``, but only
 where no dependence is reversed (checked exactly; MLIR does not check):
-every loop with inner loops (``--all``, the default; outermost first), or
+every loop with inner loops whose copies share a load (``--all``, the
+default; outermost first; ``--force``: also the others), or
 only the ``affine.for`` starting on ``--loop LINE``. The rewritten text goes
 to standard output (or ``-o``); a refused loop is reported on standard error
 with the dependence that forbids it.
@@ -19,6 +20,7 @@ from affine_lsp.commands.vectorize import add_common_arguments, run_transform
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_common_arguments(p, "unroll-and-jam")
     p.add_argument("--factor", type=int, default=2, metavar="N", help="unroll-jam factor (default 2)")
+    p.add_argument("--force", action="store_true", help="with --all, also the loops predicted unprofitable (no load shared between the copies)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -27,4 +29,4 @@ def run(args: argparse.Namespace) -> int:
     if args.factor < 2:
         print(f"{args.file}: error: --factor must be at least 2", file=sys.stderr)
         return 1
-    return run_transform(args, "unroll and jam", lambda text, lines: unroll_jam_document(text, lines, args.factor))
+    return run_transform(args, "unroll and jam", lambda text, lines: unroll_jam_document(text, lines, args.factor, profitable_only=not args.force))

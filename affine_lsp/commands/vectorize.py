@@ -78,7 +78,7 @@ def run_transform(args: argparse.Namespace, verb: str, transform: Callable[[str,
     for o in outcomes:
         col = doc.lines.position(o.offset)[1] + 1
         if o.done:
-            print(f"{args.file}:{o.line}:{col}: remark: {o.message}", file=sys.stderr)
+            print(f"{args.file}:{o.line}:{col}: remark: {o.message}" + (f"; {o.prediction}" if o.prediction else ""), file=sys.stderr)
         elif lines is not None:
             print(f"{args.file}:{o.line}:{col}: error: cannot {verb} this loop: {o.message}", file=sys.stderr)
             status = 1

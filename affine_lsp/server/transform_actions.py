@@ -87,11 +87,11 @@ def transforms_for(doc: Document, loops: list[Operation], vf: int, tile_sizes: t
 
     out: list[Transform] = []
     if len(loops) == 2:
-        out.extend(fusion_candidates(doc, loops[0], loops[1]))
+        out.extend(fusion_candidates(doc, loops[0], loops[1], include_unprofitable=True))
     elif len(loops) == 1:
         loop = loops[0]
         jobs: list[tuple[str, Callable[[], list[Transform]]]] = [
-            ("fusion", lambda: fusion_candidates(doc, loop)),
+            ("fusion", lambda: fusion_candidates(doc, loop, include_unprofitable=True)),
             ("vectorization", lambda: vectorize_candidates(doc, loop, vf)),
             ("parallelization", lambda: parallelize_candidates(doc, loop)),
         ]

@@ -20,10 +20,13 @@ Public API
     write region) and MLIR's choice (for the hover; legality is established
     when the fusion is offered).
 
-``fuse_all(text, mode="greedy", maximal=False) -> str``
+``fuse_all(text, mode="greedy", maximal=False, force=False, applied=None) -> str``
     Greedy fusion like ``mlir-opt -affine-loop-fusion`` (``mode`` is
     ``greedy`` = producer-consumer, sibling, producer-consumer again;
     ``producer``; ``sibling``), every ``// -----`` section independently.
+    Only fusions predicted profitable (:mod:`.fusion_predict`: no
+    recomputation beyond the tolerance) unless ``force``; every fusion done
+    is appended to ``applied``.
 
 How a fusion is found
 ---------------------
@@ -69,8 +72,10 @@ from affine_lsp.transforms.fusion_ir import (
     walk_accesses,
 )
 from affine_lsp.transforms.fusion_isl import CAccess, CanonModel
+from affine_lsp.transforms.fusion_predict import predict
 from affine_lsp.transforms.fusion_slice import Slice, chain_of, compute_slice, private_region
 from affine_lsp.transforms.fusion_validate import validate
+from affine_lsp.transforms.profitability import Prediction
 from affine_lsp.transforms.rewrite import NameGen
 
 log = logging.getLogger(__name__)
@@ -256,6 +261,12 @@ class FusionResult:
     notes: list[str] = field(default_factory=list)
 
     @property
+    def prediction(self) -> Prediction:
+        """What this fusion is predicted to do to speed."""
+        pa = self.analysis
+        return predict(pa.kind, pa.profit, self.depth, pa.memrefs, self.removed_src, [p.memref for p in self.private])
+
+    @property
     def extra_fraction(self) -> float | None:
         pr = self.analysis.profit
         ev = pr.evals.get(self.depth) if pr else None
@@ -314,12 +325,24 @@ def _depth_order(pa: PairAnalysis, maximal: bool, include_unprofitable: bool) ->
         tried.add(b)
         yield b
         t = b - 1
-    if include_unprofitable or pr.multi_store:
-        # MLIR does not evaluate producers with several stores: it fuses at
-        # the deepest legal depth; do so when no depth is profitable.
+    if pr.multi_store:
+        # MLIR does not weigh the storage of a producer with several stores
+        # (we do, on the union of their write regions): it fuses at the
+        # deepest legal depth when the additional computation there is
+        # within the tolerance. Never beyond the tolerance.
+        for d in range(pa.max_depth, 0, -1):
+            if d not in tried and d in pa.slices and not pa.slices[d].empty and _within_tolerance(pr, d):
+                tried.add(d)
+                yield d
+    if include_unprofitable:
         for d in range(pa.max_depth, 0, -1):
             if d not in tried:
                 yield d
+
+
+def _within_tolerance(pr: Profit, depth: int) -> bool:
+    ev = pr.evals.get(depth)
+    return ev is not None and ev.extra_fraction is not None and ev.extra_fraction < COMPUTE_TOLERANCE
 
 
 def _privatizable(m: Value, pa: PairAnalysis) -> bool:
@@ -456,10 +479,20 @@ def fuse_pair(text: str, kind: str, src: Operation, dst: Operation, maximal: boo
         pa = analyze_pair(kind, src, dst)
         if not pa.ok:
             return None
-        for d in _depth_order(pa, maximal, include_unprofitable):
+        chosen = list(_depth_order(pa, maximal, False))
+        for d in chosen:
             got = try_depth(text, pa, d)
-            if got is not None:
+            if got is not None and (maximal or got.prediction.profitable):
                 return got
+        if include_unprofitable:
+            # The depths the cost model declines, deepest first: offered
+            # (and applied with --force) with their prediction.
+            for d in _depth_order(pa, maximal, True):
+                if d not in chosen:
+                    got = try_depth(text, pa, d)
+                    if got is not None:
+                        return got
+        return None
     except Exception:  # keep the language server and the CLI alive on any IR
         log.exception("fusion of %s into %s failed", src, dst)
     return None
@@ -648,7 +681,10 @@ def _transform(doc: Document, res: FusionResult) -> Transform:
         "removed_src": res.removed_src,
         "private": [p.name for p in res.private],
     }
-    return Transform("fuse", res.title(), res.edits, "\n".join(details), data)
+    pred = res.prediction
+    details.insert(2, pred.markdown())
+    details.insert(3, "")
+    return Transform("fuse", res.title(), res.edits, "\n".join(details), data, prediction=pred)
 
 
 def _profit_lines(pa: PairAnalysis, chosen: int | None) -> list[str]:
@@ -664,18 +700,39 @@ def _profit_lines(pa: PairAnalysis, chosen: int | None) -> list[str]:
     out.extend(report_table(pr, pa.max_depth))
     best = pr.best(pa.max_depth)
     out.append("")
+    if pr.multi_store:
+        ev = pr.evals.get(pa.max_depth)
+        frac = ev.extra_fraction if ev is not None else None
+        verdict = "within" if frac is not None and frac < COMPUTE_TOLERANCE else "beyond"
+        out.append(
+            f"MLIR's cost model does not weigh the storage of a producer with several stores: it fuses at the deepest depth ({pa.max_depth}) only, "
+            + (
+                "when the additional computation can be counted."
+                if frac is None
+                else f"here {100.0 * frac:.2f}% additional computation, {verdict} the tolerance ({100 * COMPUTE_TOLERANCE:.0f}%)."
+            )
+            + " affine-lsp weighs the union of their write regions."
+        )
     if best is not None:
         sp = pr.storage_pct(best)
         ev = pr.evals[best]
         out.append(
-            f"MLIR's cost model picks depth {best}: {100.0 * (ev.extra_fraction or 0):.2f}% redundant computation"
+            ("The storage model (on the union of the stores) picks" if pr.multi_store else "MLIR's cost model picks")
+            + f" depth {best}: {100.0 * (ev.extra_fraction or 0):.2f}% redundant computation"
             + (f" and a {sp:.2f}% storage reduction if the slice gets its own buffer" if sp is not None else "")
             + f" (tolerance {100 * COMPUTE_TOLERANCE:.0f}%)."
         )
     elif not pr.skipped:
         out.append("No depth is profitable under MLIR's cost model.")
-    if chosen is not None and best is not None and chosen != best:
+    if chosen is not None and best is not None and chosen != best and not pr.multi_store:
         out.append(f"Depth {best} is not legal; depth {chosen} is the best legal one.")
+    if chosen is None:
+        order = list(_depth_order(pa, False, False))
+        if order:
+            out.append(f"Prediction at depth {order[0]} (if legal): " + predict(pa.kind, pr, order[0], pa.memrefs).markdown())
+        else:
+            deepest = next((d for d in range(pa.max_depth, 0, -1) if d in pr.evals), pa.max_depth)
+            out.append(f"Not fused (without --force). At depth {deepest}: " + predict(pa.kind, pr, deepest, pa.memrefs).markdown())
     return out
 
 
@@ -731,7 +788,7 @@ def _nest_root(op: Operation | None) -> Operation | None:
 MODES = ("greedy", "producer", "sibling")
 
 
-def fuse_all(text: str, mode: str = "greedy", maximal: bool = False) -> str:
+def fuse_all(text: str, mode: str = "greedy", maximal: bool = False, force: bool = False, applied: list[tuple[int, FusionResult]] | None = None) -> str:
     """Greedy fusion of every block of every function, each ``// -----``
     section on its own (like ``mlir-opt -affine-loop-fusion``)."""
     if mode not in MODES:
@@ -743,12 +800,18 @@ def fuse_all(text: str, mode: str = "greedy", maximal: bool = False) -> str:
         sub = text[s.start : s.end]
         if "affine.for" not in sub:
             continue
-        new_sub = _fuse_text(sub, mode, maximal)
+        done: list[tuple[int, FusionResult]] = []
+        new_sub = _fuse_text(sub, mode, maximal, force, done)
+        if applied is not None:
+            base = text.count("\n", 0, s.start)
+            applied[:0] = [(base + line, res) for line, res in done]
         out = out[: s.start] + new_sub + out[s.end :]
     return out
 
 
-def _fuse_text(text: str, mode: str, maximal: bool) -> str:
+def _fuse_text(text: str, mode: str, maximal: bool, force: bool = False, applied: list[tuple[int, FusionResult]] | None = None) -> str:
+    """``applied`` gets, per fusion, the 1-based line (in ``text`` as it was
+    then) of the destination nest and the fusion."""
     """Fuse one section's text until no fusion applies."""
     passes = {"greedy": ["pc1", "sib", "pc"], "producer": ["pc"], "sibling": ["sib"]}[mode]
     done: set[tuple[str, str, str]] = set()
@@ -756,9 +819,11 @@ def _fuse_text(text: str, mode: str, maximal: bool) -> str:
     for p in passes:
         while budget > 0:
             budget -= 1
-            step = _one_fusion(text, p, maximal, done)
+            step = _one_fusion(text, p, maximal, done, force)
             if step is None:
                 break
+            if applied is not None:
+                applied.append((text.count("\n", 0, step[1].dst.span.start) + 1, step[1]))
             text, res = step
             _inherit(text, res, done)
     return text
@@ -822,7 +887,7 @@ def op_text(op: Operation) -> str:
     return t if isinstance(t, str) else ""
 
 
-def _one_fusion(text: str, p: str, maximal: bool, done: set[tuple[str, str, str]]) -> tuple[str, FusionResult] | None:
+def _one_fusion(text: str, p: str, maximal: bool, done: set[tuple[str, str, str]], force: bool = False) -> tuple[str, FusionResult] | None:
     doc = Document(text)
     for sec in doc.sections:
         for func in sec.functions():
@@ -842,7 +907,7 @@ def _one_fusion(text: str, p: str, maximal: bool, done: set[tuple[str, str, str]
                         if key in done:
                             continue
                         done.add(key)
-                        res = fuse_pair(text, kind, src, dst, maximal=maximal)
+                        res = fuse_pair(text, kind, src, dst, maximal=maximal, include_unprofitable=force)
                         if res is not None:
                             return res.new_text, res
     return None

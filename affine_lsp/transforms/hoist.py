@@ -30,6 +30,7 @@ from affine_lsp.ir.affine_ops import ForView
 from affine_lsp.ir.core import Operation, Value
 from affine_lsp.ir.types import MemRefType
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform, delete_op
+from affine_lsp.transforms.profitability import remark
 from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, line_indent, loops_on_lines
 from affine_lsp.transforms.unroll import base_name, body_ops, defined_values, ops_text, rename_text
 
@@ -248,7 +249,15 @@ def hoist_document(text: str, lines: Sequence[int] | None = None) -> tuple[str, 
     for op in chosen:
         why = done.get(op.span.start)
         n = counts.get(op.span.start, 0)
-        outcomes.append(LoopOutcome(op.span.start, doc.lines.line_of(op.span.start) + 1, why is None, why or f"hoisted {n} op{'s' if n != 1 else ''}"))
+        outcomes.append(
+            LoopOutcome(
+                op.span.start,
+                doc.lines.line_of(op.span.start) + 1,
+                why is None,
+                why or f"hoisted {n} op{'s' if n != 1 else ''}",
+                remark(None, "LLVM -O3 hoists loop-invariant code too"),
+            )
+        )
     return new, outcomes
 
 

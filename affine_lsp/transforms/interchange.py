@@ -24,6 +24,8 @@ from affine_lsp.ir.core import Operation
 from affine_lsp.transforms import loop_catalog
 from affine_lsp.transforms.band import band_dependences, band_ivs, bound_dependencies, perfect_band, permutation_violation
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
+from affine_lsp.transforms.loop_models import interchange_prediction
+from affine_lsp.transforms.profitability import remark
 from affine_lsp.transforms.rewrite import LoopOutcome, apply_sequentially, checked_in_section, line_indent, loops_on_lines
 from affine_lsp.transforms.tile import body_text
 
@@ -146,7 +148,8 @@ def _transform(doc: object, band: list[Operation], order: list[int], title: str,
             why = f"the interchanged nest does not verify: {e}"
     if why is not None:
         return Transform("interchange", f"{title}: {why}", [], f"Cannot interchange: {why}", {"disabled": why})
-    return Transform("interchange", title, edits, details, {"loop": band[0].span.start, "order": list(order)})
+    pred = interchange_prediction(band, order)
+    return Transform("interchange", title, edits, details + "\n\n" + pred.markdown(), {"loop": band[0].span.start, "order": list(order)}, prediction=pred)
 
 
 def interchange_candidates(doc: object, loop: Operation) -> list[Transform]:
@@ -201,6 +204,7 @@ def interchange_document(
     doc = Document(text)
     outcomes: list[LoopOutcome] = []
     plans: dict[int, tuple[int, list[int]]] = {}  # offset -> (depth, order)
+    preds: dict[int, str] = {}  # offset -> the prediction's remark
     for sec in doc.sections:
         if lines is None:
             bands = _bands(sec.module)
@@ -229,6 +233,7 @@ def interchange_document(
                 outcomes.append(LoopOutcome(off, line, False, why))
                 continue
             plans[off] = (len(new_order), new_order)
+            preds[off] = remark(interchange_prediction(band, new_order))
 
     def rewrite(cur: str, op: Operation) -> list[TextEdit] | str:
         depth, new_order = plans[op.span.start]
@@ -241,7 +246,9 @@ def interchange_document(
     for off, (_depth, new_order) in plans.items():
         why = done.get(off)
         outcomes.append(
-            LoopOutcome(off, doc.lines.line_of(off) + 1, why is None, why if why is not None else f"interchanged to order {','.join(map(str, new_order))}")
+            LoopOutcome(
+                off, doc.lines.line_of(off) + 1, why is None, why if why is not None else f"interchanged to order {','.join(map(str, new_order))}", preds[off]
+            )
         )
     outcomes.sort(key=lambda o: o.offset)
     return new, outcomes

@@ -39,6 +39,7 @@ from affine_lsp.ir.affine_ops import ForView
 from affine_lsp.ir.core import BlockArgument, Operation, OpResult, Value
 from affine_lsp.ir.types import FloatType, IntegerType, MemRefType, Type, UnrankedMemRefType
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform, delete_op
+from affine_lsp.transforms.profitability import remark
 from affine_lsp.transforms.rewrite import (
     LoopOutcome,
     NameGen,
@@ -386,6 +387,14 @@ def parallelize_document(text: str, lines: Sequence[int] | None = None, max_nest
         why = done.get(op.span.start)
         n = len(ForView(op).inits)
         msg = why if why is not None else "parallelized" + (f" with {n} reduction(s)" if n else "")
-        outcomes.append(LoopOutcome(op.span.start, doc.lines.line_of(op.span.start) + 1, why is None, msg))
+        outcomes.append(
+            LoopOutcome(
+                op.span.start,
+                doc.lines.line_of(op.span.start) + 1,
+                why is None,
+                msg,
+                remark(None, "affine.parallel runs sequentially unless lowered to threads"),
+            )
+        )
     outcomes.sort(key=lambda o: o.offset)
     return new, outcomes

@@ -59,3 +59,11 @@ def rank(prediction: Prediction | None) -> int:
     if prediction is None:
         return 1
     return 0 if prediction.profitable else 2
+
+
+def remark(prediction: Prediction | None, why_none: str = "") -> str:
+    """The words a CLI remark ends with: ``"predicted: <summary>"``,
+    ``"predicted not profitable: <summary>"`` or ``"no prediction"``."""
+    if prediction is None:
+        return "no prediction" + (f" ({why_none})" if why_none else "")
+    return ("predicted: " if prediction.profitable else "predicted not profitable: ") + prediction.summary

@@ -163,6 +163,7 @@ class LoopOutcome:
     line: int  # 1-based
     done: bool
     message: str
+    prediction: str = ""  # the predicted effect, for the CLI remark (profitability.remark)
 
 
 def op_at(doc: object, offset: int, names: Iterable[str]) -> Operation | None:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from affine_lsp.ir.core import Block, Operation, Value, memo_of
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform, delete_op
+from affine_lsp.transforms.profitability import remark
 from affine_lsp.transforms.rewrite import LoopOutcome, apply_sequentially, checked_in_section, is_unnamed, loops_on_lines
 
 _LOADS = frozenset({"affine.load", "affine.vector_load"})
@@ -324,7 +325,15 @@ def scalrep_document(text: str, lines: Sequence[int] | None = None) -> tuple[str
         if reps or dead:
             plans[f.span.start] = ({r.load.span.start for r in reps}, {st.span.start for st in dead})
         for r in reps:
-            outcomes.append(LoopOutcome(r.load.span.start, doc.lines.line_of(r.load.span.start) + 1, True, f"load {r.kind}"))
+            outcomes.append(
+                LoopOutcome(
+                    r.load.span.start,
+                    doc.lines.line_of(r.load.span.start) + 1,
+                    True,
+                    f"load {r.kind}",
+                    remark(None, "LLVM -O3 forwards some of these loads too"),
+                )
+            )
         for st in dead:
             outcomes.append(LoopOutcome(st.span.start, doc.lines.line_of(st.span.start) + 1, True, "store overwritten before being read: removed"))
     if lines is not None:

@@ -49,6 +49,8 @@ from affine_lsp.transforms.band import (
     structural_reason,
 )
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
+from affine_lsp.transforms.loop_models import suggest_sizes, tile_prediction
+from affine_lsp.transforms.profitability import Prediction, remark
 from affine_lsp.transforms.rewrite import (
     LoopOutcome,
     NameGen,
@@ -399,7 +401,10 @@ def _candidate(doc: object, plan: TilePlan, base: str) -> Transform:
         reason = f"the tiled nest does not verify: {e}"
         return Transform("tile", f"{base} ({dims}): {reason}", [], reason, {"disabled": reason})
     details = "The band is fully permutable" + (f" after skewing ({describe_skew(plan)}); " + "; ".join(plan.notes) if plan.skewed else "") + "."
-    return Transform("tile", _title(plan), edits, details, {"loop": plan.band[0].span.start})
+    pred = tile_prediction(plan.band, plan.sizes)
+    if pred is not None:
+        details += "\n\n" + pred.markdown()
+    return Transform("tile", _title(plan), edits, details, {"loop": plan.band[0].span.start}, prediction=pred)
 
 
 def _top_level_loops(root: Operation) -> list[Operation]:
@@ -407,28 +412,41 @@ def _top_level_loops(root: Operation) -> list[Operation]:
 
 
 def tile_document(
-    text: str, sizes: Sequence[int] = (DEFAULT_TILE_SIZE,), lines: Sequence[int] | None = None, skew: bool = False, unchecked: bool = False
+    text: str,
+    sizes: Sequence[int] | None = (DEFAULT_TILE_SIZE,),
+    lines: Sequence[int] | None = None,
+    skew: bool = False,
+    unchecked: bool = False,
+    profitable_only: bool = False,
 ) -> tuple[str, list[LoopOutcome]]:
     """Tile the bands starting on ``lines`` (1-based; their whole
     rectangular band, refused when illegal), or with ``lines=None`` every
     outermost band, as far down as it is fully permutable (like
-    ``-affine-loop-tile``, without tiling illegally). With ``skew``, a band
-    that only a skew makes permutable is skewed and tiled."""
+    ``-affine-loop-tile``, without tiling illegally); with
+    ``profitable_only``, only those predicted profitable
+    (:func:`.loop_models.tile_prediction`: not when the nest's data already
+    fits in the cache). Every outcome carries the prediction. With
+    ``skew``, a band that only a skew makes permutable is skewed and tiled. ``sizes=None``: per band, the sizes
+    :func:`.loop_models.suggest_sizes` picks from its footprint."""
     from affine_lsp.syntax.document import Document
 
     doc = Document(text)
     outcomes: list[LoopOutcome] = []
     plans: dict[int, TilePlan] = {}
+    preds: dict[int, Prediction | None] = {}
     for sec in doc.sections:
         if lines is not None:
             loops = list(loops_on_lines(doc, sec.module, lines))
         else:
             loops = [(op, doc.lines.line_of(op.span.start) + 1) for op in _top_level_loops(sec.module)]
         for op, line in loops:
-            plan = plan_tile(op, sizes, skew=skew, unchecked=unchecked)
+            band_sizes = sizes
+            if band_sizes is None:
+                band_sizes = suggest_sizes(rectangular_band(op) or [op]) or [DEFAULT_TILE_SIZE]
+            plan = plan_tile(op, band_sizes, skew=skew, unchecked=unchecked)
             if not plan.ok and lines is None and not unchecked:
                 for depth in range(len(plan.band) - 1, 0, -1):  # the longest permutable prefix
-                    shorter = plan_tile(op, sizes, depth=depth)
+                    shorter = plan_tile(op, band_sizes, depth=depth)
                     if shorter.ok:
                         shorter.notes.append(f"not deeper: {plan.reason}")
                         plan = shorter
@@ -439,6 +457,11 @@ def tile_document(
             if any(op in p.band for p in plans.values()):
                 outcomes.append(LoopOutcome(op.span.start, line, False, "part of a band already tiled"))
                 continue
+            pred = tile_prediction(plan.band, plan.sizes)
+            if lines is None and profitable_only and pred is not None and not pred.profitable:
+                outcomes.append(LoopOutcome(op.span.start, line, False, remark(pred)))
+                continue
+            preds[op.span.start] = pred
             plans[op.span.start] = plan
 
     def rewrite(cur: str, op: Operation) -> list[TextEdit] | str:
@@ -456,7 +479,9 @@ def tile_document(
             what += f" (skew {describe_skew(plan)})"
         elif plan.notes:
             what += f" ({'; '.join(plan.notes)})"
-        outcomes.append(LoopOutcome(off, doc.lines.line_of(off) + 1, why is None, why if why is not None else what))
+        outcomes.append(
+            LoopOutcome(off, doc.lines.line_of(off) + 1, why is None, why if why is not None else what, remark(preds.get(off), "a trip count is not constant"))
+        )
     outcomes.sort(key=lambda o: o.offset)
     return new, outcomes
 

@@ -42,6 +42,7 @@ from affine_lsp.ir.affine_expr import AffineExpr, AffineMap, dim, symbol
 from affine_lsp.ir.affine_ops import Bound, ForView
 from affine_lsp.ir.core import Operation, Value
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform, line_start
+from affine_lsp.transforms.profitability import remark
 from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, is_unnamed, line_indent, loops_on_lines
 
 FULL_UNROLL_LIMIT = 16
@@ -519,7 +520,7 @@ def unroll_document(text: str, lines: Sequence[int] | None = None, factor: int |
     for op in chosen:
         why = done.get(op.span.start)
         msg = why if why is not None else ("fully unrolled" if factor is None else f"unrolled by {factor}")
-        outcomes.append(LoopOutcome(op.span.start, doc.lines.line_of(op.span.start) + 1, why is None, msg))
+        outcomes.append(LoopOutcome(op.span.start, doc.lines.line_of(op.span.start) + 1, why is None, msg, remark(None, "LLVM -O3 unrolls loops itself")))
     outcomes.sort(key=lambda o: o.offset)
     return new, outcomes
 

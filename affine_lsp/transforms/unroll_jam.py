@@ -32,6 +32,8 @@ from collections.abc import Sequence
 from affine_lsp.ir.affine_ops import ForView
 from affine_lsp.ir.core import Block, Operation, Value
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
+from affine_lsp.transforms.loop_models import unroll_jam_prediction
+from affine_lsp.transforms.profitability import remark
 from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, line_indent, loops_on_lines
 from affine_lsp.transforms.unroll import (
     SplitBounds,
@@ -344,19 +346,26 @@ def unroll_jam_candidates(doc: object, loop_op: Operation, factor: int = DEFAULT
             why = f"internal error: {type(e).__name__}: {e}"
     if why is not None:
         return [Transform("unroll-jam", f"{title}: {why}", [], why, {"disabled": why})]
-    return [Transform("unroll-jam", title, edits, "No dependence is reversed.", {"loop": loop_op.span.start})]
+    pred = unroll_jam_prediction(loop_op, factor)
+    return [Transform("unroll-jam", title, edits, "No dependence is reversed.\n\n" + pred.markdown(), {"loop": loop_op.span.start}, prediction=pred)]
 
 
-def unroll_jam_document(text: str, lines: Sequence[int] | None = None, factor: int = DEFAULT_FACTOR, force: bool = False) -> tuple[str, list[LoopOutcome]]:
+def unroll_jam_document(
+    text: str, lines: Sequence[int] | None = None, factor: int = DEFAULT_FACTOR, force: bool = False, profitable_only: bool = False
+) -> tuple[str, list[LoopOutcome]]:
     """Unroll and jam by ``factor`` every loop of ``text`` that has inner
     loops and where it is legal (outermost first; a loop inside a rewritten
-    one is left alone), or only the loops starting on ``lines``. ``force``
+    one is left alone; with ``profitable_only``, only where it is predicted
+    profitable: the copies share a load, see
+    :func:`.loop_models.unroll_jam_prediction`), or only the loops starting
+    on ``lines``. Every outcome carries the prediction. ``force``
     skips the dependence check (tests use it to show what a refusal avoids)."""
     from affine_lsp.syntax.document import Document
 
     doc = Document(text)
     outcomes: list[LoopOutcome] = []
     chosen: list[Operation] = []
+    preds: dict[int, str] = {}
     for op, line in loops_on_lines(doc, lines=lines):
         if lines is None and not jammed_loops(op):
             continue
@@ -367,6 +376,11 @@ def unroll_jam_document(text: str, lines: Sequence[int] | None = None, factor: i
         if why is not None:
             outcomes.append(LoopOutcome(op.span.start, line, False, why))
             continue
+        pred = unroll_jam_prediction(op, factor)
+        if lines is None and profitable_only and not pred.profitable:
+            outcomes.append(LoopOutcome(op.span.start, line, False, remark(pred)))
+            continue
+        preds[op.span.start] = remark(pred)
         chosen.append(op)
 
     def rewrite(cur: str, op: Operation) -> list[TextEdit] | str:
@@ -376,7 +390,9 @@ def unroll_jam_document(text: str, lines: Sequence[int] | None = None, factor: i
     new, done = apply_sequentially(text, [op.span.start for op in chosen], ["affine.for"], rewrite)
     for op in chosen:
         why = done.get(op.span.start)
-        outcomes.append(LoopOutcome(op.span.start, doc.lines.line_of(op.span.start) + 1, why is None, why or f"unrolled and jammed by {factor}"))
+        outcomes.append(
+            LoopOutcome(op.span.start, doc.lines.line_of(op.span.start) + 1, why is None, why or f"unrolled and jammed by {factor}", preds[op.span.start])
+        )
     outcomes.sort(key=lambda o: o.offset)
     return new, outcomes
 

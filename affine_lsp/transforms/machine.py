@@ -1,0 +1,79 @@
+"""The machine the cost models predict for: data-cache sizes.
+
+Read once from Linux's sysfs (``/sys/devices/system/cpu/cpu0/cache/index*``:
+``level``, ``type``, ``size``); where that is missing or unreadable (other
+systems, containers without sysfs) the defaults of a common x86-64 core are
+used: 32 KiB L1d, 1 MiB L2, 8 MiB L3. The source is recorded so that a
+prediction can say which sizes it used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+SYSFS_CACHE = Path("/sys/devices/system/cpu/cpu0/cache")
+DEFAULTS = {1: 32 * 1024, 2: 1024 * 1024, 3: 8 * 1024 * 1024}
+
+
+@dataclass(frozen=True, slots=True)
+class Caches:
+    l1: int  # bytes of L1 data cache
+    l2: int
+    l3: int
+    source: str  # "sysfs" or "defaults"
+
+    def level_holding(self, nbytes: int) -> int | None:
+        """The first cache level ``nbytes`` fit in (1, 2, 3), None: memory."""
+        for lvl, size in ((1, self.l1), (2, self.l2), (3, self.l3)):
+            if nbytes <= size:
+                return lvl
+        return None
+
+
+def parse_size(text: str) -> int | None:
+    """``"48K"`` -> 49152, ``"2048K"``, ``"1M"``, ``"512"`` (bytes)."""
+    t = text.strip().upper()
+    mult = 1
+    if t.endswith("K"):
+        mult, t = 1024, t[:-1]
+    elif t.endswith("M"):
+        mult, t = 1024 * 1024, t[:-1]
+    elif t.endswith("G"):
+        mult, t = 1024 * 1024 * 1024, t[:-1]
+    return int(t) * mult if t.isdigit() else None
+
+
+def read_caches(root: Path = SYSFS_CACHE) -> Caches:
+    """The data-cache sizes under ``root`` (sysfs layout), defaults for the
+    levels it does not list."""
+    found: dict[int, int] = {}
+    try:
+        entries = sorted(root.glob("index*"))
+        for e in entries:
+            kind = (e / "type").read_text().strip()
+            if kind not in ("Data", "Unified"):
+                continue
+            level = int((e / "level").read_text().strip())
+            size = parse_size((e / "size").read_text())
+            if size and level in DEFAULTS and level not in found:
+                found[level] = size
+    except (OSError, ValueError):
+        found = {}
+    sizes = {lvl: found.get(lvl, d) for lvl, d in DEFAULTS.items()}
+    return Caches(sizes[1], sizes[2], sizes[3], "sysfs" if found else "defaults")
+
+
+@lru_cache(maxsize=1)
+def caches() -> Caches:
+    """This machine's caches (read once)."""
+    return read_caches()
+
+
+def human_bytes(n: int) -> str:
+    if n >= 1024 * 1024:
+        return f"{n / (1024 * 1024):.1f} MiB"
+    if n >= 1024:
+        return f"{n / 1024:.0f} KiB"
+    return f"{n} B"
