@@ -1,7 +1,10 @@
 """The ``affine-lsp`` command line: one engine, several subcommands.
 
 Each subcommand lives in :mod:`affine_lsp.commands` as a module with
-``add_arguments(parser)`` and ``run(args) -> int``.
+``add_arguments(parser)`` and ``run(args) -> int``, and reads, writes and
+fails through :mod:`affine_lsp.commands.frontend` (see "How to add a
+command" in docs/architecture.md). Only the module of the command that runs
+is imported: ``--help`` and ``--version`` import none.
 """
 
 from __future__ import annotations
@@ -34,13 +37,15 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, object]]:
     """The argument parser. ``only``: the subcommand about to run; the
     modules of the others are not imported (each imports its engine: a
-    one-shot ``check`` need not load the transformations)."""
-    from affine_lsp.commands.check import EXIT_STATUS_HELP
+    one-shot ``check`` need not load the transformations). ``only=None``
+    (``--help``, ``--version``): no command module is imported; ``"*"``:
+    all of them."""
+    from affine_lsp.commands.frontend import EXIT_STATUS_HELP
 
     parser = argparse.ArgumentParser(
         prog="affine-lsp",
         description="Language tooling for MLIR's affine dialect.",
-        epilog=EXIT_STATUS_HELP.replace("exit status:", "exit status of 'affine-lsp check' (see 'affine-lsp check --help'):", 1),
+        epilog=EXIT_STATUS_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     from affine_lsp import __version__
@@ -49,7 +54,7 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     modules: dict[str, object] = {}
     for name, (modname, help_text) in SUBCOMMANDS.items():
-        if only in SUBCOMMANDS and name != only:
+        if only != "*" and name != only:
             sub.add_parser(name, help=help_text, description=help_text)
             continue
         try:
@@ -58,8 +63,9 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict
             if e.name != modname:
                 raise
             continue  # not built yet
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        p = sub.add_parser(name, help=help_text, description=help_text, formatter_class=argparse.RawDescriptionHelpFormatter)
         mod.add_arguments(p)  # type: ignore[attr-defined]
+        p.epilog = ((p.epilog + "\n\n") if p.epilog else "") + EXIT_STATUS_HELP  # type: ignore[attr-defined]
         modules[name] = mod
     return parser, modules
 
@@ -80,12 +86,9 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
         # IR of a 50k-line file is millions of objects; a third of the time
         # of `check` went to that). Commands collect between inputs.
         gc.disable()
-    try:
-        return int(modules[args.command].run(args))  # type: ignore[attr-defined]
-    except BrokenPipeError:
-        return 0
-    except KeyboardInterrupt:
-        return 130
+    from affine_lsp.commands.frontend import run_command
+
+    return run_command(args.command, modules[args.command].run, args)  # type: ignore[attr-defined]
 
 
 def entry() -> int:

@@ -424,13 +424,14 @@ def test_inputs_that_cannot_be_checked_give_one_line(tmp_path: Path, name: str, 
 
 
 def test_exit_codes_are_documented() -> None:
-    for args in ([], ["check"]):
+    for args in ([], ["check"], ["fuse"]):
         h = subprocess.run([sys.executable, "-m", "affine_lsp", *args, "--help"], capture_output=True, text=True, cwd=ROOT, timeout=60)
         assert h.returncode == 0
         text = " ".join(h.stdout.split())
-        assert "0 no diagnostic of error severity" in text
-        assert "1 at least one diagnostic of error severity" in text
-        assert "2 usage error, or an input that cannot be checked" in text
+        assert "0 done (check: no diagnostic of error severity" in text
+        assert "1 the input has errors" in text
+        assert "2 usage error, or an input that cannot be read" in text
+        assert "3 the output cannot be written" in text
     readme = (ROOT / "README.md").read_text()
     assert "| 2 | usage error" in readme
 
