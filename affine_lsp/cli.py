@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "check": ("affine_lsp.commands.check", "report syntax and verifier diagnostics (mlir-opt's format)"),
-    "deps": ("affine_lsp.commands.deps", "print memref dependences (like -test-memref-dependence-check)"),
+    "deps": ("affine_lsp.commands.deps", "print the dependences between memref accesses (--all-pairs: every pair, as -test-memref-dependence-check)"),
     "fuse": ("affine_lsp.commands.fuse", "fuse affine loop nests"),
     "vectorize": ("affine_lsp.commands.vectorize", "vectorize affine loops"),
     "parallelize": ("affine_lsp.commands.parallelize", "turn affine.for loops without carried dependences into affine.parallel"),

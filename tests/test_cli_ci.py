@@ -451,6 +451,7 @@ def test_pre_commit_hook_with_try_repo(tmp_path: Path) -> None:
     (repo / "notes.txt").write_text("not MLIR\n")
     env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"), GIT_CONFIG_GLOBAL=str(tmp_path / "gitconfig"), PIP_DISABLE_PIP_VERSION_CHECK="1")
     env.pop("PYTHONPATH", None)  # the hook runs the affine-lsp that pre-commit installed
+    env.pop("AFFINE_LSP_COMPILE", None)  # the hook's environment is plain Python, as a user's
     (tmp_path / "gitconfig").write_text("[user]\n  name = test\n  email = test@example.invalid\n[safe]\n  directory = *\n")
     for cmd in (["git", "init", "-q"], ["git", "add", "."]):
         subprocess.run(cmd, cwd=repo, env=env, check=True, timeout=60)
