@@ -6,18 +6,19 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import gc
-import multiprocessing
 import os
 import sys
 from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from affine_lsp import diagnostics, parallel
 from affine_lsp.commands import frontend
 from affine_lsp.commands.frontend import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputError, decode, read_bytes, read_input
 from affine_lsp.syntax.document import Document, gc_paused
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 FORMATS = ("text", "json", "sarif", "github")
 
@@ -249,6 +250,9 @@ def _reports(targets: list[tuple[str, str | None]], opts: Options, jobs: int, pr
             progress.step()
             yield rep
         return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
     _warm_up(opts)
     ready: dict[int, FileReport] = {k: FileReport(p, EXIT_USAGE, problem=msg) for k, (p, msg) in enumerate(targets) if msg is not None}
     nxt = 0

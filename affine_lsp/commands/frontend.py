@@ -267,7 +267,9 @@ def _silence_stdout() -> None:
 
 def run_command(command: str, run: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
     """Run a command's ``run(args)`` with the front end's output and error
-    handling (see the module's docstring); the exit status."""
+    handling (see the module's docstring); the exit status. Standard output
+    is guarded only for a command with :func:`add_output`'s options (the
+    server talks LSP on it)."""
     out_path = getattr(args, "output", None)
     to_file = out_path not in (None, "-")
     real_stdout = sys.stdout
@@ -284,6 +286,8 @@ def run_command(command: str, run: Callable[[argparse.Namespace], int], args: ar
             if status in (EXIT_OK, EXIT_ERRORS) and (data or status == EXIT_OK):
                 write_file(out_path, data)  # type: ignore[arg-type]
             return status
+        if out_path is None:  # a command without output options (serve: LSP on stdio)
+            return int(run(args))
         sys.stdout = _GuardedStdout(real_stdout)  # type: ignore[assignment]
         try:
             status = int(run(args))
