@@ -198,7 +198,7 @@ def test_print_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert out.read_text() == TINY_TEXT
     bad = tmp_path / "bad.mlirbc"
     bad.write_bytes(tiny_module()[:40])
-    assert cli.main(["print", str(bad)]) == 1
+    assert cli.main(["print", str(bad)]) == 2  # an input that cannot be read, as in every command
     assert capsys.readouterr().err.startswith(f"{bad}: error: invalid MLIR bytecode: ")
 
 

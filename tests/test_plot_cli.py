@@ -35,6 +35,7 @@ def plot(tmp_path: Path, path: str, *args: str) -> tuple[ET.Element, dict]:
     out = tmp_path / "out.svg"
     r = cli("plot", path, *args, "-o", str(out))
     assert r.returncode == 0, r.stderr
+    assert r.stderr == "", r.stderr  # no islpy warning when the arrows are capped (issue #33)
     j = cli("plot", path, *args, "--format", "json")
     assert j.returncode == 0, j.stderr
     return ET.parse(out).getroot(), json.loads(j.stdout)

@@ -267,7 +267,7 @@ def render_svg(data: dict, title: str = "") -> str:
     c.text(lx + 26, ly, "affine.if condition")
     if aggregated:
         ly += 24
-        c.text(lx, ly, fit("Arrows per distance vector (one drawn each)", lw, bold=True), bold=True)
+        c.text(lx, ly, fit("Arrows per distance vector", lw, bold=True), bold=True)
         rows = sorted(groups.items(), key=lambda kv: (list(KIND_COLOURS).index(kv[0][0]) if kv[0][0] in KIND_COLOURS else 9, -len(kv[1]), kv[0]))
         # the largest vectors of each kind: every kind keeps rows
         per_kind = max(1, MAX_VECTOR_ROWS // len({k for k, _, _ in groups}))
