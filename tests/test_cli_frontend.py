@@ -2,7 +2,8 @@
 #33): each subcommand of ``cli.SUBCOMMANDS`` that reads a file is run as the
 user runs it (a fresh ``python -m affine_lsp`` process) with an output path
 in a missing folder, with standard output closed early and on ``/dev/full``,
-on a missing, a binary, an invalid and an empty file. No traceback ever, one
+with standard output not open at all, on a missing, a binary, an invalid
+and an empty file. No traceback ever, one
 line on stderr for each I/O failure, and the exit status of each case is the
 one of the table in ``frontend.EXIT_STATUS_HELP`` (which ``--help`` shows).
 A command added to ``cli.SUBCOMMANDS`` is covered without editing this file."""
@@ -43,6 +44,7 @@ EXPECTED = {
     "missing output folder": frontend.EXIT_OUTPUT,
     "stdout closed early": frontend.EXIT_OK,
     "stdout on /dev/full": frontend.EXIT_OUTPUT,
+    "stdout not open": frontend.EXIT_OUTPUT,
     "missing file": frontend.EXIT_USAGE,
     "binary file": frontend.EXIT_USAGE,
     "invalid file": frontend.EXIT_ERRORS,
@@ -79,8 +81,14 @@ def test_every_command_but_the_server_reads_files_and_writes_output() -> None:
         assert {"-o", "--output", "--split-input-file", "--allow-unregistered-dialect"} <= opts, name
 
 
-def _run(argv: list[str], stdout: object = subprocess.PIPE, close_stdout: bool = False) -> tuple[int, str, str]:
+def _run(argv: list[str], stdout: object = subprocess.PIPE, close_stdout: bool = False, no_stdout: bool = False) -> tuple[int, str, str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT), AFFINE_LSP_PREFORK="0")
+    if no_stdout:
+        # `affine-lsp ... >&-`: file descriptor 1 is not open at all
+        p = subprocess.run(
+            ["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "affine_lsp", *argv], stderr=subprocess.PIPE, text=True, env=env, timeout=300
+        )
+        return p.returncode, "", p.stderr
     if close_stdout:
         # The reader goes away before the command writes (`| head -0`).
         r, w = os.pipe()
@@ -113,6 +121,7 @@ def _cases(cmd: str, f: dict[str, Path]) -> dict[str, tuple[int, str, str]]:
         "missing output folder": lambda: _run([cmd, str(f["valid"]), "-o", str(f["folder"])]),
         "stdout closed early": lambda: _run([cmd, str(f["valid"])], close_stdout=True),
         "stdout on /dev/full": lambda: _run([cmd, str(f["valid"])], stdout=full),
+        "stdout not open": lambda: _run([cmd, str(f["valid"])], no_stdout=True),
         "missing file": lambda: _run([cmd, str(f["missing"])]),
         "binary file": lambda: _run([cmd, str(f["binary"])]),
         "invalid file": lambda: _run([cmd, str(f["invalid"])]),
@@ -135,7 +144,7 @@ def test_failure_cases_are_one_line_and_the_documented_status(cmd: str, files: d
         expected = EXPECTED[case]
         if case == "empty file" and cmd in EMPTY_HAS_NOTHING_TO_DO:
             expected = frontend.EXIT_ERRORS
-        assert "Traceback" not in err and "Exception ignored" not in err and "islpy warning" not in err, (cmd, case, err)
+        assert "Traceback" not in err and "Exception ignored" not in err and "islpy warning" not in err and "internal error" not in err, (cmd, case, err)
         assert status == expected, (cmd, case, status, err)
         # check prints its summary line; the I/O failures are one line each
         problems = [ln for ln in err.splitlines() if ": error: " in ln]
@@ -143,6 +152,8 @@ def test_failure_cases_are_one_line_and_the_documented_status(cmd: str, files: d
             assert problems == [f"{files['folder']}: error: cannot write: No such folder: {files['folder'].parent}"], (cmd, err)
         elif case == "stdout on /dev/full":
             assert problems == ["<stdout>: error: cannot write: No space left on device"], (cmd, err)
+        elif case == "stdout not open":
+            assert problems == ["<stdout>: error: cannot write: standard output is closed"], (cmd, err)
         elif case == "stdout closed early":
             assert problems == [], (cmd, err)
         elif case == "missing file":

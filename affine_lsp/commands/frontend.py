@@ -33,6 +33,7 @@ EXIT_OK = 0
 EXIT_ERRORS = 1
 EXIT_USAGE = 2
 EXIT_OUTPUT = 3
+EXIT_INTERNAL = 70
 EXIT_INTERRUPTED = 130
 
 EXIT_STATUS_HELP = """\
@@ -45,6 +46,7 @@ exit status (the same for every command):
   2    usage error, or an input that cannot be read: a missing or unreadable file, a
        binary file, invalid MLIR bytecode, a directory without .mlir files
   3    the output cannot be written: a missing folder, no permission, a full disk
+  70   internal error of affine-lsp (one line; AFFINE_LSP_TRACEBACK=1 shows the traceback)
   130  interrupted (Ctrl-C)
 Statuses 2 and 3 come with one line 'PATH: error: MESSAGE' on stderr. A closed
 standard output (a pipe into 'head') ends the command quietly, with status 0."""
@@ -219,9 +221,11 @@ class _GuardedStdout(io.TextIOBase):
 
     @property
     def buffer(self) -> object:  # binary output (plot --format png)
-        return _GuardedBinary(self._stream.buffer, self)
+        return _GuardedBinary(getattr(self._stream, "buffer", None), self)
 
     def _guard(self, fn: Callable[[], int | None]) -> int | None:
+        if self._stream is None:  # file descriptor 1 was closed before Python started
+            raise OutputError("cannot write: standard output is closed", "<stdout>")
         try:
             return fn()
         except BrokenPipeError:
@@ -239,21 +243,23 @@ class _GuardedStdout(io.TextIOBase):
         return True
 
     def isatty(self) -> bool:
-        return self._stream.isatty()
+        return self._stream is not None and self._stream.isatty()
 
     def fileno(self) -> int:
+        if self._stream is None:
+            raise OSError("standard output is closed")
         return self._stream.fileno()
 
 
 class _GuardedBinary:
-    def __init__(self, raw: io.BufferedWriter, owner: _GuardedStdout) -> None:
+    def __init__(self, raw: io.BufferedWriter | None, owner: _GuardedStdout) -> None:
         self._raw, self._owner = raw, owner
 
     def write(self, b: bytes) -> int:
-        return int(self._owner._guard(lambda: self._raw.write(b)) or 0)
+        return int(self._owner._guard(lambda: self._raw.write(b)) or 0)  # type: ignore[union-attr]
 
     def flush(self) -> None:
-        self._owner._guard(self._raw.flush)
+        self._owner._guard(lambda: self._raw.flush())  # type: ignore[union-attr]
 
 
 def _silence_stdout() -> None:
@@ -305,3 +311,8 @@ def run_command(command: str, run: Callable[[argparse.Namespace], int], args: ar
         return EXIT_OK
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
+    except Exception as e:  # a bug: one line, not a traceback (unless asked for)
+        if os.environ.get("AFFINE_LSP_TRACEBACK", "") not in ("", "0"):
+            raise
+        print(f"affine-lsp {command}: internal error: {type(e).__name__}: {e} (AFFINE_LSP_TRACEBACK=1 shows where)", file=sys.stderr)
+        return EXIT_INTERNAL
