@@ -454,57 +454,61 @@ def _draw(
     arrows: list[dict] = []
     hidden = 0
     arrows_capped = False
-    found = [(s, d, r) for s, d in (fd.candidate_pairs(accs) if fd.within_limit(accs) else []) for r in fd.pair(s, d).results if r.status != NONE]
-    for k_dep, (s, d, r) in enumerate(found):
-        carrier = _carrier(r)
-        info: dict[str, Any] = {
-            "kind": r.kind,
-            "memref": s.memref.name if s.memref is not None else None,
-            "depth": r.depth,
-            "carriedBy": carrier.name if carrier is not None else None,
-            "distance": r.mlir_str(),
-            "status": r.status,
-            "source": acc_index[s.index],
-            "sink": acc_index[d.index],
-            "arrows": 0,
-            "drawn": False,
-        }
-        if r.reason:
-            info["reason"] = r.reason
-        deps.append(info)
-        rel = r.relation
-        if rel is None or not (view.has_axes(s.ivs) and view.has_axes(d.ivs)):
-            hidden += 1
-            continue
-        # each dependence left gets an equal share of the arrows left (a
-        # share it does not use goes to the next ones): a dependence
-        # with many arrows never crowds out the kinds after it
-        left = (max_arrows - len(arrows)) // (len(found) - k_dep)
-        try:
-            with limited(fd.budget):
-                rr, ms = _lift(view, view.fix(rel), len(s.ivs), DT.in_)
-                rr, md = _lift(view, rr, len(d.ivs), DT.out)
-                r2 = rr.apply_domain(view.to_view(inames[:ms])).apply_range(view.to_view(inames[:md]))
-                if sampled:
-                    r2 = r2.intersect_domain(sample_set)
-                w = r2.coalesce().wrap()
-                bounded = w.is_empty() or w.is_bounded()
-                pairs = _points(w, left + 1) if bounded and left > 0 else []
-        except (BudgetExceeded, IslFailure):
-            skipped.append(f"the arrows of the {r.kind} from line {_op_line(s.op, range_of)} to line {_op_line(d.op, range_of)}")
-            continue
-        if not bounded:
-            hidden += 1
-            continue
-        if len(pairs) > left:
-            arrows_capped = True
-            pairs = pairs[:left]
-        for p in sorted(pairs):
-            arrows.append(
-                {"from": [p[0], p[1]], "to": [p[2], p[3]], "dep": len(deps) - 1, "kind": r.kind, "memref": info["memref"], "carriedBy": info["carriedBy"]}
-            )
-        info["arrows"] = len(pairs)
-        info["drawn"] = True
+    pairs_checked = fd.candidate_pairs(accs) if fd.within_limit(accs) else []
+    found = sum(1 for s, d in pairs_checked for r in fd.pair(s, d).results if r.status != NONE)
+    for s, d in pairs_checked:
+        for r in fd.pair(s, d).results:
+            if r.status == NONE:
+                continue
+            carrier = _carrier(r)
+            info: dict[str, Any] = {
+                "kind": r.kind,
+                "memref": s.memref.name if s.memref is not None else None,
+                "depth": r.depth,
+                "carriedBy": carrier.name if carrier is not None else None,
+                "distance": r.mlir_str(),
+                "status": r.status,
+                "source": acc_index[s.index],
+                "sink": acc_index[d.index],
+                "arrows": 0,
+                "drawn": False,
+            }
+            if r.reason:
+                info["reason"] = r.reason
+            deps.append(info)
+            rel = r.relation
+            if rel is None or not (view.has_axes(s.ivs) and view.has_axes(d.ivs)):
+                hidden += 1
+                continue
+            # each dependence left gets an equal share of the arrows left (a
+            # share it does not use goes to the next ones): a dependence
+            # with many arrows never crowds out the kinds after it
+            left = (max_arrows - len(arrows)) // (found - len(deps) + 1)
+            try:
+                with limited(fd.budget):
+                    rr, ms = _lift(view, view.fix(rel), len(s.ivs), DT.in_)
+                    rr, md = _lift(view, rr, len(d.ivs), DT.out)
+                    r2 = rr.apply_domain(view.to_view(inames[:ms])).apply_range(view.to_view(inames[:md]))
+                    if sampled:
+                        r2 = r2.intersect_domain(sample_set)
+                    w = r2.coalesce().wrap()
+                    bounded = w.is_empty() or w.is_bounded()
+                    pairs = _points(w, left + 1) if bounded and left > 0 else []
+            except (BudgetExceeded, IslFailure):
+                skipped.append(f"the arrows of the {r.kind} from line {_op_line(s.op, range_of)} to line {_op_line(d.op, range_of)}")
+                continue
+            if not bounded:
+                hidden += 1
+                continue
+            if len(pairs) > left:
+                arrows_capped = True
+                pairs = pairs[:left]
+            for p in sorted(pairs):
+                arrows.append(
+                    {"from": [p[0], p[1]], "to": [p[2], p[3]], "dep": len(deps) - 1, "kind": r.kind, "memref": info["memref"], "carriedBy": info["carriedBy"]}
+                )
+            info["arrows"] = len(pairs)
+            info["drawn"] = True
     if hidden:
         notes.append(f"{hidden} dependence(s) not drawn: an end lacks an axis of the view or its relation is unknown")
     if skipped:
