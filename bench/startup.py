@@ -121,6 +121,10 @@ def main() -> int:
     args = ap.parse_args()
 
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    # As a user runs it: Python caches the compiled bytecode of every module
+    # (__pycache__, written by the warm-up run); PYTHONDONTWRITEBYTECODE
+    # would make every start compile the sources again.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     tmp = Path(tempfile.mkdtemp(prefix="affine-lsp-startup-"))
     src = tmp / "small.mlir"
     src.write_text(FILE_20)
@@ -179,7 +183,9 @@ def main() -> int:
 command below as a fresh process, round after round (interleaved: the
 machine is shared and its speed drifts), after one warm-up run of each (the
 parser's table cache and the page cache are warm, as on a user's second
-run). `FILE` is a 20-line affine file (two functions, two loop nests, no
+run: Python's bytecode cache, `__pycache__`, is written by the warm-up
+run; `PYTHONDONTWRITEBYTECODE` is removed from the children's environment,
+as it would make every start compile the sources again). `FILE` is a 20-line affine file (two functions, two loop nests, no
 error: `bench/startup.py:FILE_20`); `check` parses it, verifies it and runs
 the bounds check. CPU time is the child's user + system time (`wait4`), the
 steadier figure on a loaded machine. "Heavy modules imported" lists which
@@ -196,10 +202,13 @@ bounds check of its loops, islpy. Where the CPU time of `check` goes:
 
 {split}
 
-The parser is built from lark's table cache at every start: lark reads the
-LALR tables, the reduce actions are compiled and our driver flattens the
-tables again (`syntax/parser.py:get_parser`); that, with the imports,
-is what keeps `check` of a small file above 0.3 s of CPU.
+The parser is built from lark's table cache at every start, in three passes
+over the ~200k entries of the LALR table (`syntax/parser.py:get_parser`):
+lark reads the table, the compiled reduce actions are installed in every
+entry (`syntax/reductions.py`) and our driver flattens it into its own rows
+(`syntax/driver.py`). That is two thirds of the CPU time of `check` on a
+small file, and what keeps it above 0.3 s; one cached form of the driver's
+rows, read without lark's table, would remove most of it.
 """
         Path(args.write).write_text(doc)
         print(f"wrote {args.write}")
