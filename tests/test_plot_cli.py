@@ -207,7 +207,8 @@ def assert_readable(root: ET.Element, data: dict) -> None:
         assert int(e.get("data-dependences")) == sum(1 for d in data["dependences"] if d["kind"] == kind)
         assert int(e.get("data-arrows")) == sum(1 for a in data["arrows"] if a["kind"] == kind)
         assert f"{e.get('data-dependences')} dependence" in (e.text or "") and f"{e.get('data-arrows')} arrow" in (e.text or "")
-    # every arrow of the JSON is drawn, alone or in its group; every kind is visible
+    # every arrow of the JSON is drawn, alone or in its group, or counted
+    # with the vectors not drawn; every kind is visible
     single = classes(root, "path", "arrow")
     groups = classes(root, "path", "arrow-group")
     drawn: dict[str, int] = {}
@@ -215,6 +216,8 @@ def assert_readable(root: ET.Element, data: dict) -> None:
         drawn[g.get("data-kind")] = drawn.get(g.get("data-kind"), 0) + int(g.get("data-count"))
     for a in single:
         drawn[a.get("data-kind")] = drawn.get(a.get("data-kind"), 0) + 1
+    for g in classes(root, "g", "arrows-not-drawn"):  # the rarer vectors, counted per kind
+        drawn[g.get("data-kind")] = drawn.get(g.get("data-kind"), 0) + int(g.get("data-count"))
     assert drawn == {k: n for k in ("RAW", "WAR", "WAW") if (n := sum(1 for a in data["arrows"] if a["kind"] == k))}
 
 
@@ -240,6 +243,10 @@ def test_plot_of_a_capped_skewed_nest_keeps_every_kind_and_its_title(tmp_path: P
     assert data["arrowsCapped"]
     assert {a["kind"] for a in data["arrows"]} == {d["kind"] for d in data["dependences"]} == {"RAW", "WAR", "WAW"}
     assert_readable(root, data)
+    assert {g.get("data-kind") for g in classes(root, "path", "arrow-group")} == {"RAW", "WAR", "WAW"}
+    # the capped arrows are spread over the nest, not its first time steps
+    sources_t = {a["from"][0] for a in data["arrows"]}
+    assert max(sources_t) - min(sources_t) >= 20
     (title,) = [e for e in root.iter(SVG + "text") if e.get("class") == "title"]
     assert title.text.startswith("Iteration space of affine.for %t")
     # small nests: one arrow per dependence instance, as before

@@ -42,6 +42,7 @@ DEFAULT_PARAM = 8
 """The value a parameter gets when none is given (small: a readable picture)."""
 MAX_POINTS = 2500
 MAX_ARROWS = 4000
+CAP_SAMPLE = 8  # a capped dependence's arrows are picked from up to this many times its share
 _ENUMERATE_AREA = 40_000  # bounding boxes up to this area are enumerated, then sampled
 
 RangeOf = Callable[[Span], dict]
@@ -493,7 +494,7 @@ def _draw(
                         r2 = r2.intersect_domain(sample_set)
                     w = r2.coalesce().wrap()
                     bounded = w.is_empty() or w.is_bounded()
-                    pairs = _points(w, left + 1) if bounded and left > 0 else []
+                    pairs = _points(w, CAP_SAMPLE * left + 1) if bounded and left > 0 else []
             except (BudgetExceeded, IslFailure):
                 skipped.append(f"the arrows of the {r.kind} from line {_op_line(s.op, range_of)} to line {_op_line(d.op, range_of)}")
                 continue
@@ -501,8 +502,11 @@ def _draw(
                 hidden += 1
                 continue
             if len(pairs) > left:
+                # evenly spaced over what was enumerated (up to CAP_SAMPLE
+                # times the share), not the first ones: the arrows drawn
+                # spread over the nest instead of its first iterations
                 arrows_capped = True
-                pairs = pairs[:left]
+                pairs = [pairs[k * len(pairs) // left] for k in range(left)]
             for p in sorted(pairs):
                 arrows.append(
                     {"from": [p[0], p[1]], "to": [p[2], p[3]], "dep": len(deps) - 1, "kind": r.kind, "memref": info["memref"], "carriedBy": info["carriedBy"]}

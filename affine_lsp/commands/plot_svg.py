@@ -8,9 +8,11 @@ laid out so that it stays readable on real nests.
   (``path.arrow``). Past that they are aggregated per kind and distance
   vector (``path.arrow-group``, ``data-count``): one arrow per vector,
   drawn from an iteration near the middle of the domain, its width growing
-  with the count; the legend lists the vectors with their counts. Arrows of
-  different kinds bend to different sides, so that one kind never hides
-  another.
+  with the count, for the most frequent vectors of each kind (every kind
+  keeps its share of :data:`MAX_VECTOR_ROWS`); the legend lists them with
+  their counts, and the arrows of the other vectors are counted per kind
+  (``g.arrows-not-drawn``) and said in the legend. Arrows of different
+  kinds bend to different sides, so that one kind never hides another.
 * The legend's counts (``text.kind-count``: ``data-dependences``,
   ``data-arrows``) are those of the JSON answer.
 * Texts are laid out with an upper estimate of their extent
@@ -36,7 +38,7 @@ CHAR_WIDTH = 0.62  # an upper estimate of a sans-serif character's advance, in e
 MARGIN = 12.0
 PLOT_MAX = 500.0
 LEGEND_WIDTH = 330.0
-MAX_VECTOR_ROWS = 10
+MAX_VECTOR_ROWS = 12
 MAX_DEP_ROWS = 8
 MAX_NOTE_LINES = 8
 
@@ -215,6 +217,16 @@ def render_svg(data: dict, title: str = "") -> str:
     for a in arrows:
         groups[(a["kind"] or "RAW", a["to"][0] - a["from"][0], a["to"][1] - a["from"][1])].append(a)
     aggregated = len(arrows) > MAX_SINGLE_ARROWS
+    # the vectors drawn when aggregated (and listed in the legend): the most
+    # frequent ones of each kind, so that every kind keeps some
+    rows = sorted(groups.items(), key=lambda kv: (list(KIND_COLOURS).index(kv[0][0]) if kv[0][0] in KIND_COLOURS else 9, -len(kv[1]), kv[0]))
+    per_kind = max(1, MAX_VECTOR_ROWS // max(1, len({k for k, _, _ in groups})))
+    seen_kind: Counter[str] = Counter()
+    kept = []
+    for row in rows:
+        seen_kind[row[0][0]] += 1
+        if seen_kind[row[0][0]] <= per_kind:
+            kept.append(row)
     if not aggregated:
         for a in arrows:
             kind = a["kind"] or "RAW"
@@ -229,7 +241,7 @@ def render_svg(data: dict, title: str = "") -> str:
         # the middle of the domain that is a source of that vector
         mx0, my0 = (x0 + x1) / 2, (y0 + y1) / 2
         top_count = max(len(g) for g in groups.values())
-        for (kind, dx, dy), members in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+        for (kind, dx, dy), members in sorted(kept, key=lambda kv: -len(kv[1])):
             src = min((tuple(a["from"]) for a in members), key=lambda p: ((p[0] - mx0) ** 2 + (p[1] - my0) ** 2, p))
             width_px = 1.2 + 2.0 * math.log1p(len(members)) / math.log1p(top_count)
             d = arrow_path(src, (src[0] + dx, src[1] + dy), kind, 2.0)
@@ -238,6 +250,14 @@ def render_svg(data: dict, title: str = "") -> str:
                 f'<path class="arrow-group" data-kind="{kind}" data-count="{len(members)}" data-vector="{dx},{dy}" d="{d}" '
                 f'stroke="{KIND_COLOURS.get(kind, "#000")}" stroke-width="{_fmt(width_px)}" marker-end="url(#ghead-{kind})"><title>{escape(tip)}</title></path>'
             )
+        # the arrows of the vectors not drawn, counted per kind (invisible)
+        left_out: Counter[str] = Counter()
+        kept_keys = {key for key, _ in kept}
+        for key, members in groups.items():
+            if key not in kept_keys:
+                left_out[key[0]] += len(members)
+        for kind, n in sorted(left_out.items()):
+            c.out.append(f'<g class="arrows-not-drawn" data-kind="{kind}" data-count="{n}"/>')
 
     # legend
     lw = LEGEND_WIDTH
@@ -268,10 +288,6 @@ def render_svg(data: dict, title: str = "") -> str:
     if aggregated:
         ly += 24
         c.text(lx, ly, fit("Arrows per distance vector", lw, bold=True), bold=True)
-        rows = sorted(groups.items(), key=lambda kv: (list(KIND_COLOURS).index(kv[0][0]) if kv[0][0] in KIND_COLOURS else 9, -len(kv[1]), kv[0]))
-        # the largest vectors of each kind: every kind keeps rows
-        per_kind = max(1, MAX_VECTOR_ROWS // len({k for k, _, _ in groups}))
-        kept = [row for row in rows if sum(1 for other in rows[: rows.index(row)] if other[0][0] == row[0][0]) < per_kind]
         for (kind, dx, dy), members in kept:
             ly += 16
             c.text(
@@ -283,7 +299,7 @@ def render_svg(data: dict, title: str = "") -> str:
             )
         if len(rows) > len(kept):
             ly += 16
-            c.text(lx, ly, f"\u2026 and {len(rows) - len(kept)} more vectors (affine-lsp plot --format json)", 11)
+            c.text(lx, ly, f"\u2026 {len(rows) - len(kept)} more vectors, not drawn (see --format json)", 11)
     if deps:
         ly += 24
         c.text(lx, ly, fit(f"Dependences ({len(deps)})", lw, bold=True), bold=True)
