@@ -1,7 +1,10 @@
 """The ``affine-lsp`` command line: one engine, several subcommands.
 
 Each subcommand lives in :mod:`affine_lsp.commands` as a module with
-``add_arguments(parser)`` and ``run(args) -> int``.
+``add_arguments(parser)`` and ``run(args) -> int``, and reads, writes and
+fails through :mod:`affine_lsp.commands.frontend` (see "How to add a
+command" in docs/architecture.md). Only the module of the command that runs
+is imported: ``--help`` and ``--version`` import none.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from collections.abc import Sequence
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "check": ("affine_lsp.commands.check", "report syntax and verifier diagnostics (mlir-opt's format)"),
-    "deps": ("affine_lsp.commands.deps", "print memref dependences (like -test-memref-dependence-check)"),
+    "deps": ("affine_lsp.commands.deps", "print the dependences between memref accesses (--all-pairs: every pair, as -test-memref-dependence-check)"),
     "fuse": ("affine_lsp.commands.fuse", "fuse affine loop nests"),
     "vectorize": ("affine_lsp.commands.vectorize", "vectorize affine loops"),
     "parallelize": ("affine_lsp.commands.parallelize", "turn affine.for loops without carried dependences into affine.parallel"),
@@ -34,16 +37,15 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, object]]:
     """The argument parser. ``only``: the subcommand about to run; the
     modules of the others are not imported (each imports its engine: a
-    one-shot ``check`` need not load the transformations)."""
-    epilog = None
-    if only not in SUBCOMMANDS:  # the top-level help (`serve` starts without loading `check`)
-        from affine_lsp.commands.check import EXIT_STATUS_HELP
+    one-shot ``check`` need not load the transformations). ``only=None``
+    (``--help``, ``--version``): no command module is imported; ``"*"``:
+    all of them."""
+    from affine_lsp.commands.frontend import EXIT_STATUS_HELP
 
-        epilog = EXIT_STATUS_HELP.replace("exit status:", "exit status of 'affine-lsp check' (see 'affine-lsp check --help'):", 1)
     parser = argparse.ArgumentParser(
         prog="affine-lsp",
         description="Language tooling for MLIR's affine dialect.",
-        epilog=epilog,
+        epilog=EXIT_STATUS_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     from affine_lsp import __version__
@@ -52,7 +54,7 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     modules: dict[str, object] = {}
     for name, (modname, help_text) in SUBCOMMANDS.items():
-        if only in SUBCOMMANDS and name != only:
+        if only != "*" and name != only:
             sub.add_parser(name, help=help_text, description=help_text)
             continue
         try:
@@ -61,8 +63,9 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict
             if e.name != modname:
                 raise
             continue  # not built yet
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        p = sub.add_parser(name, help=help_text, description=help_text, formatter_class=argparse.RawDescriptionHelpFormatter)
         mod.add_arguments(p)  # type: ignore[attr-defined]
+        p.epilog = ((p.epilog + "\n\n") if p.epilog else "") + EXIT_STATUS_HELP  # type: ignore[attr-defined]
         modules[name] = mod
     return parser, modules
 
@@ -83,12 +86,9 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
         # IR of a 50k-line file is millions of objects; a third of the time
         # of `check` went to that). Commands collect between inputs.
         gc.disable()
-    try:
-        return int(modules[args.command].run(args))  # type: ignore[attr-defined]
-    except BrokenPipeError:
-        return 0
-    except KeyboardInterrupt:
-        return 130
+    from affine_lsp.commands.frontend import run_command
+
+    return run_command(args.command, modules[args.command].run, args)  # type: ignore[attr-defined]
 
 
 def entry() -> int:

@@ -424,13 +424,14 @@ def test_inputs_that_cannot_be_checked_give_one_line(tmp_path: Path, name: str, 
 
 
 def test_exit_codes_are_documented() -> None:
-    for args in ([], ["check"]):
+    for args in ([], ["check"], ["fuse"]):
         h = subprocess.run([sys.executable, "-m", "affine_lsp", *args, "--help"], capture_output=True, text=True, cwd=ROOT, timeout=60)
         assert h.returncode == 0
         text = " ".join(h.stdout.split())
-        assert "0 no diagnostic of error severity" in text
-        assert "1 at least one diagnostic of error severity" in text
-        assert "2 usage error, or an input that cannot be checked" in text
+        assert "0 done (check: no diagnostic of error severity" in text
+        assert "1 the input has errors" in text
+        assert "2 usage error, or an input that cannot be read" in text
+        assert "3 the output cannot be written" in text
     readme = (ROOT / "README.md").read_text()
     assert "| 2 | usage error" in readme
 
@@ -450,6 +451,7 @@ def test_pre_commit_hook_with_try_repo(tmp_path: Path) -> None:
     (repo / "notes.txt").write_text("not MLIR\n")
     env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"), GIT_CONFIG_GLOBAL=str(tmp_path / "gitconfig"), PIP_DISABLE_PIP_VERSION_CHECK="1")
     env.pop("PYTHONPATH", None)  # the hook runs the affine-lsp that pre-commit installed
+    env.pop("AFFINE_LSP_COMPILE", None)  # the hook's environment is plain Python, as a user's
     (tmp_path / "gitconfig").write_text("[user]\n  name = test\n  email = test@example.invalid\n[safe]\n  directory = *\n")
     for cmd in (["git", "init", "-q"], ["git", "add", "."]):
         subprocess.run(cmd, cwd=repo, env=env, check=True, timeout=60)

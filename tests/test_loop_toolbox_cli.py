@@ -44,7 +44,7 @@ def test_cli_commands() -> None:
     p = cli("unroll", str(KERNELS), "--loop", str(line_of(text, "affine.for %i = 1 to %n")), "--full")
     assert p.returncode == 1 and "cannot unroll this loop: the trip count is not a constant" in p.stderr
     p = cli("unroll", str(KERNELS), "--factor", "1")
-    assert p.returncode == 1 and "--factor must be at least 2" in p.stderr
+    assert p.returncode == 2 and "--factor must be at least 2" in p.stderr  # a usage error
     p = cli("hoist", str(KERNELS), "--all")
     assert p.returncode == 0 and "remark: hoisted 4 ops" in p.stderr
     p = cli("hoist", str(KERNELS), "--loop", str(line_of(text, "affine.for %k = 2 to 27")))

@@ -103,7 +103,7 @@ def test_command_lines(tmp_path: Path) -> None:
     assert "remark: not tiled: predicted not profitable: the nest's data (" in p.stderr
     p = cli("tile", str(KERNELS), "--all", "--force", "--sizes", "4", "-o", str(out))
     assert p.returncode == 0 and out.read_text().count("step 4") >= 10
-    assert cli("tile", str(KERNELS), "--sizes", "0").returncode == 1
+    assert cli("tile", str(KERNELS), "--sizes", "0").returncode == 2  # a usage error
     matmul = str(loops["matmul"][0])
     p = cli("interchange", str(KERNELS), "--loop", matmul, "--order", "2,0,1")
     assert p.returncode == 0 and "remark: interchanged to order 2,0,1" in p.stderr

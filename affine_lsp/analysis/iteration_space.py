@@ -42,6 +42,7 @@ DEFAULT_PARAM = 8
 """The value a parameter gets when none is given (small: a readable picture)."""
 MAX_POINTS = 2500
 MAX_ARROWS = 4000
+CAP_SAMPLE = 8  # a capped dependence's arrows are picked from up to this many times its share
 _ENUMERATE_AREA = 40_000  # bounding boxes up to this area are enumerated, then sampled
 
 RangeOf = Callable[[Span], dict]
@@ -49,10 +50,6 @@ RangeOf = Callable[[Span], dict]
 
 class ViewError(Exception):
     """The view cannot be drawn (no loop, unbounded domain, budget...)."""
-
-
-class _Stop(Exception):
-    pass
 
 
 def loop_ivs_of(loop: Operation) -> list[Value]:
@@ -142,15 +139,16 @@ def _points(s: isl.Set, limit: int | None = None) -> list[tuple[int, ...]]:
     out: list[tuple[int, ...]] = []
     n = s.dim(DT.set)
 
-    def cb(p: isl.Point) -> None:
+    def cb(p: isl.Point) -> isl.stat | None:
         out.append(tuple(p.get_coordinate_val(DT.set, k).to_python() for k in range(n)))
         if limit is not None and len(out) >= limit:
-            raise _Stop
+            # Stop the enumeration the way isl's callbacks do (an exception
+            # raised here would be printed by islpy as a warning).
+            return isl.stat.error
+        return None
 
     try:
         s.foreach_point(cb)
-    except _Stop:
-        pass
     except isl.Error as e:
         if limit is None or len(out) < limit:
             raise IslFailure(str(e)) from None
@@ -457,7 +455,9 @@ def _draw(
     arrows: list[dict] = []
     hidden = 0
     arrows_capped = False
-    for s, d in fd.candidate_pairs(accs) if fd.within_limit(accs) else []:
+    pairs_checked = fd.candidate_pairs(accs) if fd.within_limit(accs) else []
+    found = sum(1 for s, d in pairs_checked for r in fd.pair(s, d).results if r.status != NONE)
+    for s, d in pairs_checked:
         for r in fd.pair(s, d).results:
             if r.status == NONE:
                 continue
@@ -481,7 +481,10 @@ def _draw(
             if rel is None or not (view.has_axes(s.ivs) and view.has_axes(d.ivs)):
                 hidden += 1
                 continue
-            left = max_arrows - len(arrows)
+            # each dependence left gets an equal share of the arrows left (a
+            # share it does not use goes to the next ones): a dependence
+            # with many arrows never crowds out the kinds after it
+            left = (max_arrows - len(arrows)) // (found - len(deps) + 1)
             try:
                 with limited(fd.budget):
                     rr, ms = _lift(view, view.fix(rel), len(s.ivs), DT.in_)
@@ -491,7 +494,7 @@ def _draw(
                         r2 = r2.intersect_domain(sample_set)
                     w = r2.coalesce().wrap()
                     bounded = w.is_empty() or w.is_bounded()
-                    pairs = _points(w, left + 1) if bounded and left > 0 else []
+                    pairs = _points(w, CAP_SAMPLE * left + 1) if bounded and left > 0 else []
             except (BudgetExceeded, IslFailure):
                 skipped.append(f"the arrows of the {r.kind} from line {_op_line(s.op, range_of)} to line {_op_line(d.op, range_of)}")
                 continue
@@ -499,8 +502,11 @@ def _draw(
                 hidden += 1
                 continue
             if len(pairs) > left:
+                # evenly spaced over what was enumerated (up to CAP_SAMPLE
+                # times the share), not the first ones: the arrows drawn
+                # spread over the nest instead of its first iterations
                 arrows_capped = True
-                pairs = pairs[:left]
+                pairs = [pairs[k * len(pairs) // left] for k in range(left)]
             for p in sorted(pairs):
                 arrows.append(
                     {"from": [p[0], p[1]], "to": [p[2], p[3]], "dep": len(deps) - 1, "kind": r.kind, "memref": info["memref"], "carriedBy": info["carriedBy"]}
@@ -512,7 +518,7 @@ def _draw(
     if skipped:
         notes.append(f"over the analysis budget ({fd.budget} isl operations), left out: {'; '.join(skipped)}")
     if arrows_capped:
-        notes.append(f"arrows capped at {max_arrows}")
+        notes.append(f"arrows capped at {max_arrows} (each dependence gets an equal share)")
     return {
         "points": [list(p) for p in pts],
         "numPoints": total,

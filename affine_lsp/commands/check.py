@@ -6,39 +6,32 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import gc
-import multiprocessing
 import os
 import sys
 from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from affine_lsp import diagnostics, parallel
-from affine_lsp.bytecode import decode_bytecode, is_bytecode
+from affine_lsp.commands import frontend
+from affine_lsp.commands.frontend import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputError, decode, read_bytes, read_input
 from affine_lsp.syntax.document import Document, gc_paused
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 FORMATS = ("text", "json", "sarif", "github")
 
-EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
-EXIT_STATUS_HELP = """\
-exit status:
-  0  no diagnostic of error severity (warnings and remarks do not count)
-  1  at least one diagnostic of error severity
-  2  usage error, or an input that cannot be checked: a missing or unreadable
-     file, a binary file, a directory without .mlir files (one line each on
-     stderr; the other inputs are still checked)"""
+EXIT_STATUS_HELP = frontend.EXIT_STATUS_HELP
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.epilog = (
         "Directories are searched recursively for *.mlir files (hidden directories are skipped).\n"
-        "A summary line 'N files, E errors, W warnings' ends the run on stderr.\n\n" + EXIT_STATUS_HELP
+        "A summary line 'N files, E errors, W warnings' ends the run on stderr."
     )
-    p.add_argument("files", nargs="+", metavar="PATH", help="MLIR files or directories ('-' for standard input)")
-    p.add_argument("--split-input-file", action="store_true", help="accepted for mlir-opt compatibility; '// -----' sections are always independent")
-    p.add_argument("--allow-unregistered-dialect", action="store_true", help="accepted for mlir-opt compatibility; unknown dialects are never errors")
+    frontend.add_input(p, many=True)
     p.add_argument(
         "--format",
         choices=FORMATS,
@@ -70,6 +63,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N", help="check N files at a time in worker processes (default: the number of cores)")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary line and no progress bar")
+    frontend.add_output(p, "the diagnostics")
 
 
 def _jobs(s: str) -> int:
@@ -89,77 +83,12 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def read_bytes(path: str) -> bytes:
-    if path == "-":
-        return sys.stdin.buffer.read()
-    with open(path, "rb") as f:
-        return f.read()
-
-
 def read_source(path: str) -> str:
+    """The text of ``path`` (bytecode decoded); ``OSError`` when it cannot be read."""
     return decode(read_bytes(path))
 
 
-def read_source_or_report(path: str) -> str | None:
-    """:func:`read_source`, or None after one line ``PATH: error: MESSAGE``
-    on standard error (a file that cannot be read or decoded)."""
-    try:
-        return read_source(path)
-    except OSError as e:
-        print(f"{path}: error: {e.strerror}", file=sys.stderr)
-        return None
-
-
-def decode(data: bytes) -> str:
-    """Decode as UTF-8; invalid bytes become U+FFFD (reported by the parser).
-    MLIR bytecode (``ML\\xefR``) becomes its textual form (the generic
-    syntax); a file that cannot be decoded raises ``BytecodeError`` (an
-    ``OSError``, reported as ``FILE: error: invalid MLIR bytecode: ...``)."""
-    if is_bytecode(data):
-        return decode_bytecode(data)
-    return data.decode("utf-8", errors="replace")
-
-
-class InputError(Exception):
-    """An input that cannot be checked; the message is one line."""
-
-
-def read_input(path: str) -> str:
-    """The text of ``path`` (``-``: standard input; MLIR bytecode is
-    decoded). Raises :class:`InputError` for a file that cannot be read, for
-    bytecode that cannot be decoded, and for other binary files (holding
-    NUL bytes, as git and grep judge)."""
-    try:
-        data = read_bytes(path)
-        if is_bytecode(data):
-            return decode_bytecode(data)  # BytecodeError: "invalid MLIR bytecode: ..."
-    except OSError as e:
-        raise InputError(e.strerror or str(e)) from None
-    if b"\0" in data:
-        raise InputError("binary file (it contains NUL bytes), not MLIR text or MLIR bytecode")
-    return decode(data)
-
-
-def expand(paths: list[str]) -> Iterator[tuple[str, str | None]]:
-    """``(path, None)`` for each file to check, directories walked for
-    ``*.mlir`` (sorted, hidden directories skipped), and ``(path, message)``
-    for an argument that names nothing to check."""
-    seen: set[str] = set()
-    for arg in paths:
-        if arg != "-" and os.path.isdir(arg):
-            found = []
-            for top, dirs, names in os.walk(arg):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                found.extend(os.path.join(top, n) for n in sorted(names) if n.endswith((".mlir", ".mlirbc")))
-            if not found:
-                yield arg, "no .mlir files in this directory"
-            for f in found:
-                if f not in seen:
-                    seen.add(f)
-                    yield f, None
-        elif arg not in seen or arg == "-":
-            seen.add(arg)
-            yield arg, None
+__all__ = ["EXIT_ERRORS", "EXIT_OK", "EXIT_USAGE", "InputError", "read_input", "read_source"]
 
 
 @dataclass(frozen=True)
@@ -321,6 +250,9 @@ def _reports(targets: list[tuple[str, str | None]], opts: Options, jobs: int, pr
             progress.step()
             yield rep
         return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
     _warm_up(opts)
     ready: dict[int, FileReport] = {k: FileReport(p, EXIT_USAGE, problem=msg) for k, (p, msg) in enumerate(targets) if msg is not None}
     nxt = 0
@@ -344,8 +276,7 @@ def _reports(targets: list[tuple[str, str | None]], opts: Options, jobs: int, pr
 
 def run(args: argparse.Namespace) -> int:
     if args.verify_diagnostics and args.format in ("sarif", "github"):
-        print(f"affine-lsp check: error: --verify-diagnostics prints mlir-opt's messages as text or json, not {args.format}", file=sys.stderr)
-        return EXIT_USAGE
+        raise frontend.UsageError(f"--verify-diagnostics prints mlir-opt's messages as text or json, not {args.format}")
     opts = Options(
         args.format,
         args.no_warnings,
@@ -353,7 +284,7 @@ def run(args: argparse.Namespace) -> int:
         args.verify_diagnostics,
         args.test_memref_dependence_check,
     )
-    targets = list(expand(args.files))
+    targets = list(frontend.inputs(args.files))
     progress = Progress(len(targets), sys.stderr, not args.quiet)
     status = EXIT_OK
     files = errors = warnings = 0

@@ -1,13 +1,15 @@
-"""``affine-lsp deps``: the remarks of MLIR's ``-test-memref-dependence-check``.
+"""``affine-lsp deps``: the dependences between memref accesses, in the words
+of MLIR's ``-test-memref-dependence-check``.
 
 Every ``affine.load``/``affine.store`` of a module is numbered in walk order
 (across functions) and, for every ordered pair ``(i, j)`` and depth ``d`` in
-``1 .. common + 1``, a remark is printed at op ``i``::
+``1 .. common + 1`` that has a dependence, a remark is printed at op ``i``::
 
     FILE:LINE:COL: remark: dependence from I to J at depth D = RESULT
 
-With ``--split-input-file`` every ``// -----`` section is its own module
-(numbering restarts); without it the whole file is one module. The distance
+``--all-pairs`` prints every pair and depth, ``= false`` included, as the
+test pass does. Every ``// -----`` section is its own module (numbering
+restarts), as with the pass's ``--split-input-file``. The distance
 intervals are exact (MLIR's can be looser). ``--format json`` adds the kind
 (RAW/WAR/WAW), the status and the exact dependence relation; ``--flow`` adds
 the value-based dataflow (which store each load takes its values from, and
@@ -25,15 +27,18 @@ import json
 import sys
 
 from affine_lsp.analysis.remarks import Remark, memref_dependence_remarks, pass_ops
-from affine_lsp.commands.check import read_source_or_report
+from affine_lsp.commands import frontend
 from affine_lsp.ir.core import Operation
 from affine_lsp.syntax.document import Document
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("files", nargs="+", metavar="FILE", help="MLIR files ('-' for standard input)")
-    p.add_argument("--split-input-file", action="store_true", help="treat every '// -----' section as its own module (numbering restarts)")
-    p.add_argument("--allow-unregistered-dialect", action="store_true", help="accepted for mlir-opt compatibility")
+    frontend.add_input(p, many=True)
+    p.add_argument(
+        "--all-pairs",
+        action="store_true",
+        help="print every pair of accesses at every depth, '= false' included (the output of mlir-opt -test-memref-dependence-check)",
+    )
     p.add_argument("--format", choices=("text", "json", "dot"), default="text", help="dot: a Graphviz graph of each function's dependences")
     p.add_argument("--budget", type=int, default=None, help="isl operation limit per query (default: the engine's)")
     p.add_argument(
@@ -41,6 +46,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also print the value-based dataflow: for each load, the stores it takes its values from and the live-in instances",
     )
+    frontend.add_output(p)
 
 
 def _remarks(doc: Document, split: bool, budget: int | None) -> list[Remark]:
@@ -115,23 +121,25 @@ def flow_items(doc: Document, split: bool, budget: int | None) -> list[tuple[Ope
 def run(args: argparse.Namespace) -> int:
     status = 0
     out_json: list[dict] = []
-    for path in args.files:
-        text = read_source_or_report(path)
-        if text is None:
-            status = 1
+    for path, problem in frontend.inputs(args.files):
+        try:
+            if problem is not None:
+                raise frontend.InputError(problem, path)
+            text = frontend.read_input(path)
+        except frontend.InputError as e:
+            print(e.line("deps"), file=sys.stderr)
+            status = max(status, e.status)
             continue
         doc = Document(text, uri=path)
-        errors = [n for n in doc.notes() if n.severity == "error"]
-        for n in errors:
-            line, col = doc.lines.position(n.span.start)
-            print(f"{path}:{line + 1}:{col + 1}: error: {n.message}", file=sys.stderr)
-        if errors:
-            status = 1
+        if frontend.report_errors(path, doc):
+            status = max(status, 1)
         if args.format == "dot":
             print(dot_graphs(path, doc, args.budget))
             continue
-        remarks = _remarks(doc, args.split_input_file, args.budget)
-        flows = flow_items(doc, args.split_input_file, args.budget) if args.flow else []
+        remarks = _remarks(doc, True, args.budget)
+        if not args.all_pairs:
+            remarks = [r for r in remarks if r.failed or r.result != "false"]
+        flows = flow_items(doc, True, args.budget) if args.flow else []
         if args.format == "json":
             out_json.extend(remark_json(path, doc, r) for r in remarks)
             for op, msg, data in flows:

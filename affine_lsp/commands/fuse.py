@@ -25,7 +25,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from affine_lsp.commands.check import read_source_or_report
+from affine_lsp.commands import frontend
 from affine_lsp.syntax.document import Document
 from affine_lsp.transforms.edits import apply_edits
 from affine_lsp.transforms.fusion import MODES, FusionResult, fuse_all, fusion_candidates, fusion_report
@@ -33,16 +33,14 @@ from affine_lsp.transforms.profitability import rank
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", metavar="FILE", help="MLIR file ('-' for standard input)")
+    frontend.add_input(p)
     p.add_argument("--loop", type=int, metavar="LINE", help="fuse the affine.for on this line (1-based) with its best partner")
     p.add_argument("--all", action="store_true", help="fuse greedily everywhere (the default without --loop)")
     p.add_argument("--mode", choices=MODES, default="greedy", help="greedy (producer-consumer then sibling), producer or sibling")
     p.add_argument("--maximal", action="store_true", help="ignore the cost model: fuse at the deepest legal depth")
-    p.add_argument("--split-input-file", action="store_true", help="accepted for mlir-opt compatibility; '// -----' sections are always independent")
-    p.add_argument("--allow-unregistered-dialect", action="store_true", help="accepted for mlir-opt compatibility")
     p.add_argument("--report", action="store_true", help="print the fusion cost model and the predicted effect (Markdown) instead of the file")
     p.add_argument("--force", action="store_true", help="also apply legal fusions predicted unprofitable (e.g. ones that recompute the producer)")
-    p.add_argument("-o", dest="output", metavar="OUT", help="write the result to OUT instead of standard output")
+    frontend.add_output(p, "the fused text")
 
 
 def _loop_at(doc: Document, line: int) -> object | None:
@@ -58,14 +56,10 @@ def _loops(doc: Document) -> list[object]:
 
 
 def run(args: argparse.Namespace) -> int:
-    text = read_source_or_report(args.file)
-    if text is None:
-        return 1
+    text = frontend.read_input(args.file)
     doc = Document(text, uri=args.file)
-    for n in doc.notes():
-        if n.severity == "error":
-            line, col = doc.lines.position(n.span.start)
-            print(f"{args.file}:{line + 1}:{col + 1}: error: {n.message}", file=sys.stderr)
+    if frontend.report_errors(args.file, doc):
+        return frontend.EXIT_ERRORS
     if args.report:
         loops = [_loop_at(doc, args.loop)] if args.loop is not None else _loops(doc)
         parts = []
@@ -100,9 +94,5 @@ def run(args: argparse.Namespace) -> int:
         out = fuse_all(text, args.mode, args.maximal, args.force, applied)
         for line, res in applied:
             print(f"{args.file}:{line}: remark: {res.title()}{res.prediction.title_suffix()}", file=sys.stderr)
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(out)
-    else:
-        sys.stdout.write(out)
+    sys.stdout.write(out)
     return 0

@@ -12,8 +12,8 @@ output (or ``-o``); one remark per interchanged band goes to standard error.
 from __future__ import annotations
 
 import argparse
-import sys
 
+from affine_lsp.commands import frontend
 from affine_lsp.commands.tile import parse_ints
 from affine_lsp.commands.vectorize import add_common_arguments, run_transform
 
@@ -33,6 +33,5 @@ def run(args: argparse.Namespace) -> int:
         except ValueError:
             order = []
         if not order or not args.loop:
-            print(f"{args.file}: error: --order needs --loop and a list like 1,0", file=sys.stderr)
-            return 1
+            raise frontend.UsageError("--order needs --loop and a list like 1,0")
     return run_transform(args, "interchange", lambda text, lines: interchange_document(text, lines, order))

@@ -2,8 +2,10 @@
 
 A bytecode file (``.mlirbc``, as ``mlir-opt --emit-bytecode`` writes it) is
 decoded to MLIR's generic syntax (see :mod:`affine_lsp.bytecode`); a text
-file is printed back unchanged. Exit status 1 when the file cannot be read
-or decoded (``FILE: error: invalid MLIR bytecode: ...`` on standard error).
+file is printed back unchanged. Like every command, a file that cannot be
+read or decoded is status 2 (``FILE: error: invalid MLIR bytecode: ...``)
+and a file with syntax errors status 1 (the errors on standard error,
+nothing printed).
 """
 
 from __future__ import annotations
@@ -11,21 +13,19 @@ from __future__ import annotations
 import argparse
 import sys
 
-from affine_lsp.commands.check import read_source_or_report
+from affine_lsp.commands import frontend
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", metavar="FILE", help="an MLIR bytecode or text file ('-' for standard input)")
-    p.add_argument("-o", "--output", metavar="OUT", help="write the text here instead of standard output")
+    frontend.add_input(p, what="MLIR bytecode or text file")
+    frontend.add_output(p, "the text")
 
 
 def run(args: argparse.Namespace) -> int:
-    text = read_source_or_report(args.file)
-    if text is None:
-        return 1
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
-    return 0
+    from affine_lsp.syntax.document import Document
+
+    text = frontend.read_input(args.file)
+    if frontend.report_errors(args.file, Document(text, uri=args.file)):
+        return frontend.EXIT_ERRORS
+    sys.stdout.write(text)
+    return frontend.EXIT_OK

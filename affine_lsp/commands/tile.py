@@ -13,8 +13,8 @@ permutable (stencils). The rewritten text goes to standard output (or
 from __future__ import annotations
 
 import argparse
-import sys
 
+from affine_lsp.commands import frontend
 from affine_lsp.commands.vectorize import add_common_arguments, run_transform
 
 
@@ -44,6 +44,5 @@ def run(args: argparse.Namespace) -> int:
         except ValueError:
             sizes = []
         if not sizes or any(s < 1 for s in sizes):
-            print(f"{args.file}: error: --sizes must be positive integers, e.g. 32,32, or auto", file=sys.stderr)
-            return 1
+            raise frontend.UsageError("--sizes must be positive integers, e.g. 32,32, or auto")
     return run_transform(args, "tile", lambda text, lines: tile_document(text, sizes, lines, skew=args.skew, profitable_only=not args.force))

@@ -12,8 +12,8 @@ error, and an error says why a requested loop cannot be unrolled.
 from __future__ import annotations
 
 import argparse
-import sys
 
+from affine_lsp.commands import frontend
 from affine_lsp.commands.vectorize import add_common_arguments, run_transform
 
 
@@ -28,7 +28,6 @@ def run(args: argparse.Namespace) -> int:
     from affine_lsp.transforms.unroll import unroll_document
 
     if not args.full and args.factor < 2:
-        print(f"{args.file}: error: --factor must be at least 2", file=sys.stderr)
-        return 1
+        raise frontend.UsageError("--factor must be at least 2")
     factor = None if args.full else args.factor
     return run_transform(args, "unroll", lambda text, lines: unroll_document(text, lines, factor))

@@ -12,8 +12,8 @@ with the dependence that forbids it.
 from __future__ import annotations
 
 import argparse
-import sys
 
+from affine_lsp.commands import frontend
 from affine_lsp.commands.vectorize import add_common_arguments, run_transform
 
 
@@ -27,6 +27,5 @@ def run(args: argparse.Namespace) -> int:
     from affine_lsp.transforms.unroll_jam import unroll_jam_document
 
     if args.factor < 2:
-        print(f"{args.file}: error: --factor must be at least 2", file=sys.stderr)
-        return 1
+        raise frontend.UsageError("--factor must be at least 2")
     return run_transform(args, "unroll and jam", lambda text, lines: unroll_jam_document(text, lines, args.factor, profitable_only=not args.force))

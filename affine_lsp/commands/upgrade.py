@@ -3,7 +3,9 @@
 The upgraded text goes to standard output (``--in-place``: back to the
 file); what cannot be upgraded mechanically is reported on standard error,
 one ``FILE:LINE: warning: ...`` line each, and left as written. Exit status:
-0, or 1 when something was left as written (or the file cannot be read).
+0, or 1 when something was left as written, or when the upgraded text still
+has errors (those are reported, nothing is written); 2 and 3 as for every
+command.
 """
 
 from __future__ import annotations
@@ -11,27 +13,35 @@ from __future__ import annotations
 import argparse
 import sys
 
-from affine_lsp.commands.check import read_source_or_report
+from affine_lsp.commands import frontend
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", metavar="FILE", help="MLIR file ('-' for standard input)")
+    frontend.add_input(p)
     p.add_argument("--in-place", action="store_true", help="rewrite FILE instead of printing the upgraded text")
+    frontend.add_output(p, "the upgraded text")
 
 
 def run(args: argparse.Namespace) -> int:
     from affine_lsp.transforms.upgrade import upgrade_text
 
-    text = read_source_or_report(args.file)
-    if text is None:
-        return 1
+    if args.in_place and (args.file == "-" or args.output != "-"):
+        raise frontend.UsageError("--in-place rewrites a named FILE; it takes no '-' and no -o")
+    text = frontend.read_input(args.file)
     result = upgrade_text(text)
     for p in result.problems:
         print(f"{args.file}:{p.line}: warning: {p.message}", file=sys.stderr)
-    if args.in_place and args.file != "-":
+    if not result.problems:
+        from affine_lsp.syntax.document import Document
+
+        # What is still wrong after the upgrade is not legacy syntax: the
+        # input has errors (reported at their place in the upgraded text).
+        if frontend.report_errors(args.file, Document(result.text, uri=args.file)):
+            return frontend.EXIT_ERRORS
+    if args.in_place:
         if result.text != text:
-            with open(args.file, "w", encoding="utf-8", newline="") as f:
-                f.write(result.text)
+            frontend.check_writable(args.file)
+            frontend.write_file(args.file, result.text.encode("utf-8"))
     else:
         sys.stdout.write(result.text)
     return 1 if result.problems else 0

@@ -19,7 +19,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from affine_lsp.commands.check import read_source_or_report
+from affine_lsp.commands import frontend
 from affine_lsp.syntax.document import Document
 from affine_lsp.transforms.rewrite import LoopOutcome
 
@@ -32,13 +32,11 @@ def past(verb: str) -> str:
 
 
 def add_common_arguments(p: argparse.ArgumentParser, verb: str) -> None:
-    p.add_argument("file", metavar="FILE", help="MLIR file ('-' for standard input)")
+    frontend.add_input(p)
     p.add_argument("--loop", type=int, action="append", metavar="LINE", help=f"{verb} the affine.for starting on LINE (1-based; repeatable)")
     p.add_argument("--all", action="store_true", help=f"{verb} every loop the strategy picks (the default without --loop)")
-    p.add_argument("--split-input-file", action="store_true", help="accepted for mlir-opt compatibility; '// -----' sections are always independent")
-    p.add_argument("--allow-unregistered-dialect", action="store_true", help="accepted for mlir-opt compatibility")
     p.add_argument("-v", "--verbose", action="store_true", help=f"also report the loops that were not {past(verb)}, and why")
-    p.add_argument("-o", dest="output", metavar="OUT", default="-", help="output file (default: standard output)")
+    frontend.add_output(p, "the rewritten text")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -54,18 +52,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run_transform(args: argparse.Namespace, verb: str, transform: Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]) -> int:
     """Read ``args.file``, run ``transform(text, lines)`` (lines: None for
     ``--all``), report the outcomes on standard error, write the text."""
-    text = read_source_or_report(args.file)
-    if text is None:
-        return 1
+    text = frontend.read_input(args.file)
     doc = Document(text, uri=args.file)
-    errors = []
-    for n in doc.notes():
-        if n.severity == "error":
-            line, col = doc.lines.position(n.span.start)
-            errors.append(f"{args.file}:{line + 1}:{col + 1}: error: {n.message}")
-    if errors:
-        print("\n".join(errors), file=sys.stderr)
-        return 1
+    if frontend.report_errors(args.file, doc):
+        return frontend.EXIT_ERRORS
     status = 0
     lines = None if args.all or not args.loop else sorted(set(args.loop))
     if lines is not None:
@@ -84,11 +74,7 @@ def run_transform(args: argparse.Namespace, verb: str, transform: Callable[[str,
             status = 1
         elif args.verbose:
             print(f"{args.file}:{o.line}:{col}: remark: not {past(verb)}: {o.message}", file=sys.stderr)
-    if args.output == "-":
-        sys.stdout.write(new)
-    else:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(new)
+    sys.stdout.write(new)
     return status
 
 
@@ -96,8 +82,7 @@ def run(args: argparse.Namespace) -> int:
     from affine_lsp.transforms.vectorize import vectorize_document
 
     if args.vf < 2:
-        print(f"{args.file}: error: --vf must be at least 2", file=sys.stderr)
-        return 1
+        raise frontend.UsageError("--vf must be at least 2")
     return run_transform(
         args, "vectorize", lambda text, lines: vectorize_document(text, args.vf, lines, not args.no_reductions, 0 if args.fastest_only else 1, args.force)
     )

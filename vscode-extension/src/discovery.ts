@@ -7,7 +7,12 @@ import { formatCommand, LineTail, runProcess, which } from './util';
 const IS_WINDOWS = process.platform === 'win32';
 const MODULE = 'affine_lsp';
 const EXECUTABLE = 'affine-lsp';
-const INSTALL_HINT = 'Install it with `pip install affine-lsp`';
+// affine-lsp is on no package index: the server comes with this extension
+// (command "affine-lsp: Reinstall the Bundled Language Server") or from a
+// clone of its repository.
+export const INSTALL_HINT =
+    'Install the server bundled with this extension (command "affine-lsp: Reinstall the Bundled Language Server"), ' +
+    'or from a clone of the affine-lsp repository (`python3 -m pip install -e .` in it; it is on no package index)';
 
 /** How to start the language server. */
 export interface ServerLaunch {
@@ -159,14 +164,14 @@ export async function discoverServer(settings: ServerSettings, log: Logger): Pro
         if (!python) {
             throw new DiscoveryError(
                 `the Python interpreter '${settings.pythonPath}' (affineLsp.server.pythonPath) was not found. ` +
-                    `Set affineLsp.server.pythonPath to a Python 3 interpreter that has affine-lsp installed (\`pip install affine-lsp\`).`,
+                    `Set affineLsp.server.pythonPath to a Python 3 interpreter that has affine-lsp installed (\`python3 -m pip install -e .\` in a clone of its repository).`,
                 'affineLsp.server.pythonPath',
             );
         }
         const check = await checkPythonModule(python, cwd, log);
         if (!check.ok) {
             throw new DiscoveryError(
-                `${check.problem}. ${INSTALL_HINT} into that interpreter (\`${check.executable} -m pip install affine-lsp\`) ` +
+                `${check.problem}. Install affine-lsp into that interpreter (\`${check.executable} -m pip install -e .\` in a clone of its repository; it is on no package index) ` +
                     'or set affineLsp.server.pythonPath to another one.',
                 'affineLsp.server.pythonPath',
             );
@@ -207,7 +212,7 @@ export async function discoverServer(settings: ServerSettings, log: Logger): Pro
     if (!python) {
         throw new DiscoveryError(
             `no Python interpreter found ('python3' is not on PATH) and ${searched}. ` +
-                'Install Python 3 and then `pip install affine-lsp`, or set affineLsp.server.pythonPath.',
+                `Install Python 3.11 or later, then ${INSTALL_HINT}; or set affineLsp.server.pythonPath.`,
             'affineLsp.server.pythonPath',
         );
     }

@@ -14,7 +14,7 @@ import {
 } from 'vscode-languageclient/node';
 import { ServerInstaller } from './autoInstall';
 import { openSetting, readAnalysisSettings, readServerSettings, readTraceSetting, SECTION } from './config';
-import { describeLaunch, DiscoveryError, discoverServer, ServerLaunch } from './discovery';
+import { describeLaunch, DiscoveryError, discoverServer, INSTALL_HINT, ServerLaunch } from './discovery';
 import { TraceChannel } from './traceChannel';
 import { LineTail } from './util';
 
@@ -341,9 +341,9 @@ export class ServerManager implements vscode.Disposable {
             const summary = proc.stderr.summary;
             let hint = `Check the "affine-lsp" output for details, and ${settingId}.`;
             if (summary && /No module named 'affine_lsp'/.test(summary)) {
-                hint = 'Install it with `pip install affine-lsp` or set affineLsp.server.pythonPath.';
+                hint = `${INSTALL_HINT}; or set affineLsp.server.pythonPath.`;
             } else if (summary && /No module named '([^']+)'/.test(summary)) {
-                hint = 'A dependency of affine-lsp is missing: reinstall it with `pip install affine-lsp`, or set affineLsp.server.pythonPath to an interpreter where it is installed.';
+                hint = 'A dependency of affine-lsp is missing: install affine-lsp again in that interpreter (`python3 -m pip install -e .` in a clone of its repository, which installs its dependencies), or use the bundled server (command "affine-lsp: Reinstall the Bundled Language Server"), or set affineLsp.server.pythonPath to an interpreter where it is installed.';
             } else if (summary && /invalid choice|unrecognized arguments|usage:/i.test(summary)) {
                 hint = `The program does not accept these arguments; check ${settingId} and affineLsp.server.extraArgs.`;
             }
