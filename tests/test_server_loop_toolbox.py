@@ -12,7 +12,7 @@ from pytest_lsp import LanguageClient
 
 from affine_lsp import diagnostics
 from affine_lsp.syntax.document import Document
-from tests.test_server_support import apply_edits, config, diagnostics_for, no_server_errors, open_doc, pos, start
+from tests.test_server_support import apply_edits, code_actions_at, config, diagnostics_for, no_server_errors, open_doc, pos, start
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -65,14 +65,7 @@ async def client(lsp_client: LanguageClient):
 
 
 async def actions(client: LanguageClient, p: types.Position) -> dict[str, types.CodeAction]:
-    res = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=URI),
-            range=types.Range(start=p, end=p),
-            context=types.CodeActionContext(diagnostics=[]),
-        )
-    )
-    return {a.title: a for a in res or [] if isinstance(a, types.CodeAction)}
+    return {a.title: a for a in await code_actions_at(client, URI, p)}
 
 
 def errors(text: str) -> list[str]:

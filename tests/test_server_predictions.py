@@ -13,7 +13,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from tests.test_fusion_profit import PRODUCER_CONSUMER_PAIR, TWO_MM
-from tests.test_server_support import config, diagnostics_for, no_server_errors, open_doc, pos, start
+from tests.test_server_support import code_actions_at, config, diagnostics_for, no_server_errors, open_doc, pos, start
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -36,14 +36,7 @@ async def client(lsp_client: LanguageClient):
 
 
 async def actions(client: LanguageClient, p: types.Position) -> list[types.CodeAction]:
-    res = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=URI),
-            range=types.Range(start=p, end=p),
-            context=types.CodeActionContext(diagnostics=[]),
-        )
-    )
-    return [a for a in res or [] if isinstance(a, types.CodeAction)]
+    return await code_actions_at(client, URI, p)
 
 
 async def test_profitable_fusion_title_carries_the_predicted_effect(client: LanguageClient):

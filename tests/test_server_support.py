@@ -197,6 +197,19 @@ async def diagnostics_for(
     return [d for d in got if d is not None]
 
 
+async def code_actions_at(client: LanguageClient, uri: str, start: types.Position, end: types.Position | None = None) -> list[types.CodeAction]:
+    """The code actions the server offers for ``[start, end]`` (a caret when
+    ``end`` is None), commands left out."""
+    res = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=types.Range(start=start, end=end or start),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    return [a for a in res or [] if isinstance(a, types.CodeAction)]
+
+
 def no_server_errors(client: LanguageClient) -> None:
     errors = [m.message for m in client.messages if m.type == types.MessageType.Error]
     errors += [m.message for m in client.log_messages if m.type == types.MessageType.Error]

@@ -25,7 +25,7 @@ from affine_lsp.transforms.vectorize import vectorize_candidates, vectorize_docu
 from affine_lsp.transforms.vectorize_analysis import analyze
 from affine_lsp.transforms.vectorize_profit import LLVM_DOES_IT, predict
 from tests import oracle
-from tests.test_server_support import config, diagnostics_for, no_server_errors, open_doc, pos, start
+from tests.test_server_support import code_actions_at, config, diagnostics_for, no_server_errors, open_doc, pos, start
 from tests.test_vectorize_harness import DATA, differences, needs_runner, run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -229,12 +229,7 @@ async def client(lsp_client: LanguageClient):
 
 
 async def _vectorize_actions(client: LanguageClient, p: types.Position) -> list[types.CodeAction]:
-    res = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=URI), range=types.Range(start=p, end=p), context=types.CodeActionContext(diagnostics=[])
-        )
-    )
-    return [a for a in res or [] if isinstance(a, types.CodeAction) and a.title.startswith("Vectorize loop")]
+    return [a for a in await code_actions_at(client, URI, p) if a.title.startswith("Vectorize loop")]
 
 
 @pytest.mark.asyncio(loop_scope="module")
