@@ -134,8 +134,9 @@ def signature_of(text: str, func: str | None = None) -> Signature:
     doc = Document(text)
     candidates: list[tuple[Operation, object]] = []
     for section in doc.sections:
-        for op in section.top_level_ops():
-            if op.name == "func.func" and op.regions and op.regions[0].blocks:
+        for op in section.functions():
+            parent = op.parent_op
+            if op.regions and op.regions[0].blocks and (parent is None or parent.name == "builtin.module"):
                 candidates.append((op, section))
     names = [_name(op) for op, _ in candidates]
     if func is not None:
@@ -173,7 +174,9 @@ def signature_of(text: str, func: str | None = None) -> Signature:
             written.add(args[id(inner.operands[1])])
         elif inner.name in ("func.call", "func.call_indirect"):
             written.update(i for i, a in enumerate(entry.arguments) if isinstance(ftype.inputs[i], MemRefType) and any(o is a for o in inner.operands))
-    declared = frozenset(_name(o) for o in section.top_level_ops() if "sym_name" in o.attributes)  # type: ignore[attr-defined]
+    parent = op.parent_op
+    siblings = [o for r in parent.regions for b in r.blocks for o in b.operations] if parent is not None else list(section.top_level_ops())  # type: ignore[attr-defined]
+    declared = frozenset(_name(o) for o in siblings if "sym_name" in o.attributes)
     return Signature(
         _name(op),
         ftype.inputs,
@@ -365,13 +368,13 @@ def build(text: str, sig: Signature, repeat: int, written: Sequence[int] | None 
         e.emit(1, f"%resbuf = memref.alloc() : memref<{len(outs)}xf64>")
         for j in range(len(outs)):
             e.emit(1, f"%ri{j} = arith.constant {j} : index")
-    nscalar = 0
+    nfloat = 0  # the k-th float argument gets FLOAT_VALUES[k]
     for i, t in enumerate(ins):
         if isinstance(t, MemRefType):
             e.emit(1, f"%m{i} = memref.alloc() : {t}")
         else:
-            e.emit(1, f"%m{i} = {_const(t, nscalar)}")
-            nscalar += 1
+            e.emit(1, f"%m{i} = {_const(t, nfloat)}")
+            nfloat += isinstance(t, FloatType)
     e.emit(1, f"affine.for %rep = 0 to {repeat + 1} {{")
     for i, t in enumerate(ins):
         if isinstance(t, MemRefType):
