@@ -529,7 +529,9 @@ def markdown(data: dict) -> str:  # type: ignore[type-arg]
     ]
     p = data["predictions"]
     if p["pairs"]:
-        lines.append(f"Predictions: {p['pairs']} (kernel, variant) pairs carry a predicted speedup; Spearman's rho between predicted and measured: {_fmt(p['spearman_rho'])}.")
+        lines.append(
+            f"Predictions: {p['pairs']} (kernel, variant) pairs carry a predicted speedup; Spearman's rho between predicted and measured: {_fmt(p['spearman_rho'])}."
+        )
     else:
         lines.append("Predictions: no transformation printed a predicted speedup in this run.")
     details = [

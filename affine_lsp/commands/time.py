@@ -28,7 +28,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.epilog = EXIT_HELP
     p.add_argument("file", metavar="FILE", help="MLIR file ('-' for standard input)")
     p.add_argument("--func", metavar="NAME", help="the function to time (default: @kernel, or the only function with a body)")
-    p.add_argument("--after", metavar="COMMAND", help="an affine-lsp transformation to time too, e.g. \"tile --sizes 32,32\" or \"unroll-jam --factor 4\"")
+    p.add_argument("--after", metavar="COMMAND", help='an affine-lsp transformation to time too, e.g. "tile --sizes 32,32" or "unroll-jam --factor 4"')
     p.add_argument("--repeat", type=int, default=5, metavar="N", help="timed calls per program, after one warm-up call (default 5)")
     p.add_argument("--mlir-bin", metavar="DIR", help="the bin directory of an MLIR install (mlir-opt, mlir-runner); default: $AFFINE_LSP_MLIR_BIN, PATH, pip")
     p.add_argument("--format", choices=("text", "json"), default="text", help="the report as text (default) or JSON")
