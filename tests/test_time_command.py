@@ -150,7 +150,7 @@ def test_missing_toolchain_gives_one_clear_message(
     monkeypatch.setenv(toolchain.ENV_VAR, str(empty))
     status, _, err = run_cli(["time", str(kernel_file)], capsys)
     assert status == 2 and f"(from {toolchain.ENV_VAR})" in err
-    with pytest.raises(toolchain.ToolchainError, match=r"affine-lsp\.mlirBin"):
+    with pytest.raises(toolchain.ToolchainError, match=r"affineLsp\.toolchain\.mlirBin"):
         toolchain.find()
 
 
