@@ -11,7 +11,8 @@ Method (also written at the top of the Markdown it generates):
 
 1. Each variant of a kernel is produced first (two at a time): affine-lsp's
    through its CLI in a subprocess, as a user runs it
-   (``python -m affine_lsp tile FILE``), MLIR's with ``mlir-opt PASSES``.
+   (``python -m affine_lsp tile FILE``), MLIR's with ``mlir-opt
+   --pass-pipeline=builtin.module(func.func(PASSES))``.
    A variant whose output equals its input (for MLIR's passes: mlir-opt's
    print of the input without a pass) is *unchanged* (speedup 1 by
    definition, not timed).
@@ -55,13 +56,13 @@ sys.path.insert(0, str(ROOT))
 from affine_lsp import harness, toolchain  # noqa: E402
 
 KERNELS = ROOT / "bench" / "kernels"
-SUPER_VECTORIZE = "-affine-super-vectorize=virtual-vector-size=8 vectorize-reductions"
+SUPER_VECTORIZE = "affine-super-vectorize{virtual-vector-size=8 vectorize-reductions}"
 
 
 @dataclass(frozen=True)
 class Variant:
     name: str
-    kind: str  # "original", "affine-lsp" (a CLI command line), "mlir" (mlir-opt options)
+    kind: str  # "original", "affine-lsp" (a CLI command line), "mlir" (passes run on each func.func)
     args: tuple[str, ...] = ()
     requires: str | None = None  # an affine-lsp subcommand that must exist
 
@@ -77,14 +78,14 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("interchange", "affine-lsp", ("interchange",)),
     Variant("unroll-jam --factor 4", "affine-lsp", ("unroll-jam", "--factor", "4")),
     Variant("optimize --all", "affine-lsp", ("optimize", "--all"), requires="optimize"),
-    Variant("mlir fusion", "mlir", ("-affine-loop-fusion",)),
-    Variant("mlir tile", "mlir", ("-affine-loop-tile",)),
+    Variant("mlir fusion", "mlir", ("affine-loop-fusion",)),
+    Variant("mlir tile", "mlir", ("affine-loop-tile",)),
     Variant("mlir super-vectorize", "mlir", (SUPER_VECTORIZE,)),
-    Variant("mlir unroll-jam", "mlir", ("-affine-loop-unroll-jam",)),
+    Variant("mlir unroll-jam", "mlir", ("affine-loop-unroll-jam",)),
     Variant(
         "mlir pipeline",
         "mlir",
-        ("-affine-loop-fusion", "-affine-loop-tile", "-affine-scalrep", "-affine-loop-invariant-code-motion", SUPER_VECTORIZE),
+        ("affine-loop-fusion", "affine-loop-tile", "affine-scalrep", "affine-loop-invariant-code-motion", SUPER_VECTORIZE),
     ),
 )
 
@@ -170,13 +171,13 @@ def predicted_speedup(preds: Sequence[dict[str, object]]) -> float | None:
 # ------------------------------------------------------------ producing variants
 
 
-def produce(kernel: str, text: str, v: Variant, tc: toolchain.Toolchain, baseline: str | None, explain: dict[str, bool]) -> Outcome:
+def produce(kernel: str, text: str, v: Variant, tc: toolchain.Toolchain, baseline: str | None, explain: dict[str, bool], kernels_dir: Path) -> Outcome:
     out = Outcome(kernel, v.name)
     t0 = time.perf_counter()
     if v.kind == "original":
         out.text = text
         return out
-    path = KERNELS / f"{kernel}.mlir"
+    path = kernels_dir / f"{kernel}.mlir"
     if v.kind == "affine-lsp":
         args = list(v.args)
         if explain.get(args[0]):
@@ -197,7 +198,7 @@ def produce(kernel: str, text: str, v: Variant, tc: toolchain.Toolchain, baselin
             out.status = UNCHANGED
         return out
     try:
-        out.text = toolchain.opt(tc, text, list(v.args), timeout=900)
+        out.text = toolchain.opt(tc, text, [mlir_pipeline(v.args)], timeout=900)
     except toolchain.CompileError as e:
         out.status = CRASH if "crashed" in str(e) or "PLEASE submit a bug report" in str(e) else FAILED
         out.detail = str(e)[-2000:]
@@ -206,6 +207,11 @@ def produce(kernel: str, text: str, v: Variant, tc: toolchain.Toolchain, baselin
     if baseline is not None and out.text == baseline:
         out.status = UNCHANGED
     return out
+
+
+def mlir_pipeline(passes: Sequence[str]) -> str:
+    """The mlir-opt option running ``passes`` on every function."""
+    return f"--pass-pipeline=builtin.module(func.func({','.join(passes)}))"
 
 
 def prepare(out: Outcome, tc: toolchain.Toolchain, sig: harness.Signature, repeat: int) -> None:
@@ -280,8 +286,7 @@ def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
 # ------------------------------------------------------------ the run
 
 
-def run_kernel(kernel: str, outcomes: list[Outcome], tc: toolchain.Toolchain, repeat: int, rounds: int, clock: str, log) -> None:  # type: ignore[no-untyped-def]
-    text = (KERNELS / f"{kernel}.mlir").read_text()
+def run_kernel(kernel: str, text: str, outcomes: list[Outcome], tc: toolchain.Toolchain, repeat: int, rounds: int, clock: str, log) -> None:  # type: ignore[no-untyped-def]
     sig = harness.signature_of(text, "kernel")
     for o in outcomes:
         prepare(o, tc, sig, repeat)
@@ -309,7 +314,11 @@ def run_kernel(kernel: str, outcomes: list[Outcome], tc: toolchain.Toolchain, re
         if bad:
             o.status, o.detail = WRONG, "; ".join(bad[:3])
             continue
-        o.speedup = orig.median(clock) / o.median(clock)
+        t0, t1 = orig.median(clock), o.median(clock)
+        if t0 > 0 and t1 > 0:
+            o.speedup = t0 / t1
+        else:
+            o.detail = "a call took less than the clock's resolution"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -323,9 +332,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--json", default=str(ROOT / "docs" / "runtime.json"), help="where to write the results (default docs/runtime.json)")
     ap.add_argument("--markdown", default=str(ROOT / "docs" / "runtime.md"), help="where to write the table (default docs/runtime.md)")
     ap.add_argument("--list", action="store_true", help="list the kernels and variants, and exit")
+    ap.add_argument("--kernels-dir", default=str(KERNELS), help="where the kernels are (default bench/kernels)")
     args = ap.parse_args(argv)
 
-    kernels = sorted(p.stem for p in KERNELS.glob("*.mlir"))
+    kernels_dir = Path(args.kernels_dir)
+    kernels = sorted(p.stem for p in kernels_dir.glob("*.mlir"))
     have = available_subcommands()
     variants = [v for v in VARIANTS if v.requires is None or v.requires in have]
     if args.list:
@@ -363,7 +374,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = {v.args[0] for v in variants if v.kind == "affine-lsp"}
     explain = {c: "--explain" in _help_text(c) for c in commands}
     log(f"{tc.describe()}; {len(kernels)} kernels x {len(variants)} variants; producing the variants")
-    texts = {k: (KERNELS / f"{k}.mlir").read_text() for k in kernels}
+    texts = {k: (kernels_dir / f"{k}.mlir").read_text() for k in kernels}
     baselines: dict[str, str | None] = {}
     for k in kernels:
         try:
@@ -371,14 +382,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         except toolchain.CompileError:
             baselines[k] = None
     with ThreadPoolExecutor(max_workers=2) as pool:
-        futures = {(k, v.name): pool.submit(produce, k, texts[k], v, tc, baselines[k], explain) for k in kernels for v in variants}
+        futures = {(k, v.name): pool.submit(produce, k, texts[k], v, tc, baselines[k], explain, kernels_dir) for k in kernels for v in variants}
         results = {key: f.result() for key, f in futures.items()}
     log(f"variants produced in {time.time() - started:.0f} s; timing")
     per_kernel: dict[str, list[Outcome]] = {}
     for k in kernels:
         outs = [results[(k, v.name)] for v in variants]
         t = time.time()
-        run_kernel(k, outs, tc, args.repeat, args.rounds, args.clock, log)
+        run_kernel(k, texts[k], outs, tc, args.repeat, args.rounds, args.clock, log)
         per_kernel[k] = outs
         log(f"{k}: " + ", ".join(f"{o.variant}={_cell(o)}" for o in outs) + f" ({time.time() - t:.0f} s)")
     elapsed = time.time() - started
@@ -436,7 +447,7 @@ def summarize(per_kernel: dict[str, list[Outcome]], variants: Sequence[Variant],
         sp_changed = [c["speedup"] for c in cells if c["speedup"] is not None and c["status"] == OK]
         summary[v.name] = {
             "kind": v.kind,
-            "command": " ".join(v.args),
+            "command": {"original": "", "affine-lsp": "affine-lsp " + " ".join(v.args) + " FILE", "mlir": "mlir-opt FILE " + mlir_pipeline(v.args)}[v.kind],
             "geomean_all": geomean(sp_all) if sp_all else None,
             "geomean_changed": geomean(sp_changed) if sp_changed else None,
             "changed": sum(1 for c in cells if c["status"] in (OK, WRONG, TIMEOUT)),
@@ -498,6 +509,10 @@ def markdown(data: dict) -> str:  # type: ignore[type-arg]
         "a crash of the transformation, mlir-opt or the program is `crash`; a run past its time budget is `timeout` (its speedup is below the bound shown).",
         "* The original is timed twice (`original again`): that column is the noise.",
         f"* This run took {data['minutes']:.1f} minutes.",
+        "",
+        "## Variants",
+        "",
+        *[f"* `{n}`: `{s['command']}`" for n, s in data["summary"].items() if s["command"]],
         "",
         "## Speedups (original time / variant time)",
         "",
