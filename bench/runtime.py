@@ -89,6 +89,8 @@ VARIANTS: tuple[Variant, ...] = (
     ),
 )
 
+SLOWDOWN_BUDGET = 10  # a run may take this many times the original's calls (+20 s), else it is a timeout
+
 # Statuses of a variant on a kernel.
 OK, UNCHANGED, WRONG, REJECTED, CRASH, FAILED, TIMEOUT = "ok", "unchanged", "wrong", "rejected", "crash", "failed", "timeout"
 
@@ -296,8 +298,9 @@ def run_kernel(kernel: str, text: str, outcomes: list[Outcome], tc: toolchain.To
             if o.status != OK:
                 continue
             base = orig.median("wall") if orig.times else None
-            # A budget that lets a 25x slowdown finish, and stops a disaster.
-            budget = 120.0 if base is None else max(60.0, 25 * base * (repeat + 1) + 30)
+            # A budget that lets a 10x slowdown finish (plus the compilation
+            # and the initialisation), and stops a disaster.
+            budget = 120.0 if base is None else max(30.0, SLOWDOWN_BUDGET * base * (repeat + 1) + 20)
             time_round(o, tc, sig, repeat, budget)
         log(f"  {kernel}: round {r + 1}/{rounds} done")
     ref = orig.measurement
