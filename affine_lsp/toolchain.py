@@ -205,14 +205,15 @@ def opt(tc: Toolchain, text: str, args: Sequence[str], timeout: float = 300) -> 
     return p.stdout
 
 
-def run(tc: Toolchain, lowered: str, entry: str = "main", *, opt_level: str = "-O3", timeout: float = 600) -> str:
+def run(tc: Toolchain, lowered: str, entry: str = "main", *, opt_level: str = "-O3", timeout: float = 600, extra: Sequence[str] = ()) -> str:
     """Run ``@entry`` (``() -> ()``) of a program in the LLVM dialect with
     ``mlir-runner`` and the runner-utils libraries; return what it printed
-    (RunError on a crash, a non-zero exit or a time-out)."""
+    (RunError on a crash, a non-zero exit or a time-out). ``extra``: more
+    mlir-runner options (e.g. ``-dump-object-file``)."""
     with tempfile.TemporaryDirectory(prefix="affine-lsp-") as d:
         src = Path(d) / "low.mlir"
         src.write_text(lowered)
-        cmd = [str(tc.runner), str(src), opt_level, "-e", entry, "-entry-point-result=void", "-shared-libs=" + ",".join(str(p) for p in tc.libs)]
+        cmd = [str(tc.runner), str(src), opt_level, "-e", entry, "-entry-point-result=void", "-shared-libs=" + ",".join(str(p) for p in tc.libs), *extra]
         try:
             p = subprocess.run(cmd, env=dict(tc.env), capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import struct
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -224,3 +227,40 @@ def test_apply_command_runs_the_cli_in_process() -> None:
     assert new != MATMUL and "remark: interchanged" in remarks and "<input>" in remarks
     same, _ = timing.apply_command(MATMUL, "affine-lsp fuse --all")
     assert same == MATMUL
+
+
+@_needs_runner
+@pytest.mark.skipif(shutil.which("objdump") is None, reason="objdump (binutils) is not installed")
+def test_the_timed_call_stays_out_of_line_between_the_clock_readings(tmp_path: Path) -> None:
+    """In the machine code of mlir-runner -O3, each repetition calls the
+    wrapper between two rtclock() calls: LLVM neither inlines the kernel
+    into main nor moves it out of the timed region."""
+    sig = harness.signature_of(MATMUL)
+    tc = toolchain.find()
+    lowered = toolchain.lower(tc, harness.build(MATMUL, sig, 2))
+    obj = tmp_path / "main.o"
+    toolchain.run(tc, lowered, harness.ENTRY, extra=["-dump-object-file", f"-object-filename={obj}"])
+    dump = subprocess.run(["objdump", "-dr", str(obj)], capture_output=True, text=True, check=True).stdout
+    main = dump.split(f"<{harness.ENTRY}>:", 1)[1].split("\n\n", 1)[0]
+    # The JIT's code calls through registers loaded with the symbols'
+    # addresses (movabs + relocation): follow the registers.
+    regs: dict[str, str] = {}
+    calls: list[str] = []
+    pending: str | None = None
+    for line in main.splitlines():
+        m = re.search(r"R_X86_64_64\s+(\S+)", line)
+        if m and pending is not None:
+            regs[pending] = m.group(1)
+            pending = None
+            continue
+        m = re.search(r"movabs \$(0x[0-9a-f]+),%(\w+)", line)
+        if m:
+            regs.pop(m.group(2), None)
+            pending = m.group(2) if int(m.group(1), 16) == 0 else None
+            continue
+        m = re.search(r"call\s+\*%(\w+)", line)
+        if m:
+            calls.append(regs.get(m.group(1), "?"))
+    timed = [c for c in calls if c in ("rtclock", "clock", harness.WRAPPER, "kernel", "?")]
+    assert "kernel" not in timed and "?" not in timed, calls
+    assert timed == ["clock", "rtclock", harness.WRAPPER, "rtclock", "clock"], calls
