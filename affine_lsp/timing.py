@@ -94,6 +94,15 @@ class TimingReport:
         return o.median / a.median
 
     @property
+    def cpu_speedup(self) -> float | None:
+        """The speedup in the process's CPU time (robust to other processes)."""
+        a = self.after.measurement if self.after else None
+        o = self.original.measurement
+        if a is None or o is None or a.cpu_median <= 0:
+            return None
+        return o.cpu_median / a.cpu_median
+
+    @property
     def agree(self) -> bool | None:
         if self.after is None or self.after.measurement is None or self.original.measurement is None:
             return None
@@ -137,7 +146,8 @@ class TimingReport:
         if self.after is not None and self.unchanged:
             lines.append(f"(the transformation left @{self.function} unchanged)")
         if self.speedup is not None:
-            lines.append(f"speedup: {self.speedup:.2f}x")
+            cpu = f" ({self.cpu_speedup:.2f}x in CPU time)" if self.cpu_speedup is not None else ""
+            lines.append(f"speedup: {self.speedup:.2f}x{cpu}")
         if self.agree is True:
             o = self.original.measurement
             assert o is not None
@@ -170,6 +180,7 @@ class TimingReport:
             "after": run_json(self.after),
             "unchanged": self.unchanged,
             "speedup": self.speedup,
+            "cpu_speedup": self.cpu_speedup,
             "agree": self.agree,
             "disagreements": self.disagreements,
         }
