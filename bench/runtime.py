@@ -512,6 +512,10 @@ def markdown(data: dict) -> str:  # type: ignore[type-arg]
         "a crash of the transformation, mlir-opt or the program is `crash`; a run past its time budget is `timeout` (its speedup is below the bound shown).",
         "* The original is timed twice (`original again`): that column is the noise.",
         f"* This run took {data['minutes']:.1f} minutes.",
+        "* One function, before and after one transformation, with the same harness: "
+        '`affine-lsp time FILE [--func NAME] [--after "tile --sizes 32,32"] [--repeat N]`; in the editor, the code lens '
+        '*Time this function* (setting `affineLsp.toolchain.timeAfter`). The toolchain: `pip install "affine-lsp[run]"`, '
+        "`mlir-opt` on PATH, `--mlir-bin DIR`, `AFFINE_LSP_MLIR_BIN` or the setting `affineLsp.toolchain.mlirBin`.",
         "",
         "## Variants",
         "",
