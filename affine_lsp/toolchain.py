@@ -200,9 +200,19 @@ def opt(tc: Toolchain, text: str, args: Sequence[str], timeout: float = 300) -> 
     if p.returncode != 0:
         err = p.stderr.replace(str(src), "<input>").strip()
         if p.returncode < 0:
-            raise CompileError(f"mlir-opt crashed (signal {-p.returncode}):\n{err[-4000:]}")
+            raise CompileError(f"mlir-opt crashed (signal {-p.returncode}): {crash_summary(err)}")
         raise CompileError(f"mlir-opt rejected the program:\n{err[-4000:]}")
     return p.stdout
+
+
+def crash_summary(stderr: str) -> str:
+    """What a crashed LLVM tool said before its stack dump (the assertion)."""
+    head = []
+    for line in stderr.splitlines():
+        if line.startswith(("PLEASE submit a bug report", "Stack dump:", " #0 ", "#0 ")):
+            break
+        head.append(line)
+    return "\n".join(head).strip()[:2000] or "no message before the stack dump"
 
 
 def run(tc: Toolchain, lowered: str, entry: str = "main", *, opt_level: str = "-O3", timeout: float = 600, extra: Sequence[str] = ()) -> str:
@@ -219,8 +229,10 @@ def run(tc: Toolchain, lowered: str, entry: str = "main", *, opt_level: str = "-
         except subprocess.TimeoutExpired:
             raise RunError(f"mlir-runner did not finish within {timeout:g} s") from None
     if p.returncode != 0:
-        how = f"crashed (signal {-p.returncode})" if p.returncode < 0 else f"failed (exit status {p.returncode})"
-        raise RunError(f"mlir-runner {how}:\n{p.stderr.replace(str(src), '<lowered>').strip()[-4000:]}")
+        err = p.stderr.replace(str(src), "<lowered>").strip()
+        if p.returncode < 0:
+            raise RunError(f"mlir-runner crashed (signal {-p.returncode}): {crash_summary(err)}")
+        raise RunError(f"mlir-runner failed (exit status {p.returncode}):\n{err[-4000:]}")
     return p.stdout
 
 

@@ -42,6 +42,7 @@ import json
 import math
 import os
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -336,7 +337,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--markdown", default=str(ROOT / "docs" / "runtime.md"), help="where to write the table (default docs/runtime.md)")
     ap.add_argument("--list", action="store_true", help="list the kernels and variants, and exit")
     ap.add_argument("--kernels-dir", default=str(KERNELS), help="where the kernels are (default bench/kernels)")
+    ap.add_argument("--from-json", metavar="FILE", help="only write the Markdown of the results in FILE (a previous run's JSON)")
     args = ap.parse_args(argv)
+    if args.from_json:
+        Path(args.markdown).write_text(markdown(json.loads(Path(args.from_json).read_text())))
+        return 0
 
     kernels_dir = Path(args.kernels_dir)
     kernels = sorted(p.stem for p in kernels_dir.glob("*.mlir"))
@@ -397,6 +402,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         log(f"{k}: " + ", ".join(f"{o.variant}={_cell(o)}" for o in outs) + f" ({time.time() - t:.0f} s)")
     elapsed = time.time() - started
     data = summarize(per_kernel, variants, args, tc, elapsed)
+    data["command"] = "python bench/runtime.py " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)
     Path(args.json).write_text(json.dumps(data, indent=1) + "\n")
     Path(args.markdown).write_text(markdown(data))
@@ -511,7 +517,7 @@ def markdown(data: dict) -> str:  # type: ignore[type-arg]
         "within 1e-9 of the array's sum of absolute values (f64). A mismatch is `wrong`; mlir-opt refusing the output is `rejected`; "
         "a crash of the transformation, mlir-opt or the program is `crash`; a run past its time budget is `timeout` (its speedup is below the bound shown).",
         "* The original is timed twice (`original again`): that column is the noise.",
-        f"* This run took {data['minutes']:.1f} minutes.",
+        f"* This run: `{data.get('command', 'python bench/runtime.py')}`, {len(data['kernels'])} kernels, {data['minutes']:.1f} minutes.",
         "* One function, before and after one transformation, with the same harness: "
         '`affine-lsp time FILE [--func NAME] [--after "tile --sizes 32,32"] [--repeat N]`; in the editor, the code lens '
         '*Time this function* (setting `affineLsp.toolchain.timeAfter`). The toolchain: `pip install "affine-lsp[run]"`, '

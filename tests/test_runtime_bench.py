@@ -94,6 +94,11 @@ def test_a_run_on_small_kernels(tmp_path: Path) -> None:
     md = out_md.read_text()
     assert "| kernel | original ms | original again | fuse --all | interchange | mlir unroll-jam |" in md
     assert "| **geomean, kernels changed** |" in md and "| **wrong values** | | 0 | 0 | 0 | 0 |" in md
+    assert f"* This run: `python bench/runtime.py --kernels-dir {kd} " in md
+    # The Markdown is a function of the JSON.
+    again = tmp_path / "again.md"
+    assert runtime.main(["--from-json", str(out_json), "--markdown", str(again)]) == 0
+    assert again.read_text() == md
 
 
 def test_unknown_kernels_and_variants_are_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
