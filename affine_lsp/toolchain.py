@@ -231,7 +231,8 @@ def run(tc: Toolchain, lowered: str, entry: str = "main", *, opt_level: str = "-
     if p.returncode != 0:
         err = p.stderr.replace(str(src), "<lowered>").strip()
         if p.returncode < 0:
-            raise RunError(f"mlir-runner crashed (signal {-p.returncode}): {crash_summary(err)}")
+            what = ", a segmentation fault: an access out of bounds?" if p.returncode == -11 else ""
+            raise RunError(f"mlir-runner crashed (signal {-p.returncode}{what}): {crash_summary(err)}")
         raise RunError(f"mlir-runner failed (exit status {p.returncode}):\n{err[-4000:]}")
     return p.stdout
 

@@ -148,6 +148,11 @@ def test_predictions_are_read_from_the_remarks() -> None:
     )
     preds = runtime.parse_predictions(err)
     assert [(p["speedup"], p["profitable"]) for p in preds] == [(1.8, True), (None, False)]
+    # --explain prints Prediction.markdown().
+    explained = runtime.parse_predictions(
+        f"k.mlir:3: nest\n  {Prediction(True, 'parallel j', speedup=2.5).markdown()}\n  {Prediction(False, 'no gain').markdown()}"
+    )
+    assert [(p["speedup"], p["profitable"]) for p in explained] == [(2.5, True), (None, False)]
     assert runtime.predicted_speedup(preds) == pytest.approx(math.sqrt(1.8))
     assert runtime.predicted_speedup([]) is None
 
