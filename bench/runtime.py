@@ -379,6 +379,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(msg, file=sys.stderr, flush=True)
 
     started = time.time()
+    load_start = os.getloadavg()[0]
     commands = {v.args[0] for v in variants if v.kind == "affine-lsp"}
     explain = {c: "--explain" in _help_text(c) for c in commands}
     log(f"{tc.describe()}; {len(kernels)} kernels x {len(variants)} variants; producing the variants")
@@ -402,6 +403,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         log(f"{k}: " + ", ".join(f"{o.variant}={_cell(o)}" for o in outs) + f" ({time.time() - t:.0f} s)")
     elapsed = time.time() - started
     data = summarize(per_kernel, variants, args, tc, elapsed)
+    data["load_average"] = [load_start, os.getloadavg()[0]]
     data["command"] = "python bench/runtime.py " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)
     Path(args.json).write_text(json.dumps(data, indent=1) + "\n")
@@ -517,7 +519,12 @@ def markdown(data: dict) -> str:  # type: ignore[type-arg]
         "within 1e-9 of the array's sum of absolute values (f64). A mismatch is `wrong`; mlir-opt refusing the output is `rejected`; "
         "a crash of the transformation, mlir-opt or the program is `crash`; a run past its time budget is `timeout` (its speedup is below the bound shown).",
         "* The original is timed twice (`original again`): that column is the noise.",
-        f"* This run: `{data.get('command', 'python bench/runtime.py')}`, {len(data['kernels'])} kernels, {data['minutes']:.1f} minutes.",
+        f"* This run: `{data.get('command', 'python bench/runtime.py')}`, {len(data['kernels'])} kernels, {data['minutes']:.1f} minutes"
+        + (
+            f"; the machine's 1-minute load average was {data['load_average'][0]:.1f} at the start and {data['load_average'][1]:.1f} at the end."
+            if data.get("load_average")
+            else "."
+        ),
         "* One function, before and after one transformation, with the same harness: "
         '`affine-lsp time FILE [--func NAME] [--after "tile --sizes 32,32"] [--repeat N]`; in the editor, the code lens '
         '*Time this function* (setting `affineLsp.toolchain.timeAfter`). The toolchain: `pip install "affine-lsp[run]"`, '
