@@ -31,7 +31,8 @@ Method (also written at the top of the Markdown it generates):
    budget is a *timeout* (its speedup is below the bound shown).
 
 Speedup = original's median / variant's median. Geomeans are over all kernels
-(unchanged = 1) and over the kernels a variant changed; wrong, rejected,
+(unchanged = 1) and over the kernels a variant changed; a timeout counts with
+its bound (the geomean is then shown as a bound, "≤"); wrong, rejected,
 crashed and failed outputs are left out of both and counted.
 """
 
@@ -340,7 +341,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--from-json", metavar="FILE", help="only write the Markdown of the results in FILE (a previous run's JSON)")
     args = ap.parse_args(argv)
     if args.from_json:
-        Path(args.markdown).write_text(markdown(json.loads(Path(args.from_json).read_text())))
+        data = json.loads(Path(args.from_json).read_text())
+        for name, entry in data["summary"].items():
+            entry.update(variant_summary([r["variants"][name] for r in data["kernels"]]))
+        Path(args.markdown).write_text(markdown(data))
         return 0
 
     kernels_dir = Path(args.kernels_dir)
@@ -454,19 +458,10 @@ def summarize(per_kernel: dict[str, list[Outcome]], variants: Sequence[Variant],
     pred_pairs: list[tuple[float, float]] = []
     for v in variants:
         cells = [r["variants"][v.name] for r in rows]
-        sp_all = [c["speedup"] for c in cells if c["speedup"] is not None]
-        sp_changed = [c["speedup"] for c in cells if c["speedup"] is not None and c["status"] == OK]
         summary[v.name] = {
             "kind": v.kind,
             "command": {"original": "", "affine-lsp": "affine-lsp " + " ".join(v.args) + " FILE", "mlir": "mlir-opt FILE " + mlir_pipeline(v.args)}[v.kind],
-            "geomean_all": geomean(sp_all) if sp_all else None,
-            "geomean_changed": geomean(sp_changed) if sp_changed else None,
-            "changed": sum(1 for c in cells if c["status"] in (OK, WRONG, TIMEOUT)),
-            "unchanged": sum(1 for c in cells if c["status"] == UNCHANGED),
-            "slower_than_0.9": sum(1 for c in cells if (c["speedup"] is not None and c["speedup"] < 0.9) or c["status"] == TIMEOUT),
-            "min": min(sp_changed) if sp_changed else None,
-            "max": max(sp_changed) if sp_changed else None,
-            **{s: sum(1 for c in cells if c["status"] == s) for s in (WRONG, REJECTED, CRASH, FAILED, TIMEOUT)},
+            **variant_summary(cells),
         }
         for c in cells:
             if c["predicted_speedup"] is not None and c["speedup"] is not None:
@@ -489,6 +484,25 @@ def summarize(per_kernel: dict[str, list[Outcome]], variants: Sequence[Variant],
             "pairs": len(pred_pairs),
             "spearman_rho": spearman([p for p, _ in pred_pairs], [m for _, m in pred_pairs]) if len(pred_pairs) >= 3 else None,
         },
+    }
+
+
+def variant_summary(cells: Sequence[dict]) -> dict:  # type: ignore[type-arg]
+    """A variant's figures over the kernels: geomeans (a timeout counts
+    with its bound, and the geomean is then a bound too), counts."""
+    bounds = [c["speedup_bound"] for c in cells if c["status"] == TIMEOUT and c["speedup_bound"]]
+    sp_all = [c["speedup"] for c in cells if c["speedup"] is not None] + bounds
+    sp_changed = [c["speedup"] for c in cells if c["speedup"] is not None and c["status"] == OK] + bounds
+    return {
+        "geomean_all": geomean(sp_all) if sp_all else None,
+        "geomean_changed": geomean(sp_changed) if sp_changed else None,
+        "geomean_is_bound": bool(bounds),
+        "changed": sum(1 for c in cells if c["status"] in (OK, WRONG, TIMEOUT)),
+        "unchanged": sum(1 for c in cells if c["status"] == UNCHANGED),
+        "slower_than_0.9": sum(1 for c in cells if (c["speedup"] is not None and c["speedup"] < 0.9) or c["status"] == TIMEOUT),
+        "min": min(sp_changed) if sp_changed else None,
+        "max": max(sp_changed) if sp_changed else None,
+        **{s: sum(1 for c in cells if c["status"] == s) for s in (WRONG, REJECTED, CRASH, FAILED, TIMEOUT)},
     }
 
 
@@ -519,6 +533,8 @@ def markdown(data: dict) -> str:  # type: ignore[type-arg]
         "within 1e-9 of the array's sum of absolute values (f64). A mismatch is `wrong`; mlir-opt refusing the output is `rejected`; "
         "a crash of the transformation, mlir-opt or the program is `crash`; a run past its time budget is `timeout` (its speedup is below the bound shown).",
         "* The original is timed twice (`original again`): that column is the noise.",
+        "* Geomeans: over all kernels (unchanged = 1) and over the kernels a variant changed; a timeout counts with its bound "
+        "(the geomean is then a bound, `≤`); wrong, rejected, crashed and failed outputs are left out and counted below the table.",
         f"* This run: `{data.get('command', 'python bench/runtime.py')}`, {len(data['kernels'])} kernels, {data['minutes']:.1f} minutes"
         + (
             f"; the machine's 1-minute load average was {data['load_average'][0]:.1f} at the start and {data['load_average'][1]:.1f} at the end."
@@ -547,9 +563,16 @@ def markdown(data: dict) -> str:  # type: ignore[type-arg]
     def row(label: str, key: str, fmt=lambda x: _fmt(x)) -> str:  # type: ignore[no-untyped-def]
         return f"| **{label}** | | " + " | ".join(fmt(s[n][key]) for n in names if n != "original") + " |"
 
+    def geo(key: str) -> str:
+        return (
+            f"| **{key.replace('_', ', ')}** | | "
+            + " | ".join(("≤" if s[n].get("geomean_is_bound") and s[n][key] is not None else "") + _fmt(s[n][key]) for n in names if n != "original")
+            + " |"
+        )
+
     lines += [
-        row("geomean, all kernels", "geomean_all"),
-        row("geomean, kernels changed", "geomean_changed"),
+        geo("geomean_all").replace("geomean, all", "geomean, all kernels"),
+        geo("geomean_changed").replace("geomean, changed", "geomean, kernels changed"),
         row("changed", "changed", str),
         row("slower than 0.9x", "slower_than_0.9", str),
         row("wrong values", WRONG, str),
