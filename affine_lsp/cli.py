@@ -31,6 +31,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "hoist": ("affine_lsp.commands.hoist", "hoist loop-invariant code out of affine.for loops"),
     "scalar-replace": ("affine_lsp.commands.scalar_replace", "forward stores to loads and remove redundant loads (like -affine-scalrep)"),
     "serve": ("affine_lsp.commands.serve", "run the language server (stdio by default)"),
+    "time": ("affine_lsp.commands.time", "compile and run a function with MLIR (and after a transformation): median times, speedup, whether the values agree"),
 }
 
 

@@ -8,7 +8,6 @@ Tests that need it use ``pytest.mark.skipif(not oracle.available(), ...)``.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import subprocess
@@ -17,44 +16,20 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from affine_lsp import toolchain
+
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 CORPUS = SHARED / "corpus" / "upstream"
 
 
-def _package_dir(name: str) -> Path | None:
-    try:
-        spec = importlib.util.find_spec(name)
-    except (ImportError, ValueError):
-        return None
-    if spec is None:
-        return None
-    locs = list(spec.submodule_search_locations or [])
-    if locs:
-        return Path(locs[0])
-    if spec.origin:
-        return Path(spec.origin).parent
-    return None
-
-
 @lru_cache(maxsize=1)
 def mlir_opt() -> tuple[Path, dict[str, str]] | None:
-    """``(path to mlir-opt, environment to run it with)`` or None."""
-    mlir = _package_dir("mlir")
-    if mlir is None:
+    """``(path to mlir-opt, environment to run it with)`` or None (the pip
+    packages' toolchain, as :func:`affine_lsp.toolchain.pip_toolchain` finds it)."""
+    tc = toolchain.pip_toolchain(need_runner=False)
+    if tc is None:
         return None
-    exe = mlir / "bin" / "mlir-opt"
-    if not exe.is_file():
-        return None
-    env = dict(os.environ)
-    llvm = _package_dir("llvm")
-    libs = [str(p) for p in ((llvm / "lib") if llvm else None, mlir / "lib") if p is not None and p.is_dir()]
-    if libs:
-        env["LD_LIBRARY_PATH"] = os.pathsep.join(libs + [env.get("LD_LIBRARY_PATH", "")]).rstrip(os.pathsep)
-    try:
-        subprocess.run([str(exe), "--version"], env=env, capture_output=True, timeout=60, check=True)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return exe, env
+    return tc.opt, dict(tc.env)
 
 
 def available() -> bool:
@@ -120,35 +95,19 @@ def errors(text: str, *args: str) -> list[Diag]:
 
 # ---------------------------------------------------------------- execution
 
-LOWERING = ("-lower-affine", "-convert-scf-to-cf", "-convert-to-llvm", "-reconcile-unrealized-casts")
-# Vector code needs its own lowering before the generic conversions.
-# -convert-vector-to-scf unrolls transfers it cannot lower directly (masks,
-# permutation maps) into loops that index with affine.apply: those need a
-# second -lower-affine.
-VECTOR_LOWERING = (
-    "-lower-affine",
-    "-convert-vector-to-scf",
-    "-lower-affine",
-    "-convert-scf-to-cf",
-    "-convert-vector-to-llvm",
-    "-convert-to-llvm",
-    "-reconcile-unrealized-casts",
-)
+# The pass lists live in affine_lsp/toolchain.py (vector code needs its own
+# lowering before the generic conversions).
+LOWERING = toolchain.LOWERING
+VECTOR_LOWERING = toolchain.VECTOR_LOWERING
 
 
 @lru_cache(maxsize=1)
 def mlir_runner() -> tuple[Path, list[str], dict[str, str]] | None:
     """``(mlir-runner, shared libraries, environment)`` or None."""
-    found = mlir_opt()
-    if found is None:
+    tc = toolchain.pip_toolchain()
+    if tc is None:
         return None
-    exe, env = found
-    runner = exe.parent / "mlir-runner"
-    lib = exe.parent.parent / "lib"
-    libs = [str(lib / "libmlir_c_runner_utils.so"), str(lib / "libmlir_runner_utils.so")]
-    if not runner.is_file() or not all(Path(p).is_file() for p in libs):
-        return None
-    return runner, libs, env
+    return tc.runner, [str(p) for p in tc.libs], dict(tc.env)
 
 
 def runner_available() -> bool:

@@ -384,6 +384,7 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
         navigation,
         semantic_tokens,
         symbols,
+        timing_lens,
         transform_actions,
         upgrade_action,
     )
@@ -404,6 +405,7 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
         commands,
         upgrade_action,
         bytecode_view,
+        timing_lens,
     ):
         mod.register(server)
     return server

@@ -7,7 +7,8 @@ The same shape arrives as ``initializationOptions`` and as the answer to
      "vectorize": {"defaultWidth": 8},
      "transforms": {"tileSizes": [32, 32]},
      "diagnostics": {"debounceMs": 500, "unknownOps": "once", "verifyDiagnostics": "auto"},
-     "cache": {"enabled": true, "maxSizeMb": 64}}
+     "cache": {"enabled": true, "maxSizeMb": 64},
+     "toolchain": {"mlirBin": "", "timeAfter": ""}}
 
 Dotted keys (``{"analysis.enabled": false}``) are accepted too. Values of the
 wrong type are ignored (the previous value is kept), so a bad setting never
@@ -39,6 +40,8 @@ class Settings:
     tile_sizes: tuple[int, ...] = (32,)  # outermost first; the last one repeats
     verify_diagnostics: str = "auto"  # expected-* annotations: "auto" (a RUN line with -verify-diagnostics) | "always" | "never"
     parallel_open: bool = True  # open a large document on two processes (see affine_lsp.parallel)
+    mlir_bin: str = ""  # the bin directory of an MLIR install for "Time this function" ("": see affine_lsp/toolchain.py)
+    time_after: str = ""  # the transformation "Time this function" compares with ("": the function alone)
 
     # (json path, field, type, minimum for an int or the allowed values of a str)
     _KEYS = (
@@ -53,6 +56,8 @@ class Settings:
         (("transforms", "tileSizes"), "tile_sizes", tuple, 1),
         (("diagnostics", "verifyDiagnostics"), "verify_diagnostics", str, ("auto", "always", "never")),
         (("performance", "parallelOpen"), "parallel_open", bool, None),
+        (("toolchain", "mlirBin"), "mlir_bin", str, None),
+        (("toolchain", "timeAfter"), "time_after", str, None),
     )
 
     def merged(self, raw: Any) -> Settings:
@@ -74,7 +79,7 @@ class Settings:
                 if sizes and all(x >= minimum for x in sizes):
                     changes[field] = sizes
             elif typ is str:
-                if isinstance(value, str) and value in minimum:
+                if isinstance(value, str) and (minimum is None or value in minimum):
                     changes[field] = value
             elif isinstance(value, int | float) and not isinstance(value, bool):
                 iv = int(value)
@@ -94,7 +99,7 @@ class Settings:
         """What the diagnostics depend on (the persistent cache's key):
         every setting but those of the cache itself and of how the work is
         spread (the results are the same)."""
-        return repr(dataclasses.replace(self, cache_enabled=True, cache_max_size_mb=0, parallel_open=True))
+        return repr(dataclasses.replace(self, cache_enabled=True, cache_max_size_mb=0, parallel_open=True, mlir_bin="", time_after=""))
 
     def analysis_key(self) -> tuple[bool, int, int]:
         """What cached analysis results depend on."""

