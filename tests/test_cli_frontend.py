@@ -52,7 +52,7 @@ EXPECTED = {
 }
 # A command asked for something an empty file lacks: the documented status 1
 # ("a loop to plot that is not there").
-EMPTY_HAS_NOTHING_TO_DO = {"plot"}
+EMPTY_HAS_NOTHING_TO_DO = {"plot", "time"}
 # Commands whose output is the diagnostics themselves.
 DIAGNOSTICS_ON_STDOUT = {"check"}
 

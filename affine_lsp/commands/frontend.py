@@ -42,9 +42,10 @@ exit status (the same for every command):
   1    the input has errors (printed on stderr as mlir-opt prints them; a command that
        writes a file then writes nothing), or a request could not be met (a --loop
        that cannot be transformed, a loop to plot that is not there, an upgrade that
-       left constructs as written)
+       left constructs as written, a function 'time' cannot run)
   2    usage error, or an input that cannot be read: a missing or unreadable file, a
-       binary file, invalid MLIR bytecode, a directory without .mlir files
+       binary file, invalid MLIR bytecode, a directory without .mlir files, no MLIR
+       toolchain ('time')
   3    the output cannot be written: a missing folder, no permission, a full disk
   70   internal error of affine-lsp (one line; AFFINE_LSP_TRACEBACK=1 shows the traceback)
   130  interrupted (Ctrl-C)

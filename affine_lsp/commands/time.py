@@ -15,47 +15,40 @@ import argparse
 import json
 import sys
 
-EXIT_HELP = """\
-exit status:
-  0  the function ran (and, with --after, the values agree)
-  1  the values disagree, or a program failed to compile or run
-  2  usage error, an unreadable file, a function the harness cannot time,
-     a bad --after command, or no MLIR toolchain"""
+from affine_lsp.commands import frontend
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.formatter_class = argparse.RawDescriptionHelpFormatter
-    p.epilog = EXIT_HELP
-    p.add_argument("file", metavar="FILE", help="MLIR file ('-' for standard input)")
+    frontend.add_input(p)
     p.add_argument("--func", metavar="NAME", help="the function to time (default: @kernel, or the only function with a body)")
     p.add_argument("--after", metavar="COMMAND", help='an affine-lsp transformation to time too, e.g. "tile --sizes 32,32" or "unroll-jam --factor 4"')
     p.add_argument("--repeat", type=int, default=5, metavar="N", help="timed calls per program, after one warm-up call (default 5)")
     p.add_argument("--mlir-bin", metavar="DIR", help="the bin directory of an MLIR install (mlir-opt, mlir-runner); default: $AFFINE_LSP_MLIR_BIN, PATH, pip")
     p.add_argument("--format", choices=("text", "json"), default="text", help="the report as text (default) or JSON")
-    p.add_argument("-o", dest="output", metavar="OUT", default="-", help="write the report to OUT (default: standard output)")
+    frontend.add_output(p, "the report")
 
 
 def run(args: argparse.Namespace) -> int:
+    """Statuses (``frontend.EXIT_STATUS_HELP``): 0 the function ran (and,
+    with ``--after``, the values agree); 1 the input has errors, the
+    function cannot be timed, a program failed or the values disagree; 2 a
+    bad option or ``--after`` command, an unreadable file, no toolchain."""
     from affine_lsp import harness, timing, toolchain
-    from affine_lsp.commands.check import read_source_or_report
+    from affine_lsp.syntax.document import Document
 
     if args.repeat < 1:
-        print(f"{args.file}: error: --repeat must be at least 1", file=sys.stderr)
-        return 2
-    text = read_source_or_report(args.file)
-    if text is None:
-        return 2
+        raise frontend.UsageError("--repeat must be at least 1")
+    text = frontend.read_input(args.file)
+    if frontend.report_errors(args.file, Document(text, uri=args.file)):
+        return frontend.EXIT_ERRORS
     try:
         report = timing.time_function(text, args.func, args.after, args.repeat, mlir_bin=args.mlir_bin)
-    except (toolchain.ToolchainError, harness.HarnessError, timing.TransformError) as e:
+    except (toolchain.ToolchainError, timing.TransformError) as e:
+        raise frontend.UsageError(str(e), args.file) from None
+    except harness.HarnessError as e:
         print(f"{args.file}: error: {e}", file=sys.stderr)
-        return 2
+        return frontend.EXIT_ERRORS
     if report.remarks.strip():
         sys.stderr.write(report.remarks.replace("<input>", args.file))
-    out = json.dumps(report.as_json(), indent=2) + "\n" if args.format == "json" else report.text()
-    if args.output == "-":
-        sys.stdout.write(out)
-    else:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(out)
-    return 0 if report.ok() else 1
+    sys.stdout.write(json.dumps(report.as_json(), indent=2) + "\n" if args.format == "json" else report.text())
+    return frontend.EXIT_OK if report.ok() else frontend.EXIT_ERRORS
