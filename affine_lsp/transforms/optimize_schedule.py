@@ -219,7 +219,7 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, out: Schedule) ->
                     node = node.band_member_set_coincident(j, int(coinc[k]))
                 partial = newp
         info = BandInfo(n, order, [coinc[k] for k in order], None, vector, _describe(partial, model))
-        if permutable and n >= 2 and tile > 1 and _extents_exceed(node, tile) and _has_reuse(model, partial):
+        if permutable and n >= 2 and tile > 1 and _extents_exceed(node, tile) and (_has_reuse(model, partial) or not model.deps.is_empty()):
             sizes = isl.MultiVal.zero(node.band_get_space())
             for k in range(n):
                 sizes = sizes.set_val(k, isl.Val.int_from_si(CTX, tile))
