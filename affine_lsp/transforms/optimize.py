@@ -103,6 +103,13 @@ def _predict(model: NestModel, sched: Schedule) -> Prediction:
     before, after = sched.unit_before, sched.unit_after
     tiled = [b for b in sched.bands if b.tiled]
     vec = any(b.vector is not None for b in sched.bands)
+    if sched.vector_before and not vec:
+        return Prediction(
+            False,
+            "the original innermost loop vectorizes, the new one would not",
+            f"{len(sched.vector_before)} original innermost loop(s) are parallel and unit-stride (LLVM vectorizes them); no innermost loop of the new schedule is",
+            speedup=0.8,
+        )
     speed = 1.0
     why: list[str] = []
     if after > before + 1e-9:
@@ -145,6 +152,7 @@ def plan_optimize(text: str, roots: Sequence[Operation], tile: int = DEFAULT_TIL
                 return plan
             same = is_identity(model, sched.schedule)
             sched.unit_before, sched.unit_after = stride_counts(model, sched.schedule)
+            sched.vector_before = _vector_loops(model)
             plan.explain = _explain(model, sched)
             pred = _predict(model, sched)
             if same and not any(b.tiled for b in sched.bands):
@@ -163,6 +171,23 @@ def plan_optimize(text: str, roots: Sequence[Operation], tile: int = DEFAULT_TIL
     except IslFailure as e:
         plan.reason = f"isl failed: {e}"
     return plan
+
+
+def _vector_loops(model: NestModel) -> list[Operation]:
+    """The original innermost loops that LLVM vectorizes: no dependence
+    carried, every access unit-stride or invariant along them."""
+    from affine_lsp.transforms.optimize_schedule import unit_stride_loop
+
+    out: list[Operation] = []
+    for st in model.statements:
+        loop = st.block.parent_op
+        if loop is None or loop in out or any(op.name == "affine.for" for op in st.block.operations):
+            continue
+        if model.engine.carried_by(loop):
+            continue
+        if unit_stride_loop(model, st):
+            out.append(loop)
+    return out
 
 
 def _explain(model: NestModel, sched: Schedule) -> list[str]:

@@ -25,7 +25,13 @@ from dataclasses import dataclass, field
 import islpy as isl
 
 from affine_lsp.analysis.isl_support import CTX, DT
-from affine_lsp.transforms.optimize_model import NestModel, Refused
+from affine_lsp.transforms.optimize_model import NestModel, Refused, Statement
+
+
+INNER_TILE_FACTOR = 4
+"""The innermost (vector) member of a tiled band gets tiles this many times
+longer than the others (32 x 32 x 128 by default): a 32-iteration vector
+loop spends too much in its prologue, epilogue and runtime alias checks."""
 
 
 @dataclass
@@ -45,6 +51,7 @@ class Schedule:
     changed: bool = True
     unit_before: float = 0.0
     unit_after: float = 0.0
+    vector_before: list = field(default_factory=list)  # original innermost loops LLVM vectorizes
 
 
 def _set_options(ctx: isl.Context) -> None:
@@ -220,13 +227,16 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, out: Schedule) ->
                 partial = newp
         info = BandInfo(n, order, [coinc[k] for k in order], None, vector, _describe(partial, model))
         if permutable and n >= 2 and tile > 1 and _extents_exceed(node, tile) and (_has_reuse(model, partial) or not model.deps.is_empty()):
+            tiles = [tile] * (n - 1) + [tile * INNER_TILE_FACTOR]
             sizes = isl.MultiVal.zero(node.band_get_space())
             for k in range(n):
-                sizes = sizes.set_val(k, isl.Val.int_from_si(CTX, tile))
+                sizes = sizes.set_val(k, isl.Val.int_from_si(CTX, tiles[k]))
             node = node.band_tile(sizes)
-            info.tiled = [tile] * n
+            info.tiled = tiles
             out.bands.append(info)
             node = node.child(0)  # the point band: its order is set; leave its subtree as is
+            for k in range(n):  # guards of partial tiles and of fused statements are hoisted out of the point loops
+                node = node.band_member_set_ast_loop_type(k, isl.ast_loop_type.separate)
             return node.parent()
         out.bands.append(info)
     for k in range(node.n_children()):
@@ -303,3 +313,13 @@ def stride_counts(model: NestModel, schedule: isl.Schedule) -> tuple[float, floa
         total = unit + inv + other
         shares.append((unit + inv) / total if total else 0.0)
     return shares[0], shares[1]
+
+
+def unit_stride_loop(model: NestModel, st: Statement) -> bool:
+    """Every access of ``st`` is unit-stride or invariant along its innermost
+    original loop (and one is unit-stride)."""
+    m = _restrict(model.original, st.name)
+    if m is None:
+        return False
+    unit, _, other = _stride_class(model, isl.UnionMap.from_map(_innermost_prefix(m)))
+    return unit > 0 and other == 0
