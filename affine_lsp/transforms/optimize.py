@@ -145,18 +145,18 @@ def plan_optimize(text: str, roots: Sequence[Operation], tile: int = DEFAULT_TIL
         with limited(BUDGET):
             model = build_model(roots, engine)
             model.constants = _between_constants(roots) + model.constants
-            sched = compute(model, tile)
-            bad = violations(model, sched.schedule)
-            if not bad.is_empty():
-                plan.reason = f"internal error: the new schedule breaks dependences: {bad}"
-                return plan
-            same = is_identity(model, sched.schedule)
-            sched.unit_before, sched.unit_after = stride_counts(model, sched.schedule)
-            sched.vector_before = _vector_loops(model)
+            best: tuple[Schedule, Prediction] | None = None
+            for fuse in (False, True):
+                sched = compute(model, tile, fuse)
+                bad = violations(model, sched.schedule)
+                if not bad.is_empty():
+                    raise Refused(f"internal error: the new schedule breaks dependences: {bad}")
+                pred = _prediction(model, sched)
+                if best is None or (pred.speedup or 0.0) > (best[1].speedup or 0.0) + 1e-9:
+                    best = (sched, pred)
+            assert best is not None
+            sched, pred = best
             plan.explain = _explain(model, sched)
-            pred = _predict(model, sched)
-            if same and not any(b.tiled for b in sched.bands):
-                pred = Prediction(False, "the original order is already the best schedule", "isl's scheduler keeps the original order and no band is worth tiling")
             plan.prediction = pred
             if not pred.profitable and not force:
                 plan.reason = f"left alone: {pred.reason or pred.summary}"
@@ -190,8 +190,17 @@ def _vector_loops(model: NestModel) -> list[Operation]:
     return out
 
 
+def _prediction(model: NestModel, sched: Schedule) -> Prediction:
+    same = is_identity(model, sched.schedule)
+    sched.unit_before, sched.unit_after = stride_counts(model, sched.schedule)
+    sched.vector_before = _vector_loops(model)
+    if same and not any(b.tiled for b in sched.bands):
+        return Prediction(False, "the original order is already the best schedule", "isl's scheduler keeps the original order and no band is worth tiling", speedup=1.0)
+    return _predict(model, sched)
+
+
 def _explain(model: NestModel, sched: Schedule) -> list[str]:
-    out = [f"{len(model.statements)} statement(s), {len(model.roots)} nest(s)"]
+    out = [f"{len(model.statements)} statement(s), {len(model.roots)} nest(s); " + ("fused where legal" if sched.fused else "distributed (one loop nest per dependence component)")]
     for st in model.statements:
         ivs = ", ".join(iv.name for iv in st.ivs)
         first = st.ops[0].name if st.ops else "?"

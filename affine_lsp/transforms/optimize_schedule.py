@@ -28,6 +28,10 @@ from affine_lsp.analysis.isl_support import CTX, DT
 from affine_lsp.transforms.optimize_model import NestModel, Refused, Statement
 
 
+MAX_COEFFICIENT = 4
+"""Bound on the coefficients of the schedule (skew factors beyond it are
+rarely worth it; the bound keeps isl's ILPs small)."""
+
 INNER_TILE_FACTOR = 4
 """The innermost (vector) member of a tiled band gets tiles this many times
 longer than the others (32 x 32 x 128 by default): a 32-iteration vector
@@ -47,6 +51,7 @@ class BandInfo:
 @dataclass
 class Schedule:
     schedule: isl.Schedule
+    fused: bool = True
     bands: list[BandInfo] = field(default_factory=list)
     changed: bool = True
     unit_before: float = 0.0
@@ -54,13 +59,14 @@ class Schedule:
     vector_before: list = field(default_factory=list)  # original innermost loops LLVM vectorizes
 
 
-def _set_options(ctx: isl.Context) -> None:
+def _set_options(ctx: isl.Context, fuse: bool) -> None:
     ctx.set_schedule_maximize_band_depth(1)
     ctx.set_schedule_outer_coincidence(0)
-    ctx.set_schedule_serialize_sccs(0)
-    ctx.set_schedule_whole_component(0)
+    ctx.set_schedule_serialize_sccs(0 if fuse else 1)
+    ctx.set_schedule_whole_component(1)
     ctx.set_schedule_maximize_coincidence(1)
     ctx.set_schedule_treat_coalescing(1)
+    ctx.set_schedule_max_coefficient(MAX_COEFFICIENT)
     ctx.set_tile_scale_tile_loops(1)
     ctx.set_tile_shift_point_loops(0)
 
@@ -170,6 +176,13 @@ def _extents_exceed(node: isl.ScheduleNode, size: int) -> bool:
     return big
 
 
+def _carries(model: NestModel, node: isl.ScheduleNode) -> bool:
+    """Some dependence links two instances of the band's statements (a
+    stencil's reuse)."""
+    dom = node.get_domain()
+    return not model.deps.intersect_domain(dom).intersect_range(dom).is_empty()
+
+
 def _describe(partial: isl.MultiUnionPwAff, model: NestModel) -> str:
     parts = []
     m = isl.UnionMap.from_multi_union_pw_aff(partial)
@@ -185,9 +198,12 @@ def _describe(partial: isl.MultiUnionPwAff, model: NestModel) -> str:
     return "; ".join(parts)
 
 
-def compute(model: NestModel, tile: int, budget_ctx: isl.Context = CTX) -> Schedule:
-    """The new schedule of ``model``. Call inside :func:`limited`."""
-    _set_options(budget_ctx)
+def compute(model: NestModel, tile: int, fuse: bool = True, budget_ctx: isl.Context = CTX) -> Schedule:
+    """The new schedule of ``model``: with ``fuse``, isl fuses what a legal
+    schedule allows (its whole-component strategy); without, every strongly
+    connected component of the dependence graph gets loops of its own
+    (distribution). Call inside :func:`limited`."""
+    _set_options(budget_ctx, fuse)
     dom: isl.UnionSet | None = None
     for st in model.statements:
         u = isl.UnionSet.from_set(st.domain)
@@ -198,7 +214,7 @@ def compute(model: NestModel, tile: int, budget_ctx: isl.Context = CTX) -> Sched
     sched = sc.compute_schedule()
     if sched is None:
         raise Refused("isl's scheduler found no schedule")
-    out = Schedule(sched)
+    out = Schedule(sched, fused=fuse)
     root = sched.get_root()
     out.schedule = _walk(root, model, tile, out).get_schedule()
     return out
@@ -226,7 +242,7 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, out: Schedule) ->
                     node = node.band_member_set_coincident(j, int(coinc[k]))
                 partial = newp
         info = BandInfo(n, order, [coinc[k] for k in order], None, vector, _describe(partial, model))
-        if permutable and n >= 2 and tile > 1 and _extents_exceed(node, tile) and (_has_reuse(model, partial) or not model.deps.is_empty()):
+        if permutable and n >= 2 and tile > 1 and _extents_exceed(node, tile) and (_has_reuse(model, partial) or _carries(model, node)):
             tiles = [tile] * (n - 1) + [tile * INNER_TILE_FACTOR]
             sizes = isl.MultiVal.zero(node.band_get_space())
             for k in range(n):
