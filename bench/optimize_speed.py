@@ -31,9 +31,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from affine_lsp.ir.types import MemRefType  # noqa: E402
-from affine_lsp.syntax.document import Document  # noqa: E402
-from tests import oracle  # noqa: E402
+from affine_lsp.ir.types import MemRefType
+from affine_lsp.syntax.document import Document
+from tests import oracle
 
 LOWER = ("-lower-affine", "-convert-scf-to-cf", "-convert-to-llvm", "-reconcile-unrealized-casts")
 
@@ -117,7 +117,13 @@ def run(low: Path, parallel: bool) -> tuple[float, list[float]]:
     found = oracle.mlir_runner()
     assert found is not None
     runner, libs, env = found
-    r = subprocess.run([str(runner), str(low), "-O3", "-e", "main", "-entry-point-result=void", "-shared-libs=" + ",".join(libs)], env=env, capture_output=True, text=True, timeout=3600)
+    r = subprocess.run(
+        [str(runner), str(low), "-O3", "-e", "main", "-entry-point-result=void", "-shared-libs=" + ",".join(libs)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
     if r.returncode != 0:
         raise RuntimeError(f"mlir-runner failed:\n{r.stderr[:2000]}")
     nums = [float(x) for x in re.findall(r"-?\d+(?:\.\d*)?(?:e[+-]?\d+)?", r.stdout)]
@@ -151,7 +157,12 @@ def main() -> int:
                 b, sums_n = run(ln, args.parallel)
                 t_o.append(a)
                 t_n.append(b)
-        ok = sums_o is not None and sums_n is not None and len(sums_o) == len(sums_n) and all(math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-9) for x, y in zip(sums_o, sums_n))
+        ok = (
+            sums_o is not None
+            and sums_n is not None
+            and len(sums_o) == len(sums_n)
+            and all(math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-9) for x, y in zip(sums_o, sums_n))
+        )
         mo, mn = statistics.median(t_o), statistics.median(t_n)
         sp = mo / mn
         speedups.append(sp)

@@ -1,4 +1,4 @@
-""""Optimize loop nest" is proven by execution: programs run before and after.
+""" "Optimize loop nest" is proven by execution: programs run before and after.
 
 * Generated programs (a seeded generator: one to three top-level nests of
   depth one to three, rectangular and triangular bounds, imperfect nests,
@@ -101,13 +101,15 @@ def random_program(seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _variants(source: str, options: list[dict]) -> dict[str, str]:
+def _variants(source: str, options: list[dict]) -> tuple[dict[str, str], list[list]]:
     out = {}
+    outcomes = []
     for k, opt in enumerate(options):
-        new, _, _ = optimize_document(source, **opt)
+        new, done, _ = optimize_document(source, **opt)
         assert not oracle.errors(new), f"mlir-opt rejects the output of {opt}:\n{new}"
         out[f"v{k}"] = new
-    return out
+        outcomes.append(done)
+    return out, outcomes
 
 
 @pytest.mark.parametrize("batch", range(3))
@@ -115,10 +117,13 @@ def test_generated_programs_compute_the_same_values(batch: int) -> None:
     seeds = range(batch * 8, batch * 8 + 8)
     source = "\n".join(random_program(s) for s in seeds)
     options = [{"tile": 3, "force": True}, {"tile": 2, "force": True, "parallel": True}, {}]
-    variants = _variants(source, options)
-    changed = sum(1 for s in seeds if f"@gen{s}(" in source and variants["v0"].count(f"@gen{s}(") == 1)
-    assert changed == len(seeds)
-    assert variants["v0"] != source  # the forced variant rewrote the nests
+    variants, outcomes = _variants(source, options)
+    forced = outcomes[0]
+    # forced: every group is rewritten, but for the rare bound isl writes as a
+    # select (c ? a : b), which affine maps cannot hold (left alone, with that reason)
+    left = [o.message for o in forced if not o.done]
+    assert all("affine maps cannot hold" in m for m in left), left
+    assert sum(o.done for o in forced) >= len(forced) - 1
     results = run_variants(source, variants)
     base = results[""]
     assert len(base) == len(seeds)
@@ -129,9 +134,8 @@ def test_generated_programs_compute_the_same_values(batch: int) -> None:
 def test_polybench_style_kernels_compute_the_same_values() -> None:
     source = TILE_KERNELS.read_text()
     options = [{}, {"tile": 4}, {"tile": 4, "parallel": True}, {"tile": 5, "force": True}]
-    variants = _variants(source, options)
-    new, outcomes, _ = optimize_document(source, tile=4)
-    assert sum(o.done for o in outcomes) >= 8  # matmuls, transposes, stencils (skewed and tiled)
+    variants, outcomes = _variants(source, options)
+    assert sum(o.done for o in outcomes[1]) >= 8  # matmuls, transposes, stencils (skewed and tiled)
     results = run_variants(source, variants)
     base = results[""]
     for name, got in results.items():

@@ -124,7 +124,9 @@ def _predict(model: NestModel, sched: Schedule) -> Prediction:
     if vec:
         why.append("innermost loop parallel and unit-stride (vectorizable)")
     if speed <= 1.0 + 1e-9:
-        return Prediction(False, "the original order is as good", "; ".join(why) or "the scheduler keeps the original order and nothing is worth tiling", speedup=speed)
+        return Prediction(
+            False, "the original order is as good", "; ".join(why) or "the scheduler keeps the original order and nothing is worth tiling", speedup=speed
+        )
     summary = "tiled" if tiled else "reordered"
     if vec:
         summary += ", vectorizable innermost loop"
@@ -195,12 +197,17 @@ def _prediction(model: NestModel, sched: Schedule) -> Prediction:
     sched.unit_before, sched.unit_after = stride_counts(model, sched.schedule)
     sched.vector_before = _vector_loops(model)
     if same and not any(b.tiled for b in sched.bands):
-        return Prediction(False, "the original order is already the best schedule", "isl's scheduler keeps the original order and no band is worth tiling", speedup=1.0)
+        return Prediction(
+            False, "the original order is already the best schedule", "isl's scheduler keeps the original order and no band is worth tiling", speedup=1.0
+        )
     return _predict(model, sched)
 
 
 def _explain(model: NestModel, sched: Schedule) -> list[str]:
-    out = [f"{len(model.statements)} statement(s), {len(model.roots)} nest(s); " + ("fused where legal" if sched.fused else "distributed (one loop nest per dependence component)")]
+    out = [
+        f"{len(model.statements)} statement(s), {len(model.roots)} nest(s); "
+        + ("fused where legal" if sched.fused else "distributed (one loop nest per dependence component)")
+    ]
     for st in model.statements:
         ivs = ", ".join(iv.name for iv in st.ivs)
         first = st.ops[0].name if st.ops else "?"
@@ -260,11 +267,33 @@ def optimize_transform(doc: object, roots: Sequence[Operation], tile: int = DEFA
         plan = OptimizePlan(list(roots), reason=f"internal error: {type(e).__name__}: {e}")
     details = "\n".join(["```", *plan.explain, "```"]) if plan.explain else ""
     if not plan.ok:
-        return Transform("optimize", f"{title}: {plan.reason}", [], (details + "\n\n" if details else "") + f"Left alone: {plan.reason}", {"disabled": plan.reason}, plan.prediction)
+        return Transform(
+            "optimize",
+            f"{title}: {plan.reason}",
+            [],
+            (details + "\n\n" if details else "") + f"Left alone: {plan.reason}",
+            {"disabled": plan.reason},
+            plan.prediction,
+        )
     pred = plan.prediction
     if pred is not None:
         details += "\n\n" + pred.markdown()
-    return Transform("optimize", title + (pred.title_suffix() if pred else ""), plan.edits(), details, {"loop": roots[0].span.start}, pred)
+    return Transform("optimize", title, plan.edits(), details, {"loop": roots[0].span.start}, pred)
+
+
+def optimize_candidates(doc: object, loop: Operation, tile: int = DEFAULT_TILE) -> list[Transform]:
+    """Code actions on a top-level ``affine.for``: "Optimize loop nest" (this
+    nest alone) and, when the function has several consecutive top-level
+    nests around it, "Optimize loop nests (N nests)" (all of them together:
+    fusion and distribution are part of the choice)."""
+    func = scope_of(loop)
+    if loop.name != "affine.for" or func is None or loop.parent is not (func.regions[0].blocks[0] if func.regions and func.regions[0].blocks else None):
+        return []
+    out = [optimize_transform(doc, [loop], tile)]
+    for g in nest_groups(func):
+        if loop in g and len(g) > 1:
+            out.append(optimize_transform(doc, g, tile))
+    return out
 
 
 def optimize_document(
@@ -335,7 +364,9 @@ def _parallelize_outermost(text: str, start: int, end: int, new_text: str) -> st
     full = text[:start] + new_text + text[end:]
     doc = Document(full)
     stop = start + len(new_text)
-    lines = sorted({doc.lines.line_of(op.span.start) + 1 for s in doc.sections for op in s.module.walk() if op.name == "affine.for" and start <= op.span.start < stop})
+    lines = sorted(
+        {doc.lines.line_of(op.span.start) + 1 for s in doc.sections for op in s.module.walk() if op.name == "affine.for" and start <= op.span.start < stop}
+    )
     if not lines:
         return new_text
     out, _ = parallelize_document(full, lines, max_nested=1)

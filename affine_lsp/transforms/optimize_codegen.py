@@ -48,7 +48,29 @@ def _tree(e: isl.AstExpr) -> Tree:
         return ("int", e.get_val().to_python())
     op = e.get_op_type()
     args = [_tree(e.get_op_arg(k)) for k in range(e.get_op_n_arg())]
-    for name in ("add", "sub", "mul", "minus", "fdiv_q", "pdiv_q", "pdiv_r", "zdiv_r", "div", "max", "min", "and_", "and_then", "or_", "or_else", "eq", "le", "lt", "ge", "gt", "call"):
+    for name in (
+        "add",
+        "sub",
+        "mul",
+        "minus",
+        "fdiv_q",
+        "pdiv_q",
+        "pdiv_r",
+        "zdiv_r",
+        "div",
+        "max",
+        "min",
+        "and_",
+        "and_then",
+        "or_",
+        "or_else",
+        "eq",
+        "le",
+        "lt",
+        "ge",
+        "gt",
+        "call",
+    ):
         if op == getattr(_OP, name):
             return (name.rstrip("_"), args)
     raise Refused(f"isl's code generator produced an expression affine maps cannot hold ({e.to_C_str()})")

@@ -27,7 +27,6 @@ import islpy as isl
 from affine_lsp.analysis.isl_support import CTX, DT
 from affine_lsp.transforms.optimize_model import NestModel, Refused, Statement
 
-
 MAX_COEFFICIENT = 4
 """Bound on the coefficients of the schedule (skew factors beyond it are
 rarely worth it; the bound keeps isl's ILPs small)."""
