@@ -32,7 +32,7 @@ MAX_COEFFICIENT = 4
 rarely worth it; the bound keeps isl's ILPs small)."""
 
 INNER_TILE_FACTOR = 4
-"""The innermost (vector) member of a tiled band gets tiles this many times
+"""The innermost member of a tiled band, when it is a vector loop, gets tiles this many times
 longer than the others (32 x 32 x 128 by default): a 32-iteration vector
 loop spends too much in its prologue, epilogue and runtime alias checks."""
 
@@ -148,9 +148,14 @@ def _pick_innermost(model: NestModel, partial: isl.MultiUnionPwAff, coincident: 
 
 
 def _has_reuse(model: NestModel, partial: isl.MultiUnionPwAff) -> bool:
-    for k in range(partial.dim(DT.out)):
-        _, inv, _ = _stride_class(model, _member_map(partial, k))
-        if inv:
+    """Tiling the band brings reuse into cache: an access is invariant along
+    a member (temporal reuse), or unit-stride along a member other than the
+    innermost one (spatial reuse the innermost loop does not exploit: a
+    transpose's column accesses)."""
+    n = partial.dim(DT.out)
+    for k in range(n):
+        unit, inv, _ = _stride_class(model, _member_map(partial, k))
+        if inv or (unit and k != n - 1):
             return True
     return False
 
@@ -242,7 +247,7 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, out: Schedule) ->
                 partial = newp
         info = BandInfo(n, order, [coinc[k] for k in order], None, vector, _describe(partial, model))
         if permutable and n >= 2 and tile > 1 and _extents_exceed(node, tile) and (_has_reuse(model, partial) or _carries(model, node)):
-            tiles = [tile] * (n - 1) + [tile * INNER_TILE_FACTOR]
+            tiles = [tile] * (n - 1) + [tile * INNER_TILE_FACTOR if vector is not None else tile]
             sizes = isl.MultiVal.zero(node.band_get_space())
             for k in range(n):
                 sizes = sizes.set_val(k, isl.Val.int_from_si(CTX, tiles[k]))
