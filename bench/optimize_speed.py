@@ -11,7 +11,7 @@ calls the kernel once to warm up, then times ``--reps`` calls with
 checksums of the original and the optimized kernel must agree (relative
 1e-9), else the kernel is reported as WRONG.
 
-    python bench/optimize_speed.py KERNEL.mlir... [--tile 32] [--parallel] [--reps 3] [--rounds 3]
+    python bench/optimize_speed.py KERNEL.mlir... [--tile N] [--parallel] [--reps 3] [--rounds 3]
 
 Rounds are interleaved (original, optimized, original, ...) and the median
 of the per-round bests is reported, with the geometric mean of the
@@ -133,7 +133,7 @@ def run(low: Path, parallel: bool) -> tuple[float, list[float]]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("kernels", nargs="+")
-    ap.add_argument("--tile", type=int, default=32)
+    ap.add_argument("--tile", type=int, default=None, help="as optimize --tile (default: automatic)")
     ap.add_argument("--parallel", action="store_true")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--rounds", type=int, default=3)

@@ -170,5 +170,7 @@ def test_cli_optimize_explain_and_errors(tmp_path) -> None:  # type: ignore[no-u
     assert p.returncode == 1 and "--tile must be a positive integer" in p.stderr
     p = subprocess.run([sys.executable, "-m", "affine_lsp", "optimize", str(src), "--loop", "1"], capture_output=True, text=True)
     assert p.returncode == 1 and "no affine.for starts on this line" in p.stderr
-    p = subprocess.run([sys.executable, "-m", "affine_lsp", "optimize", str(src), "--parallel", "--func", "matmul"], capture_output=True, text=True)
+    p = subprocess.run(
+        [sys.executable, "-m", "affine_lsp", "optimize", str(src), "--parallel", "--func", "matmul", "--tile", "8"], capture_output=True, text=True
+    )
     assert p.returncode == 0 and "affine.parallel (%i_t)" in p.stdout

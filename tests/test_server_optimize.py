@@ -115,7 +115,7 @@ async def test_optimize_matmul_is_offered_with_its_prediction_and_its_edit_verif
     new = applied(a)
     assert errors(new) == []
     body = new[: new.index("func.func @two")]
-    assert "step 32" in body and "%k = " in body and "%j = " in body  # tiled, the original names kept
+    assert "%k = " in body and "%j = " in body  # the original names kept (the matrices fit in cache: not tiled)
     # the intra-tile order puts the unit-stride parallel loop (j) innermost
     assert body.index("affine.for %k =") < body.index("affine.for %j =")
     if oracle.runner_available():

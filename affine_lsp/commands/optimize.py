@@ -25,7 +25,13 @@ from affine_lsp.commands.vectorize import add_common_arguments, run_transform
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_common_arguments(p, "optimize")
     p.add_argument("--func", action="append", metavar="NAME", help="optimize the top-level nests of function NAME together (repeatable)")
-    p.add_argument("--tile", type=int, default=32, metavar="N", help="tile size of the permutable bands (default 32; 1: no tiling)")
+    p.add_argument(
+        "--tile",
+        type=int,
+        default=None,
+        metavar="N",
+        help="tile the permutable bands with reuse by N (1: no tiling); default: 32, only where the reused data exceeds half the L2 cache",
+    )
     p.add_argument("--parallel", action="store_true", help="turn the outermost parallel loops of the result into affine.parallel")
     p.add_argument("--explain", action="store_true", help="print the new schedule, its parallel and vector loops and the prediction on standard error")
     p.add_argument("--force", action="store_true", help="emit the new schedule even when it is predicted to gain nothing")
@@ -34,7 +40,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from affine_lsp.transforms.optimize import optimize_document
 
-    if args.tile < 1:
+    if args.tile is not None and args.tile < 1:
         print(f"{args.file}: error: --tile must be a positive integer", file=sys.stderr)
         return 1
 

@@ -39,7 +39,7 @@ from affine_lsp.transforms.optimize_schedule import Schedule, compute, is_identi
 from affine_lsp.transforms.profitability import Prediction
 from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, line_indent
 
-DEFAULT_TILE = 32
+DEFAULT_TILE: int | None = None  # automatic: 32, where the reused data does not fit in cache
 BUDGET = 20_000_000
 
 
@@ -133,7 +133,7 @@ def _predict(model: NestModel, sched: Schedule) -> Prediction:
     return Prediction(True, summary, "; ".join(why), speedup=speed)
 
 
-def plan_optimize(text: str, roots: Sequence[Operation], tile: int = DEFAULT_TILE, force: bool = False, parallel: bool = False) -> OptimizePlan:
+def plan_optimize(text: str, roots: Sequence[Operation], tile: int | None = DEFAULT_TILE, force: bool = False, parallel: bool = False) -> OptimizePlan:
     """How to rewrite the nests ``roots`` (consecutive top-level nests of one
     function), or why they are left alone."""
     roots = list(roots)
@@ -250,7 +250,7 @@ def _generate(text: str, model: NestModel, sched: Schedule) -> str:
     return "\n".join(lines)[len(ind) :]
 
 
-def optimize_transform(doc: object, roots: Sequence[Operation], tile: int = DEFAULT_TILE) -> Transform:
+def optimize_transform(doc: object, roots: Sequence[Operation], tile: int | None = DEFAULT_TILE) -> Transform:
     """The code action "Optimize loop nest" for ``roots`` (disabled, with
     the reason, when they are left alone)."""
     from affine_lsp.syntax.document import Document
@@ -281,7 +281,7 @@ def optimize_transform(doc: object, roots: Sequence[Operation], tile: int = DEFA
     return Transform("optimize", title, plan.edits(), details, {"loop": roots[0].span.start}, pred)
 
 
-def optimize_candidates(doc: object, loop: Operation, tile: int = DEFAULT_TILE) -> list[Transform]:
+def optimize_candidates(doc: object, loop: Operation, tile: int | None = DEFAULT_TILE) -> list[Transform]:
     """Code actions on a top-level ``affine.for``: "Optimize loop nest" (this
     nest alone) and, when the function has several consecutive top-level
     nests around it, "Optimize loop nests (N nests)" (all of them together:
@@ -300,7 +300,7 @@ def optimize_document(
     text: str,
     lines: Sequence[int] | None = None,
     funcs: Sequence[str] | None = None,
-    tile: int = DEFAULT_TILE,
+    tile: int | None = DEFAULT_TILE,
     parallel: bool = False,
     force: bool = False,
 ) -> tuple[str, list[LoopOutcome], list[tuple[int, list[str], Prediction | None]]]:

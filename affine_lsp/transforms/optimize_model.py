@@ -68,6 +68,7 @@ class NestModel:
     original: isl.UnionMap  # the original schedule (2d+1 form)
     params: dict[str, Value]
     engine: FunctionDeps
+    dep_memrefs: list[tuple[str, str, Value]] = field(default_factory=list)  # (source, target statement, memref) of each dependence
 
 
 def _is_memory_free(op: Operation) -> bool:
@@ -190,7 +191,7 @@ class _Builder:
         raise Refused(f"{v.name} is computed in one statement and used in another: the scheduler cannot reorder them")
 
 
-def _dependences(b: _Builder) -> isl.UnionMap:
+def _dependences(b: _Builder, on: list[tuple[str, str, Value]]) -> isl.UnionMap:
     engine = b.engine
     stmt_of: dict[int, Statement] = {}
     for st in b.statements:
@@ -216,6 +217,8 @@ def _dependences(b: _Builder) -> isl.UnionMap:
                 rel = rel.subtract(isl.Map.identity(rel.get_space()))  # same instance: the statement's own order
             if rel.is_empty():
                 continue
+            assert src.memref is not None
+            on.append((s.name, d.name, src.memref))
             u = isl.UnionMap.from_map(rel)
             deps = u if deps is None else deps.union(u)
     if deps is None:
@@ -252,11 +255,12 @@ def build_model(roots: Sequence[Operation], engine: FunctionDeps) -> NestModel:
     b.build()
     if not b.statements:
         raise Refused("the nest has no statement with memory effects")
-    deps = _dependences(b)
+    on: list[tuple[str, str, Value]] = []
+    deps = _dependences(b, on)
     params: dict[str, Value] = {}
     for st in b.statements:
         for p in st.domain.get_space().get_var_names(DT.param):
             v = engine.model.param_values.get(p)
             if v is not None:
                 params[p] = v
-    return NestModel(list(roots), b.statements, b.constants, deps, _original_schedule(b.statements), params, engine)
+    return NestModel(list(roots), b.statements, b.constants, deps, _original_schedule(b.statements), params, engine, on)

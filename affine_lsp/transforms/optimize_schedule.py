@@ -21,11 +21,15 @@ intra-tile order.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import islpy as isl
 
 from affine_lsp.analysis.isl_support import CTX, DT
 from affine_lsp.transforms.optimize_model import NestModel, Refused, Statement
+
+AUTO_TILE = 32
+"""The tile size without ``--tile``."""
 
 MAX_COEFFICIENT = 4
 """Bound on the coefficients of the schedule (skew factors beyond it are
@@ -73,7 +77,14 @@ def _set_options(ctx: isl.Context, fuse: bool) -> None:
 def _stride_class(model: NestModel, sched: isl.UnionMap) -> tuple[int, int, int]:
     """``(unit, invariant, other)`` counts of the accesses along the last
     dimension of ``sched`` (one map per statement, same range space)."""
-    unit = inv = other = 0
+    kinds = [k for _, k in _access_strides(model, sched)]
+    return kinds.count("unit"), kinds.count("invariant"), kinds.count("other")
+
+
+def _access_strides(model: NestModel, sched: isl.UnionMap) -> list[tuple[object, str]]:
+    """Each access with ``unit``, ``invariant`` or ``other``: how the element
+    it touches moves along the last dimension of ``sched``."""
+    out: list[tuple[object, str]] = []
     for st in model.statements:
         m = _restrict(sched, st.name)
         if m is None:
@@ -94,12 +105,12 @@ def _stride_class(model: NestModel, sched: isl.UnionMap) -> tuple[int, int, int]
             rel = acc.relation.set_tuple_name(DT.in_, st.name)  # type: ignore[union-attr]
             moved = rel.reverse().apply_range(inst).apply_range(rel)
             if moved.is_empty():
-                inv += 1
+                out.append((acc, "invariant"))
                 continue
             d = moved.deltas()
             rank = d.dim(DT.set)
             if rank == 0:
-                inv += 1
+                out.append((acc, "invariant"))
                 continue
             zero = isl.Set.universe(d.get_space())
             for k in range(rank - 1):
@@ -107,12 +118,12 @@ def _stride_class(model: NestModel, sched: isl.UnionMap) -> tuple[int, int, int]
             z_all = zero.fix_val(DT.set, rank - 1, isl.Val.zero(CTX))
             u = zero.lower_bound_val(DT.set, rank - 1, isl.Val.int_from_si(CTX, -1)).upper_bound_val(DT.set, rank - 1, isl.Val.one(CTX))
             if d.is_subset(z_all):
-                inv += 1
+                out.append((acc, "invariant"))
             elif d.is_subset(u):
-                unit += 1
+                out.append((acc, "unit"))
             else:
-                other += 1
-    return unit, inv, other
+                out.append((acc, "other"))
+    return out
 
 
 def _restrict(u: isl.UnionMap, name: str) -> isl.Map | None:
@@ -147,17 +158,54 @@ def _pick_innermost(model: NestModel, partial: isl.MultiUnionPwAff, coincident: 
     return best, best_unit and coincident[best]
 
 
-def _has_reuse(model: NestModel, partial: isl.MultiUnionPwAff) -> bool:
+def _bytes(acc: object) -> int:
+    """The size of the memref an access touches (dynamic sizes: unbounded)."""
+    t = getattr(getattr(acc, "memref", None), "type", None)
+    shape = getattr(t, "shape", None)
+    if shape is None or any(d is None for d in shape):
+        return 1 << 62
+    elem = str(getattr(t, "element", ""))
+    width = int(elem[1:]) // 8 if elem[:1] in "fi" and elem[1:].isdigit() else 8
+    n = 1
+    for d in shape:
+        n *= d
+    return n * max(1, width)
+
+
+def _has_reuse(model: NestModel, partial: isl.MultiUnionPwAff, min_bytes: int) -> bool:
     """Tiling the band brings reuse into cache: an access is invariant along
-    a member (temporal reuse), or unit-stride along a member other than the
-    innermost one (spatial reuse the innermost loop does not exploit: a
-    transpose's column accesses)."""
+    a member other than the innermost (temporal reuse) or unit-stride along
+    one (spatial reuse the innermost loop does not exploit: a transpose's
+    column accesses), on a memref larger than ``min_bytes`` (a smaller one
+    stays in cache without tiling)."""
     n = partial.dim(DT.out)
-    for k in range(n):
-        unit, inv, _ = _stride_class(model, _member_map(partial, k))
-        if inv or (unit and k != n - 1):
-            return True
+    for k in range(n - 1):
+        for acc, kind in _access_strides(model, _member_map(partial, k)):
+            if kind in ("invariant", "unit") and _bytes(acc) > min_bytes:
+                return True
     return False
+
+
+def cache_bytes() -> int:
+    """The size of the largest per-core cache below L3 (L2), from sysfs;
+    1 MiB when unknown."""
+    import glob
+
+    best = 0
+    for d in glob.glob("/sys/devices/system/cpu/cpu0/cache/index*"):
+        try:
+            level = int(Path(d, "level").read_text())
+            size = Path(d, "size").read_text().strip()
+        except (OSError, ValueError):
+            continue
+        mult = {"K": 1024, "M": 1 << 20}.get(size[-1:], 1)
+        try:
+            b = int(size.rstrip("KM")) * mult
+        except ValueError:
+            continue
+        if level == 2:
+            best = max(best, b)
+    return best or (1 << 20)
 
 
 def _extents_exceed(node: isl.ScheduleNode, size: int) -> bool:
@@ -180,11 +228,18 @@ def _extents_exceed(node: isl.ScheduleNode, size: int) -> bool:
     return big
 
 
-def _carries(model: NestModel, node: isl.ScheduleNode) -> bool:
+def _carries(model: NestModel, node: isl.ScheduleNode, min_bytes: int) -> bool:
     """Some dependence links two instances of the band's statements (a
-    stencil's reuse)."""
+    stencil's reuse), on a memref larger than ``min_bytes``."""
     dom = node.get_domain()
-    return not model.deps.intersect_domain(dom).intersect_range(dom).is_empty()
+    names: set[str] = set()
+    dom.foreach_set(lambda s: names.add(s.get_tuple_name()))
+    return any(s in names and d in names and _bytes(_Mem(m)) > min_bytes for s, d, m in model.dep_memrefs)
+
+
+@dataclass
+class _Mem:
+    memref: object
 
 
 def _describe(partial: isl.MultiUnionPwAff, model: NestModel) -> str:
@@ -202,11 +257,13 @@ def _describe(partial: isl.MultiUnionPwAff, model: NestModel) -> str:
     return "; ".join(parts)
 
 
-def compute(model: NestModel, tile: int, fuse: bool = True, budget_ctx: isl.Context = CTX) -> Schedule:
+def compute(model: NestModel, tile: int | None, fuse: bool = True, budget_ctx: isl.Context = CTX) -> Schedule:
     """The new schedule of ``model``: with ``fuse``, isl fuses what a legal
     schedule allows (its whole-component strategy); without, every strongly
     connected component of the dependence graph gets loops of its own
-    (distribution). Call inside :func:`limited`."""
+    (distribution). ``tile``: the tile size, or None for the automatic
+    choice: 32, and only bands whose reused data does not fit in half the L2
+    cache (:func:`cache_bytes`) are tiled. Call inside :func:`limited`."""
     _set_options(budget_ctx, fuse)
     dom: isl.UnionSet | None = None
     for st in model.statements:
@@ -220,11 +277,12 @@ def compute(model: NestModel, tile: int, fuse: bool = True, budget_ctx: isl.Cont
         raise Refused("isl's scheduler found no schedule")
     out = Schedule(sched, fused=fuse)
     root = sched.get_root()
-    out.schedule = _walk(root, model, tile, out).get_schedule()
+    min_bytes = cache_bytes() // 2 if tile is None else 0
+    out.schedule = _walk(root, model, tile or AUTO_TILE, min_bytes, out).get_schedule()
     return out
 
 
-def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, out: Schedule) -> isl.ScheduleNode:
+def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, out: Schedule) -> isl.ScheduleNode:
     if node.get_type() == isl.schedule_node_type.band:
         n = node.band_n_member()
         partial = node.band_get_partial_schedule()
@@ -246,7 +304,7 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, out: Schedule) ->
                     node = node.band_member_set_coincident(j, int(coinc[k]))
                 partial = newp
         info = BandInfo(n, order, [coinc[k] for k in order], None, vector, _describe(partial, model))
-        if permutable and n >= 2 and tile > 1 and _extents_exceed(node, tile) and (_has_reuse(model, partial) or _carries(model, node)):
+        if permutable and n >= 2 and tile > 1 and _extents_exceed(node, tile) and (_has_reuse(model, partial, min_bytes) or _carries(model, node, min_bytes)):
             tiles = [tile] * (n - 1) + [tile * INNER_TILE_FACTOR if vector is not None else tile]
             sizes = isl.MultiVal.zero(node.band_get_space())
             for k in range(n):
@@ -260,7 +318,7 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, out: Schedule) ->
             return node.parent()
         out.bands.append(info)
     for k in range(node.n_children()):
-        node = _walk(node.child(k), model, tile, out).parent()
+        node = _walk(node.child(k), model, tile, min_bytes, out).parent()
     return node
 
 
