@@ -41,6 +41,8 @@ from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequential
 
 DEFAULT_TILE: int | None = None  # automatic: 32, where the reused data does not fit in cache
 BUDGET = 20_000_000
+MAX_STATEMENTS = 40
+"""isl's scheduler is not bounded by the operation budget: larger groups are left alone."""
 
 
 @dataclass
@@ -146,6 +148,8 @@ def plan_optimize(text: str, roots: Sequence[Operation], tile: int | None = DEFA
         engine = dependences_of_function(func)
         with limited(BUDGET):
             model = build_model(roots, engine)
+            if len(model.statements) > MAX_STATEMENTS:
+                raise Refused(f"{len(model.statements)} statements: more than the scheduler is given ({MAX_STATEMENTS})")
             model.constants = _between_constants(roots) + model.constants
             best: tuple[Schedule, Prediction] | None = None
             for fuse in (False, True):
@@ -172,6 +176,8 @@ def plan_optimize(text: str, roots: Sequence[Operation], tile: int | None = DEFA
         plan.reason = "the polyhedral computation exceeded its budget"
     except IslFailure as e:
         plan.reason = f"isl failed: {e}"
+    except Exception as e:  # a bug of ours leaves the nest alone with a message, never a crash
+        plan.reason = f"internal error: {type(e).__name__}: {e}"
     return plan
 
 

@@ -298,6 +298,8 @@ class Codegen:
 def _bound(terms: Sequence[AffineExpr], ops: _Operands, kw: str) -> str:
     if len(terms) == 1 and terms[0].is_constant() and not ops.dims and not ops.syms:
         return str(terms[0].value)  # type: ignore[attr-defined]
+    if len(terms) == 1 and not ops.dims and len(ops.syms) == 1 and str(terms[0]) == "s0":
+        return ops.syms[0]  # the shorthand `to %n`
     m = AffineMap(len(ops.dims), len(ops.syms), list(terms))
     prefix = f"{kw} " if len(terms) > 1 else ""
     return f"{prefix}affine_map<{m}>{ops.operands()}"
