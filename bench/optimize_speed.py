@@ -153,9 +153,10 @@ def main() -> int:
         if args.pipeline:
             try:
                 new, note = oracle.opt(text, *args.pipeline.split()), args.pipeline
-                body = new.strip()
-                if body.startswith("module") and body.endswith("}"):  # the driver's @main goes next to @kernel
-                    new = body[body.index("{") + 1 : -1]
+                m = re.search(r"^module( attributes \{[^\n]*\})? \{\n", new, re.M)
+                body = new.rstrip()
+                if m is not None and body.endswith("}"):  # the driver's @main goes next to @kernel (aliases kept)
+                    new = new[: m.start()] + body[m.end() : -1]
             except RuntimeError as e:
                 print(f"{Path(path).stem:<16} mlir-opt failed: {str(e).splitlines()[1][:100] if len(str(e).splitlines()) > 1 else e}", flush=True)
                 speedups.append(1.0)

@@ -23,7 +23,7 @@ with the reason (:class:`~affine_lsp.transforms.profitability.Prediction`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import islpy as isl
@@ -168,6 +168,7 @@ def plan_optimize(text: str, roots: Sequence[Operation], tile: int | None = DEFA
                 plan.reason = f"left alone: {pred.reason or pred.summary}"
                 return plan
             plan.new_text = _generate(text, model, sched)
+            plan.new_text = _hoist_invariants(text, plan.roots[0].span.start, plan.roots[-1].span.end, plan.new_text)
             if parallel:
                 plan.new_text = _parallelize_outermost(text, plan.roots[0].span.start, plan.roots[-1].span.end, plan.new_text)
     except Refused as e:
@@ -360,12 +361,11 @@ def optimize_document(
     return new, outcomes, explains
 
 
-def _parallelize_outermost(text: str, start: int, end: int, new_text: str) -> str:
-    """``new_text`` (the replacement of ``text[start:end]``) with the
-    outermost parallel loop on every path made an ``affine.parallel``
-    (legality checked by :mod:`.parallelize` on the output itself)."""
+def _in_place(text: str, start: int, end: int, new_text: str, rewrite: Callable[[str, list[int]], str]) -> str:
+    """``new_text`` (the replacement of ``text[start:end]``) after
+    ``rewrite(full text, lines of its affine.for ops)``, which edits only
+    inside them."""
     from affine_lsp.syntax.document import Document
-    from affine_lsp.transforms.parallelize import parallelize_document
 
     full = text[:start] + new_text + text[end:]
     doc = Document(full)
@@ -375,6 +375,25 @@ def _parallelize_outermost(text: str, start: int, end: int, new_text: str) -> st
     )
     if not lines:
         return new_text
-    out, _ = parallelize_document(full, lines, max_nested=1)
-    tail = len(text) - end
-    return out[start : len(out) - tail]
+    out = rewrite(full, lines)
+    return out[start : len(out) - (len(text) - end)]
+
+
+def _hoist_invariants(text: str, start: int, end: int, new_text: str) -> str:
+    """Loop-invariant loads and computations of the new nest moved out of
+    their loops (:mod:`.hoist`, MLIR's LICM with exact memory effects): a
+    copied statement keeps its loads inside the new innermost loop, and
+    LLVM cannot hoist them (it does not know that distinct memrefs do not
+    alias)."""
+    from affine_lsp.transforms.hoist import hoist_document
+
+    return _in_place(text, start, end, new_text, lambda full, lines: hoist_document(full, lines)[0])
+
+
+def _parallelize_outermost(text: str, start: int, end: int, new_text: str) -> str:
+    """The outermost parallel loop on every path of the new nest made an
+    ``affine.parallel`` (legality checked by :mod:`.parallelize` on the
+    output itself)."""
+    from affine_lsp.transforms.parallelize import parallelize_document
+
+    return _in_place(text, start, end, new_text, lambda full, lines: parallelize_document(full, lines, max_nested=1)[0])

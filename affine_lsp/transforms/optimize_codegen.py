@@ -158,48 +158,47 @@ class Codegen:
         self.instances: dict[str, int] = {}
 
     # ------------------------------------------------------------ naming
-    def _prepass(self, node: isl.AstNode, direct: dict[str, list[str]], tiles: dict[str, list[str]]) -> None:
+    def _base(self, node: isl.AstNode, it: str) -> str:
+        """The name a loop over ``it`` takes: the original IV a statement
+        inside uses it as, else ``<name of the loop it tiles>_t``."""
+        tiles: list[isl.AstNode] = []
+        found = self._direct(node.for_get_body(), it, tiles)
+        if found is not None:
+            return found
+        for inner in tiles:
+            return self._base(inner, inner.for_get_iterator().get_id().get_name()) + "_t"
+        return "c"
+
+    def _direct(self, node: isl.AstNode, it: str, tiles: list[isl.AstNode]) -> str | None:
         t = node.get_type()
         if t == _NODE.for_:
-            it = node.for_get_iterator().get_id().get_name()
-            init = _tree(node.for_get_init())
-            for term in _flatten(init, "max"):
-                if term[0] == "id":
-                    tiles.setdefault(term[1], []).append(it)
-            self._prepass(node.for_get_body(), direct, tiles)
-        elif t == _NODE.if_:
-            self._prepass(node.if_get_then_node(), direct, tiles)
-            if node.if_has_else_node():
-                self._prepass(node.if_get_else_node(), direct, tiles)
-        elif t == _NODE.block:
+            if ("id", it) in _flatten(_tree(node.for_get_init()), "max"):
+                tiles.append(node)
+            return self._direct(node.for_get_body(), it, tiles)
+        if t == _NODE.if_:
+            got = self._direct(node.if_get_then_node(), it, tiles)
+            if got is None and node.if_has_else_node():
+                got = self._direct(node.if_get_else_node(), it, tiles)
+            return got
+        if t == _NODE.block:
             children = node.block_get_children()
             for k in range(children.n_ast_node()):
-                self._prepass(children.get_at(k), direct, tiles)
-        elif t == _NODE.mark:
-            self._prepass(node.mark_get_node(), direct, tiles)
-        elif t == _NODE.user:
+                got = self._direct(children.get_at(k), it, tiles)
+                if got is not None:
+                    return got
+            return None
+        if t == _NODE.mark:
+            return self._direct(node.mark_get_node(), it, tiles)
+        if t == _NODE.user:
             call = _tree(node.user_get_expr())
             st = self.stmts[call[1][0][1]]
             for k, arg in enumerate(call[1][1:]):
-                if arg[0] == "id":
-                    direct.setdefault(arg[1], []).append(st.ivs[k].name)
-
-    def _name_iterators(self, root: isl.AstNode) -> None:
-        direct: dict[str, list[str]] = {}
-        tiles: dict[str, list[str]] = {}
-        self._prepass(root, direct, tiles)
-        base: dict[str, str] = {}
-        for it, ivs in direct.items():
-            base[it] = ivs[0]
-        for it, inner in tiles.items():
-            if it not in base:
-                b = next((base[i] for i in inner if i in base), "c")
-                base[it] = b + "_t"
-        self.base = base
+                if arg == ("id", it):
+                    return st.ivs[k].name
+        return None
 
     # ------------------------------------------------------------ printing
     def generate(self, root: isl.AstNode, indent: str) -> str:
-        self._name_iterators(root)
         self._node(root, indent, {})
         return "\n".join(self.lines)
 
@@ -241,7 +240,7 @@ class Codegen:
                 raise Refused("the generated loop has a condition that is not an upper bound")
             extra = 1 if kind in ("le", "ge") else 0
             ups += [(up.expr(x) + extra).simplify() for x in _flatten(rhs, "min")]
-        name = self.names.fresh(self.base.get(it, "c"))
+        name = self.names.fresh(self._base(node, it))
         inner = dict(scope)
         inner[it] = name
         step = f" step {inc[1]}" if inc[1] != 1 else ""
