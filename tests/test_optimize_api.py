@@ -174,3 +174,60 @@ def test_cli_optimize_explain_and_errors(tmp_path) -> None:  # type: ignore[no-u
         [sys.executable, "-m", "affine_lsp", "optimize", str(src), "--parallel", "--func", "matmul", "--tile", "8"], capture_output=True, text=True
     )
     assert p.returncode == 0 and "affine.parallel (%i_t)" in p.stdout
+
+
+DEEP = """  func.func @deep(%alloc: memref<1x1x1x1x16x10xf32, 2>, %alloc_0: memref<2x2x3x3x16x10xf32, 2>, %alloc_1: memref<3x3x3x3x16x10xf32, 2>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c1_2 = arith.constant 1 : index
+    %cst = arith.constant 0.000000e+00 : f32
+    affine.for %arg0 = 0 to 3 {
+      affine.for %arg1 = 0 to 3 {
+        affine.for %arg2 = 0 to 2 {
+          affine.for %arg3 = 0 to 2 {
+            affine.for %arg4 = 0 to 3 {
+              affine.for %arg5 = 0 to 3 {
+                affine.for %arg6 = 0 to 16 {
+                  affine.for %arg7 = 0 to 10 {
+                    %0 = affine.load %alloc_0[%arg2, %arg3, %arg0, %arg1, %arg6, %arg7] : memref<2x2x3x3x16x10xf32, 2>
+                  }
+                }
+                affine.for %arg6 = 0 to 16 {
+                  affine.for %arg7 = 0 to 10 {
+                    affine.store %cst, %alloc[0, 0, 0, 0, %arg6, %arg7] : memref<1x1x1x1x16x10xf32, 2>
+                  }
+                }
+                affine.for %arg6 = 0 to 2 {
+                  affine.for %arg7 = 0 to 2 {
+                    affine.for %arg8 = 0 to 16 {
+                      affine.for %arg9 = 0 to 10 {
+                        %0 = affine.load %alloc_0[%arg6, %arg7, %arg4, %arg5, %arg8, %arg9] : memref<2x2x3x3x16x10xf32, 2>
+                      }
+                    }
+                    affine.for %arg8 = 0 to 16 {
+                      affine.for %arg9 = 0 to 10 {
+                        %0 = affine.load %alloc[0, 0, 0, 0, %arg8, %arg9] : memref<1x1x1x1x16x10xf32, 2>
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    return
+  }
+"""
+
+
+def test_a_scheduler_that_runs_too_long_is_stopped_with_the_reason(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """isl's scheduler ignores the operation budget on deep nests (this one,
+    from MLIR's loop-fusion tests, runs for minutes): it runs in a child
+    process, stopped after SCHEDULE_TIMEOUT_S."""
+    from affine_lsp.transforms import optimize_schedule
+
+    monkeypatch.setattr(optimize_schedule, "SCHEDULE_TIMEOUT_S", 1.0)
+    plan = plan_of(DEEP)
+    assert not plan.ok and "did not finish within 1 s" in (plan.reason or ""), plan.reason

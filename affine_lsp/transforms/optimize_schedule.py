@@ -28,6 +28,9 @@ import islpy as isl
 from affine_lsp.analysis.isl_support import CTX, DT
 from affine_lsp.transforms.optimize_model import NestModel, Refused, Statement
 
+SCHEDULE_TIMEOUT_S = 10.0
+"""How long isl's scheduler may run on one nest group."""
+
 AUTO_TILE = 32
 """The tile size without ``--tile``."""
 
@@ -272,7 +275,7 @@ def compute(model: NestModel, tile: int | None, fuse: bool = True, budget_ctx: i
     assert dom is not None
     sc = isl.ScheduleConstraints.on_domain(dom)
     sc = sc.set_validity(model.deps).set_coincidence(model.deps).set_proximity(model.deps)
-    sched = sc.compute_schedule()
+    sched = _bounded_schedule(sc, SCHEDULE_TIMEOUT_S)
     if sched is None:
         raise Refused("isl's scheduler found no schedule")
     out = Schedule(sched, fused=fuse)
@@ -280,6 +283,62 @@ def compute(model: NestModel, tile: int | None, fuse: bool = True, budget_ctx: i
     min_bytes = cache_bytes() // 2 if tile is None else 0
     out.schedule = _walk(root, model, tile or AUTO_TILE, min_bytes, out).get_schedule()
     return out
+
+
+def _bounded_schedule(sc: isl.ScheduleConstraints, timeout: float) -> isl.Schedule | None:
+    """``sc.compute_schedule()`` in a forked child, given ``timeout``
+    seconds: isl's scheduler is not bounded by the operation budget (deep
+    nests: minutes), and a C call cannot be interrupted from Python. The
+    schedule comes back in isl's text form. Raises :class:`Refused` on a
+    timeout. Without ``fork``, runs in place."""
+    import os
+    import select
+    import signal
+    import time
+
+    if not hasattr(os, "fork"):
+        return sc.compute_schedule()
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: schedule, write, exit without any cleanup of the parent's state
+        try:
+            os.close(r)
+            try:
+                got = sc.compute_schedule()
+                data = ("S" + got.to_str()) if got is not None else "N"
+            except Exception as e:
+                data = "E" + str(e)
+            view = memoryview(data.encode())
+            while view:
+                n = os.write(w, view)
+                view = view[n:]
+        finally:
+            os._exit(0)
+    os.close(w)
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                os.kill(pid, signal.SIGKILL)
+                raise Refused(f"isl's scheduler did not finish within {timeout:g} s")
+            ready, _, _ = select.select([r], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(r, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(r)
+        os.waitpid(pid, 0)
+    text = b"".join(chunks).decode()
+    if text.startswith("S"):
+        return isl.Schedule.read_from_str(CTX, text[1:])
+    if text.startswith("E"):
+        raise Refused(f"isl's scheduler failed: {text[1:]}")
+    return None
 
 
 def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, out: Schedule) -> isl.ScheduleNode:
