@@ -30,6 +30,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "unroll-jam": ("affine_lsp.commands.unroll_jam", "unroll-and-jam outer affine.for loops (when no dependence is reversed)"),
     "hoist": ("affine_lsp.commands.hoist", "hoist loop-invariant code out of affine.for loops"),
     "scalar-replace": ("affine_lsp.commands.scalar_replace", "forward stores to loads and remove redundant loads (like -affine-scalrep)"),
+    "optimize": ("affine_lsp.commands.optimize", "reschedule (isl's scheduler), tile and regenerate affine loop nests for speed"),
     "serve": ("affine_lsp.commands.serve", "run the language server (stdio by default)"),
     "time": ("affine_lsp.commands.time", "compile and run a function with MLIR (and after a transformation): median times, speedup, whether the values agree"),
 }

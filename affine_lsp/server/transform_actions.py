@@ -78,6 +78,7 @@ def transforms_for(doc: Document, loops: list[Operation], vf: int, tile_sizes: t
     from affine_lsp.transforms.fusion import fusion_candidates
     from affine_lsp.transforms.hoist import hoist_candidates
     from affine_lsp.transforms.interchange import interchange_candidates
+    from affine_lsp.transforms.optimize import optimize_candidates
     from affine_lsp.transforms.parallelize import parallelize_candidates
     from affine_lsp.transforms.scalrep import scalrep_candidates
     from affine_lsp.transforms.tile import tile_candidates
@@ -103,6 +104,7 @@ def transforms_for(doc: Document, loops: list[Operation], vf: int, tile_sizes: t
                 ("unroll-and-jam", lambda: unroll_jam_candidates(doc, loop)),
                 ("hoisting", lambda: hoist_candidates(doc, loop)),
                 ("scalar replacement", lambda: scalrep_candidates(doc, loop)),
+                ("optimization", lambda: optimize_candidates(doc, loop)),
             ]
         for name, fn in jobs:
             try:

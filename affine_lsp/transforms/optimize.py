@@ -1,0 +1,399 @@
+"""Optimize loop nest: polyhedral scheduling, tiling and code generation.
+
+One action for a top-level loop nest, or for all the top-level nests of a
+function together (so that fusion and distribution are part of the choice):
+
+1. the statements, their domains and the exact dependences between their
+   instances (:mod:`.optimize_model`, from the one dependence engine);
+2. a new schedule from isl's scheduler, its permutable bands reordered so
+   that the innermost loop is unit-stride and parallel, and tiled
+   (:mod:`.optimize_schedule`);
+3. legality proved a second time: every dependence, composed with the final
+   schedule, goes forward (:func:`.optimize_schedule.violations`);
+4. isl's AST printed back as ``affine.for`` / ``affine.if`` /
+   ``affine.apply`` (:mod:`.optimize_codegen`), the output re-parsed and
+   re-verified by the safety net (``checked``);
+5. with ``parallel``, the outermost parallel loops of the result become
+   ``affine.parallel`` (:mod:`.parallelize`, which checks them again on the
+   output's own dependences).
+
+A schedule predicted to gain nothing is not emitted: the nest is left alone
+with the reason (:class:`~affine_lsp.transforms.profitability.Prediction`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import islpy as isl
+
+from affine_lsp.analysis import dependences_of_function
+from affine_lsp.analysis.isl_support import CTX, BudgetExceeded, IslFailure, limited
+from affine_lsp.analysis.polyhedral import scope_of
+from affine_lsp.ir.core import Operation
+from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
+from affine_lsp.transforms.optimize_codegen import Codegen
+from affine_lsp.transforms.optimize_model import NestModel, Refused, build_model
+from affine_lsp.transforms.optimize_schedule import Schedule, compute, is_identity, stride_counts, violations
+from affine_lsp.transforms.profitability import Prediction
+from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, line_indent
+
+DEFAULT_TILE: int | None = None  # automatic: 32, where the reused data does not fit in cache
+BUDGET = 20_000_000
+MAX_STATEMENTS = 40
+"""isl's scheduler is not bounded by the operation budget: larger groups are left alone."""
+
+
+@dataclass
+class OptimizePlan:
+    roots: list[Operation]
+    reason: str | None = None  # why the nest is left alone
+    new_text: str = ""  # the replacement of roots[0].start .. roots[-1].end
+    explain: list[str] = field(default_factory=list)
+    prediction: Prediction | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.reason is None
+
+    def edits(self) -> list[TextEdit]:
+        return [TextEdit(self.roots[0].span.start, self.roots[-1].span.end, self.new_text)]
+
+
+def top_level_loops(func: Operation) -> list[Operation]:
+    """The ``affine.for`` ops directly in the function's body."""
+    if not func.regions or not func.regions[0].blocks:
+        return []
+    return [op for op in func.regions[0].blocks[0].operations if op.name == "affine.for"]
+
+
+def nest_groups(func: Operation) -> list[list[Operation]]:
+    """Runs of consecutive top-level nests (constants may sit between them):
+    what one function-level optimization reschedules together."""
+    if not func.regions or not func.regions[0].blocks:
+        return []
+    groups: list[list[Operation]] = []
+    cur: list[Operation] = []
+    for op in func.regions[0].blocks[0].operations:
+        if op.name == "affine.for":
+            cur.append(op)
+        elif op.name == "arith.constant" and cur:
+            continue
+        elif cur:
+            groups.append(cur)
+            cur = []
+    if cur:
+        groups.append(cur)
+    return groups
+
+
+def _between_constants(roots: Sequence[Operation]) -> list[Operation]:
+    if len(roots) < 2:
+        return []
+    block = roots[0].parent
+    assert block is not None
+    ops = block.operations
+    lo, hi = ops.index(roots[0]), ops.index(roots[-1])
+    return [op for op in ops[lo:hi] if op.name == "arith.constant"]
+
+
+def _predict(model: NestModel, sched: Schedule) -> Prediction:
+    """A rule-of-thumb model, stated in the prediction's reason: the share of
+    accesses that are unit-stride or invariant along the innermost loop
+    (LLVM vectorizes such loops), and tiling of a band with reuse."""
+    before, after = sched.unit_before, sched.unit_after
+    tiled = [b for b in sched.bands if b.tiled]
+    vec = any(b.vector is not None for b in sched.bands)
+    if sched.vector_before and not vec:
+        return Prediction(
+            False,
+            "the original innermost loop vectorizes, the new one would not",
+            f"{len(sched.vector_before)} original innermost loop(s) are parallel and unit-stride (LLVM vectorizes them); no innermost loop of the new schedule is",
+            speedup=0.8,
+        )
+    speed = 1.0
+    why: list[str] = []
+    if after > before + 1e-9:
+        speed *= 1.0 + 2.0 * (after - before)
+        why.append(f"{after:.0%} of the accesses unit-stride or invariant along the innermost loop (was {before:.0%})")
+    elif after < before - 1e-9:
+        speed *= 1.0 - (before - after)
+        why.append(f"only {after:.0%} of the accesses unit-stride or invariant along the innermost loop (was {before:.0%})")
+    if tiled:
+        speed *= 1.3
+        why.append("tiled " + ", ".join("x".join(map(str, b.tiled or [])) for b in tiled) + " for reuse in cache")
+    if vec:
+        why.append("innermost loop parallel and unit-stride (vectorizable)")
+    if speed <= 1.0 + 1e-9:
+        return Prediction(
+            False, "the original order is as good", "; ".join(why) or "the scheduler keeps the original order and nothing is worth tiling", speedup=speed
+        )
+    summary = "tiled" if tiled else "reordered"
+    if vec:
+        summary += ", vectorizable innermost loop"
+    return Prediction(True, summary, "; ".join(why), speedup=speed)
+
+
+def plan_optimize(text: str, roots: Sequence[Operation], tile: int | None = DEFAULT_TILE, force: bool = False, parallel: bool = False) -> OptimizePlan:
+    """How to rewrite the nests ``roots`` (consecutive top-level nests of one
+    function), or why they are left alone."""
+    roots = list(roots)
+    plan = OptimizePlan(roots)
+    func = scope_of(roots[0])
+    if func is None:
+        plan.reason = "the nest is not in a function"
+        return plan
+    try:
+        engine = dependences_of_function(func)
+        with limited(BUDGET):
+            model = build_model(roots, engine)
+            if len(model.statements) > MAX_STATEMENTS:
+                raise Refused(f"{len(model.statements)} statements: more than the scheduler is given ({MAX_STATEMENTS})")
+            model.constants = _between_constants(roots) + model.constants
+            best: tuple[Schedule, Prediction] | None = None
+            for fuse in (False, True):
+                sched = compute(model, tile, fuse)
+                bad = violations(model, sched.schedule)
+                if not bad.is_empty():
+                    raise Refused(f"internal error: the new schedule breaks dependences: {bad}")
+                pred = _prediction(model, sched)
+                if best is None or (pred.speedup or 0.0) > (best[1].speedup or 0.0) + 1e-9:
+                    best = (sched, pred)
+            assert best is not None
+            sched, pred = best
+            plan.explain = _explain(model, sched)
+            plan.prediction = pred
+            if not pred.profitable and not force:
+                plan.reason = f"left alone: {pred.reason or pred.summary}"
+                return plan
+            plan.new_text = _generate(text, model, sched)
+            plan.new_text = _hoist_invariants(text, plan.roots[0].span.start, plan.roots[-1].span.end, plan.new_text)
+            if parallel:
+                plan.new_text = _parallelize_outermost(text, plan.roots[0].span.start, plan.roots[-1].span.end, plan.new_text)
+    except Refused as e:
+        plan.reason = str(e)
+    except BudgetExceeded:
+        plan.reason = "the polyhedral computation exceeded its budget"
+    except IslFailure as e:
+        plan.reason = f"isl failed: {e}"
+    except Exception as e:  # a bug of ours leaves the nest alone with a message, never a crash
+        plan.reason = f"internal error: {type(e).__name__}: {e}"
+    return plan
+
+
+def _vector_loops(model: NestModel) -> list[Operation]:
+    """The original innermost loops that LLVM vectorizes: no dependence
+    carried, every access unit-stride or invariant along them."""
+    from affine_lsp.transforms.optimize_schedule import unit_stride_loop
+
+    out: list[Operation] = []
+    for st in model.statements:
+        loop = st.block.parent_op
+        if loop is None or loop in out or any(op.name == "affine.for" for op in st.block.operations):
+            continue
+        if model.engine.carried_by(loop):
+            continue
+        if unit_stride_loop(model, st):
+            out.append(loop)
+    return out
+
+
+def _prediction(model: NestModel, sched: Schedule) -> Prediction:
+    same = is_identity(model, sched.schedule)
+    sched.unit_before, sched.unit_after = stride_counts(model, sched.schedule)
+    sched.vector_before = _vector_loops(model)
+    if same and not any(b.tiled for b in sched.bands):
+        return Prediction(
+            False, "the original order is already the best schedule", "isl's scheduler keeps the original order and no band is worth tiling", speedup=1.0
+        )
+    return _predict(model, sched)
+
+
+def _explain(model: NestModel, sched: Schedule) -> list[str]:
+    out = [
+        f"{len(model.statements)} statement(s), {len(model.roots)} nest(s); "
+        + ("fused where legal" if sched.fused else "distributed (one loop nest per dependence component)")
+    ]
+    for st in model.statements:
+        ivs = ", ".join(iv.name for iv in st.ivs)
+        first = st.ops[0].name if st.ops else "?"
+        out.append(f"  {st.name}({ivs}): {len(st.ops)} op(s) from '{first}'")
+    for k, b in enumerate(sched.bands):
+        line = f"band {k}: {b.maps}"
+        if b.tiled:
+            line += f", tiled {'x'.join(map(str, b.tiled))}"
+        par = [j for j, c in enumerate(b.coincident) if c]
+        if par:
+            line += f"; parallel member(s) {', '.join(map(str, par))}"
+        if b.vector is not None:
+            line += f"; vector loop: member {b.vector} (unit-stride, parallel)"
+        out.append(line)
+    return out
+
+
+def _generate(text: str, model: NestModel, sched: Schedule) -> str:
+    roots = model.roots
+    ind = line_indent(text, roots[0].span.start)
+    freed: set[str] = set()
+    for r in roots:
+        for op in r.walk():
+            if op.name == "arith.constant":
+                continue
+            for res in op.results:
+                freed.add(res.name.split("#", 1)[0])
+            for region in op.regions:
+                for block in region.blocks:
+                    freed.update(a.name for a in block.arguments)
+    names = NameGen(set(NameGen.from_text(function_text(text, roots[0])).taken) - freed)
+    params = {p: v.name for p, v in model.params.items()}
+    ctx_set = isl.Set.universe(isl.Space.params_alloc(CTX, 0))
+    build = isl.AstBuild.from_context(ctx_set)
+    ast = build.node_from_schedule(sched.schedule)
+    lines: list[str] = []
+    for c in model.constants:
+        lines.append(ind + text[c.span.start : c.span.end])
+    lines.append(Codegen(text, model, names, params).generate(ast, ind))
+    return "\n".join(lines)[len(ind) :]
+
+
+def optimize_transform(doc: object, roots: Sequence[Operation], tile: int | None = DEFAULT_TILE) -> Transform:
+    """The code action "Optimize loop nest" for ``roots`` (disabled, with
+    the reason, when they are left alone)."""
+    from affine_lsp.syntax.document import Document
+
+    assert isinstance(doc, Document)
+    title = "Optimize loop nest" if len(roots) == 1 else f"Optimize loop nests ({len(roots)} nests)"
+    try:
+        plan = plan_optimize(doc.text, roots, tile)
+        if plan.ok:
+            checked_in_section(doc, plan.edits())
+    except UnsafeTransform as e:
+        plan.reason = f"the optimized nest does not verify: {e}"
+    except Exception as e:  # never take the language server down with a code action
+        plan = OptimizePlan(list(roots), reason=f"internal error: {type(e).__name__}: {e}")
+    details = "\n".join(["```", *plan.explain, "```"]) if plan.explain else ""
+    if not plan.ok:
+        return Transform(
+            "optimize",
+            f"{title}: {plan.reason}",
+            [],
+            (details + "\n\n" if details else "") + f"Left alone: {plan.reason}",
+            {"disabled": plan.reason},
+            plan.prediction,
+        )
+    pred = plan.prediction
+    if pred is not None:
+        details += "\n\n" + pred.markdown()
+    return Transform("optimize", title, plan.edits(), details, {"loop": roots[0].span.start}, pred)
+
+
+def optimize_candidates(doc: object, loop: Operation, tile: int | None = DEFAULT_TILE) -> list[Transform]:
+    """Code actions on a top-level ``affine.for``: "Optimize loop nest" (this
+    nest alone) and, when the function has several consecutive top-level
+    nests around it, "Optimize loop nests (N nests)" (all of them together:
+    fusion and distribution are part of the choice)."""
+    func = scope_of(loop)
+    if loop.name != "affine.for" or func is None or loop.parent is not (func.regions[0].blocks[0] if func.regions and func.regions[0].blocks else None):
+        return []
+    out = [optimize_transform(doc, [loop], tile)]
+    for g in nest_groups(func):
+        if loop in g and len(g) > 1:
+            out.append(optimize_transform(doc, g, tile))
+    return out
+
+
+def optimize_document(
+    text: str,
+    lines: Sequence[int] | None = None,
+    funcs: Sequence[str] | None = None,
+    tile: int | None = DEFAULT_TILE,
+    parallel: bool = False,
+    force: bool = False,
+) -> tuple[str, list[LoopOutcome], list[tuple[int, list[str], Prediction | None]]]:
+    """Optimize the top-level nests starting on ``lines`` (1-based, one nest
+    each), or every group of consecutive top-level nests of the functions
+    named ``funcs``, or (both None) of every function. Returns the new
+    text, one outcome per group, and per group its explanation and
+    prediction."""
+    from affine_lsp.syntax.document import Document
+
+    doc = Document(text)
+    groups: list[list[Operation]] = []
+    outcomes: list[LoopOutcome] = []
+    for sec in doc.sections:
+        for f in sec.functions():
+            fname = str(f.attributes["sym_name"].value) if "sym_name" in f.attributes else ""  # type: ignore[attr-defined]
+            if lines is not None:
+                for op in top_level_loops(f):
+                    if doc.lines.line_of(op.span.start) + 1 in lines:
+                        groups.append([op])
+            elif funcs is None or fname in funcs:
+                groups.extend(nest_groups(f))
+    plans: dict[int, int] = {}  # offset -> number of roots
+    explains: list[tuple[int, list[str], Prediction | None]] = []
+    for g in groups:
+        plan = plan_optimize(text, g, tile, force, parallel)
+        line = doc.lines.line_of(g[0].span.start) + 1
+        explains.append((line, plan.explain, plan.prediction))
+        if not plan.ok:
+            outcomes.append(LoopOutcome(g[0].span.start, line, False, plan.reason or ""))
+            continue
+        plans[g[0].span.start] = len(g)
+
+    def rewrite(cur: str, op: Operation) -> list[TextEdit] | str:
+        block = op.parent
+        assert block is not None
+        ops = block.operations
+        i = ops.index(op)
+        n = plans[op.span.start]
+        roots = [o for o in ops[i:] if o.name == "affine.for"][:n]
+        plan = plan_optimize(cur, roots, tile, force, parallel)
+        return plan.edits() if plan.ok else (plan.reason or "")
+
+    new, done = apply_sequentially(text, list(plans), ["affine.for"], rewrite)
+    for off, n in plans.items():
+        why = done.get(off)
+        pred = next((p for ln, _, p in explains if ln == doc.lines.line_of(off) + 1), None)
+        msg = f"optimized {n} nest(s)" + (f": {pred.markdown()}" if pred else "")
+        outcomes.append(LoopOutcome(off, doc.lines.line_of(off) + 1, why is None, why if why is not None else msg))
+    outcomes.sort(key=lambda o: o.offset)
+    return new, outcomes, explains
+
+
+def _in_place(text: str, start: int, end: int, new_text: str, rewrite: Callable[[str, list[int]], str]) -> str:
+    """``new_text`` (the replacement of ``text[start:end]``) after
+    ``rewrite(full text, lines of its affine.for ops)``, which edits only
+    inside them."""
+    from affine_lsp.syntax.document import Document
+
+    full = text[:start] + new_text + text[end:]
+    doc = Document(full)
+    stop = start + len(new_text)
+    lines = sorted(
+        {doc.lines.line_of(op.span.start) + 1 for s in doc.sections for op in s.module.walk() if op.name == "affine.for" and start <= op.span.start < stop}
+    )
+    if not lines:
+        return new_text
+    out = rewrite(full, lines)
+    return out[start : len(out) - (len(text) - end)]
+
+
+def _hoist_invariants(text: str, start: int, end: int, new_text: str) -> str:
+    """Loop-invariant loads and computations of the new nest moved out of
+    their loops (:mod:`.hoist`, MLIR's LICM with exact memory effects): a
+    copied statement keeps its loads inside the new innermost loop, and
+    LLVM cannot hoist them (it does not know that distinct memrefs do not
+    alias)."""
+    from affine_lsp.transforms.hoist import hoist_document
+
+    return _in_place(text, start, end, new_text, lambda full, lines: hoist_document(full, lines)[0])
+
+
+def _parallelize_outermost(text: str, start: int, end: int, new_text: str) -> str:
+    """The outermost parallel loop on every path of the new nest made an
+    ``affine.parallel`` (legality checked by :mod:`.parallelize` on the
+    output itself)."""
+    from affine_lsp.transforms.parallelize import parallelize_document
+
+    return _in_place(text, start, end, new_text, lambda full, lines: parallelize_document(full, lines, max_nested=1)[0])

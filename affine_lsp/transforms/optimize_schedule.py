@@ -1,0 +1,462 @@
+"""The new schedule of "Optimize loop nest": isl's scheduler, tiling and the
+intra-tile order.
+
+* **Scheduling**: isl's Pluto-style scheduler
+  (``ScheduleConstraints.compute_schedule``) with validity = every
+  dependence (RAW, WAR, WAW), coincidence = the same (parallel loops have
+  distance 0), proximity = the same (reuse distances are minimised); the
+  fusion strategy is isl's "max" one with whole components (SCCs are
+  fused when a legal schedule allows it), bands as deep as possible.
+* **Intra-tile order**: in every permutable band the members are reordered
+  so that the innermost loop is the one along which most accesses are
+  unit-stride or invariant, a coincident (parallel) one first: LLVM
+  vectorizes such loops. Any order of a permutable band is legal.
+* **Tiling**: permutable bands of depth >= 2 are tiled (``band_tile``) when
+  they hold reuse (an access invariant along a member) and some member has
+  more iterations than a tile.
+* **Legality, a second time**: every dependence, composed with the final
+  schedule, must go forward (:func:`violations`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import islpy as isl
+
+from affine_lsp.analysis.isl_support import CTX, DT
+from affine_lsp.transforms.optimize_model import NestModel, Refused, Statement
+
+SCHEDULE_TIMEOUT_S = 10.0
+"""How long isl's scheduler may run on one nest group."""
+
+AUTO_TILE = 32
+"""The tile size without ``--tile``."""
+
+MAX_COEFFICIENT = 4
+"""Bound on the coefficients of the schedule (skew factors beyond it are
+rarely worth it; the bound keeps isl's ILPs small)."""
+
+INNER_TILE_FACTOR = 4
+"""The innermost member of a tiled band, when it is a vector loop, gets tiles this many times
+longer than the others (32 x 32 x 128 by default): a 32-iteration vector
+loop spends too much in its prologue, epilogue and runtime alias checks."""
+
+
+@dataclass
+class BandInfo:
+    members: int
+    order: list[int]  # the band's members, in the chosen order (indices into the scheduler's band)
+    coincident: list[bool]
+    tiled: list[int] | None
+    vector: int | None  # the innermost member when it is unit-stride and parallel
+    maps: str  # the band's partial schedule, as affine maps of the original loops
+
+
+@dataclass
+class Schedule:
+    schedule: isl.Schedule
+    fused: bool = True
+    bands: list[BandInfo] = field(default_factory=list)
+    changed: bool = True
+    unit_before: float = 0.0
+    unit_after: float = 0.0
+    vector_before: list = field(default_factory=list)  # original innermost loops LLVM vectorizes
+
+
+def _set_options(ctx: isl.Context, fuse: bool) -> None:
+    ctx.set_schedule_maximize_band_depth(1)
+    ctx.set_schedule_outer_coincidence(0)
+    ctx.set_schedule_serialize_sccs(0 if fuse else 1)
+    ctx.set_schedule_whole_component(1)
+    ctx.set_schedule_maximize_coincidence(1)
+    ctx.set_schedule_treat_coalescing(1)
+    ctx.set_schedule_max_coefficient(MAX_COEFFICIENT)
+    ctx.set_tile_scale_tile_loops(1)
+    ctx.set_tile_shift_point_loops(0)
+
+
+def _stride_class(model: NestModel, sched: isl.UnionMap) -> tuple[int, int, int]:
+    """``(unit, invariant, other)`` counts of the accesses along the last
+    dimension of ``sched`` (one map per statement, same range space)."""
+    kinds = [k for _, k in _access_strides(model, sched)]
+    return kinds.count("unit"), kinds.count("invariant"), kinds.count("other")
+
+
+def _access_strides(model: NestModel, sched: isl.UnionMap) -> list[tuple[object, str]]:
+    """Each access with ``unit``, ``invariant`` or ``other``: how the element
+    it touches moves along the last dimension of ``sched``."""
+    out: list[tuple[object, str]] = []
+    for st in model.statements:
+        m = _restrict(sched, st.name)
+        if m is None:
+            continue
+        n = m.dim(DT.out)
+        if n == 0:
+            continue
+        # {[t] -> [t'] : t' = t + e_last}: the next instance along the last dim
+        sp = isl.Space.map_from_set(m.range().get_space())
+        step = isl.Map.universe(sp)
+        for k in range(n - 1):
+            step = step.equate(DT.in_, k, DT.out, k)
+        c = isl.Constraint.equality_alloc(isl.LocalSpace.from_space(sp))
+        c = c.set_coefficient_val(DT.out, n - 1, 1).set_coefficient_val(DT.in_, n - 1, -1).set_constant_val(-1)
+        step = step.add_constraint(c)
+        inst = m.apply_range(step).apply_range(m.reverse())  # instance -> next instance along the last dim
+        for acc in st.accesses:
+            rel = acc.relation.set_tuple_name(DT.in_, st.name)  # type: ignore[union-attr]
+            moved = rel.reverse().apply_range(inst).apply_range(rel)
+            if moved.is_empty():
+                out.append((acc, "invariant"))
+                continue
+            d = moved.deltas()
+            rank = d.dim(DT.set)
+            if rank == 0:
+                out.append((acc, "invariant"))
+                continue
+            zero = isl.Set.universe(d.get_space())
+            for k in range(rank - 1):
+                zero = zero.fix_val(DT.set, k, isl.Val.zero(CTX))
+            z_all = zero.fix_val(DT.set, rank - 1, isl.Val.zero(CTX))
+            u = zero.lower_bound_val(DT.set, rank - 1, isl.Val.int_from_si(CTX, -1)).upper_bound_val(DT.set, rank - 1, isl.Val.one(CTX))
+            if d.is_subset(z_all):
+                out.append((acc, "invariant"))
+            elif d.is_subset(u):
+                out.append((acc, "unit"))
+            else:
+                out.append((acc, "other"))
+    return out
+
+
+def _restrict(u: isl.UnionMap, name: str) -> isl.Map | None:
+    got: list[isl.Map] = []
+    u.foreach_map(lambda m: got.append(m) if m.get_tuple_name(DT.in_) == name else None)
+    return got[0] if got else None
+
+
+def _member_map(partial: isl.MultiUnionPwAff, k: int) -> isl.UnionMap:
+    """The band's partial schedule with member ``k`` last."""
+    n = partial.dim(DT.out)
+    order = [j for j in range(n) if j != k] + [k]
+    return isl.UnionMap.from_multi_union_pw_aff(_permuted(partial, order))
+
+
+def _permuted(partial: isl.MultiUnionPwAff, order: list[int]) -> isl.MultiUnionPwAff:
+    out = partial
+    for j, k in enumerate(order):
+        out = out.set_at(j, partial.get_at(k))
+    return out
+
+
+def _pick_innermost(model: NestModel, partial: isl.MultiUnionPwAff, coincident: list[bool]) -> tuple[int, bool]:
+    """The member to put innermost, and whether it is a vector loop
+    (unit-stride accesses, parallel)."""
+    best, best_key, best_unit = len(coincident) - 1, None, False
+    for k in range(len(coincident)):
+        unit, inv, other = _stride_class(model, _member_map(partial, k))
+        key = (unit + inv - 2 * other, coincident[k], unit, k)
+        if best_key is None or key > best_key:
+            best, best_key, best_unit = k, key, unit > 0 and other == 0
+    return best, best_unit and coincident[best]
+
+
+def _bytes(acc: object) -> int:
+    """The size of the memref an access touches (dynamic sizes: unbounded)."""
+    t = getattr(getattr(acc, "memref", None), "type", None)
+    shape = getattr(t, "shape", None)
+    if shape is None or any(d is None for d in shape):
+        return 1 << 62
+    elem = str(getattr(t, "element", ""))
+    width = int(elem[1:]) // 8 if elem[:1] in "fi" and elem[1:].isdigit() else 8
+    n = 1
+    for d in shape:
+        n *= d
+    return n * max(1, width)
+
+
+def _has_reuse(model: NestModel, partial: isl.MultiUnionPwAff, min_bytes: int) -> bool:
+    """Tiling the band brings reuse into cache: an access is invariant along
+    a member other than the innermost (temporal reuse) or unit-stride along
+    one (spatial reuse the innermost loop does not exploit: a transpose's
+    column accesses), on a memref larger than ``min_bytes`` (a smaller one
+    stays in cache without tiling)."""
+    n = partial.dim(DT.out)
+    for k in range(n - 1):
+        for acc, kind in _access_strides(model, _member_map(partial, k)):
+            if kind in ("invariant", "unit") and _bytes(acc) > min_bytes:
+                return True
+    return False
+
+
+def cache_bytes() -> int:
+    """The size of the largest per-core cache below L3 (L2), from sysfs;
+    1 MiB when unknown."""
+    import glob
+
+    best = 0
+    for d in glob.glob("/sys/devices/system/cpu/cpu0/cache/index*"):
+        try:
+            level = int(Path(d, "level").read_text())
+            size = Path(d, "size").read_text().strip()
+        except (OSError, ValueError):
+            continue
+        mult = {"K": 1024, "M": 1 << 20}.get(size[-1:], 1)
+        try:
+            b = int(size.rstrip("KM")) * mult
+        except ValueError:
+            continue
+        if level == 2:
+            best = max(best, b)
+    return best or (1 << 20)
+
+
+def _extents_exceed(node: isl.ScheduleNode, size: int) -> bool:
+    """Some member of the band takes more than ``size`` values."""
+    partial = node.band_get_partial_schedule_union_map()
+    dom = node.get_domain()
+    rng = partial.intersect_domain(dom).range()
+    big = False
+
+    def check(s: isl.Set) -> None:
+        nonlocal big
+        for k in range(s.dim(DT.set)):
+            ls = isl.LocalSpace.from_space(s.get_space())
+            aff = isl.Aff.var_on_domain(ls, DT.set, k)
+            lo, hi = s.min_val(aff), s.max_val(aff)
+            if not (lo.is_int() and hi.is_int()) or hi.sub(lo).to_python() >= size:
+                big = True
+
+    rng.foreach_set(check)
+    return big
+
+
+def _carries(model: NestModel, node: isl.ScheduleNode, min_bytes: int) -> bool:
+    """Some dependence links two instances of the band's statements (a
+    stencil's reuse), on a memref larger than ``min_bytes``."""
+    dom = node.get_domain()
+    names: set[str] = set()
+    dom.foreach_set(lambda s: names.add(s.get_tuple_name()))
+    return any(s in names and d in names and _bytes(_Mem(m)) > min_bytes for s, d, m in model.dep_memrefs)
+
+
+@dataclass
+class _Mem:
+    memref: object
+
+
+def _describe(partial: isl.MultiUnionPwAff, model: NestModel) -> str:
+    parts = []
+    m = isl.UnionMap.from_multi_union_pw_aff(partial)
+    for st in model.statements:
+        sm = _restrict(m, st.name)
+        if sm is None:
+            continue
+        text = str(sm.remove_redundancies())
+        body = text[text.index("{") + 1 : text.rindex("}")].strip()
+        if ":" in body:
+            body = body[: body.index(":")].strip()
+        parts.append(body)
+    return "; ".join(parts)
+
+
+def compute(model: NestModel, tile: int | None, fuse: bool = True, budget_ctx: isl.Context = CTX) -> Schedule:
+    """The new schedule of ``model``: with ``fuse``, isl fuses what a legal
+    schedule allows (its whole-component strategy); without, every strongly
+    connected component of the dependence graph gets loops of its own
+    (distribution). ``tile``: the tile size, or None for the automatic
+    choice: 32, and only bands whose reused data does not fit in half the L2
+    cache (:func:`cache_bytes`) are tiled. Call inside :func:`limited`."""
+    _set_options(budget_ctx, fuse)
+    dom: isl.UnionSet | None = None
+    for st in model.statements:
+        u = isl.UnionSet.from_set(st.domain)
+        dom = u if dom is None else dom.union(u)
+    assert dom is not None
+    sc = isl.ScheduleConstraints.on_domain(dom)
+    sc = sc.set_validity(model.deps).set_coincidence(model.deps).set_proximity(model.deps)
+    sched = _bounded_schedule(sc, SCHEDULE_TIMEOUT_S)
+    if sched is None:
+        raise Refused("isl's scheduler found no schedule")
+    out = Schedule(sched, fused=fuse)
+    root = sched.get_root()
+    min_bytes = cache_bytes() // 2 if tile is None else 0
+    out.schedule = _walk(root, model, tile or AUTO_TILE, min_bytes, out).get_schedule()
+    return out
+
+
+def _bounded_schedule(sc: isl.ScheduleConstraints, timeout: float) -> isl.Schedule | None:
+    """``sc.compute_schedule()`` in a forked child, given ``timeout``
+    seconds: isl's scheduler is not bounded by the operation budget (deep
+    nests: minutes), and a C call cannot be interrupted from Python. The
+    schedule comes back in isl's text form. Raises :class:`Refused` on a
+    timeout. Without ``fork``, runs in place."""
+    import os
+    import select
+    import signal
+    import time
+
+    if not hasattr(os, "fork"):
+        return sc.compute_schedule()
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: schedule, write, exit without any cleanup of the parent's state
+        try:
+            os.close(r)
+            try:
+                got = sc.compute_schedule()
+                data = ("S" + got.to_str()) if got is not None else "N"
+            except Exception as e:
+                data = "E" + str(e)
+            view = memoryview(data.encode())
+            while view:
+                n = os.write(w, view)
+                view = view[n:]
+        finally:
+            os._exit(0)
+    os.close(w)
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                os.kill(pid, signal.SIGKILL)
+                raise Refused(f"isl's scheduler did not finish within {timeout:g} s")
+            ready, _, _ = select.select([r], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(r, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(r)
+        os.waitpid(pid, 0)
+    text = b"".join(chunks).decode()
+    if text.startswith("S"):
+        return isl.Schedule.read_from_str(CTX, text[1:])
+    if text.startswith("E"):
+        raise Refused(f"isl's scheduler failed: {text[1:]}")
+    return None
+
+
+def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, out: Schedule) -> isl.ScheduleNode:
+    if node.get_type() == isl.schedule_node_type.band:
+        n = node.band_n_member()
+        partial = node.band_get_partial_schedule()
+        coinc = [bool(node.band_member_get_coincident(k)) for k in range(n)]
+        permutable = bool(node.band_get_permutable())
+        order = list(range(n))
+        vector = None
+        if permutable and n >= 2:
+            inner, is_vec = _pick_innermost(model, partial, coinc)
+            order = [k for k in range(n) if k != inner] + [inner]
+            vector = n - 1 if is_vec else None
+            # parallel members outside
+            order = sorted(order[:-1], key=lambda k: not coinc[k]) + order[-1:]
+            if order != list(range(n)):
+                newp = _permuted(partial, order)
+                node = node.delete().insert_partial_schedule(newp)
+                node = node.band_set_permutable(1)
+                for j, k in enumerate(order):
+                    node = node.band_member_set_coincident(j, int(coinc[k]))
+                partial = newp
+        info = BandInfo(n, order, [coinc[k] for k in order], None, vector, _describe(partial, model))
+        if permutable and n >= 2 and tile > 1 and _extents_exceed(node, tile) and (_has_reuse(model, partial, min_bytes) or _carries(model, node, min_bytes)):
+            tiles = [tile] * (n - 1) + [tile * INNER_TILE_FACTOR if vector is not None else tile]
+            sizes = isl.MultiVal.zero(node.band_get_space())
+            for k in range(n):
+                sizes = sizes.set_val(k, isl.Val.int_from_si(CTX, tiles[k]))
+            node = node.band_tile(sizes)
+            info.tiled = tiles
+            out.bands.append(info)
+            node = node.child(0)  # the point band: its order is set; leave its subtree as is
+            for k in range(n):  # guards of partial tiles and of fused statements are hoisted out of the point loops
+                node = node.band_member_set_ast_loop_type(k, isl.ast_loop_type.separate)
+            return node.parent()
+        out.bands.append(info)
+    for k in range(node.n_children()):
+        node = _walk(node.child(k), model, tile, min_bytes, out).parent()
+    return node
+
+
+def flat_map(schedule: isl.Schedule) -> isl.UnionMap:
+    """The schedule as one map per statement, padded to one range width."""
+    m = schedule.get_map()
+    maps: list[isl.Map] = []
+    m.foreach_map(maps.append)
+    width = max(x.dim(DT.out) for x in maps)
+    out: isl.UnionMap | None = None
+    for x in maps:
+        n = x.dim(DT.out)
+        x = x.set_tuple_name(DT.out, None) if x.has_tuple_name(DT.out) else x
+        if n < width:
+            x = x.add_dims(DT.out, width - n)
+            for k in range(n, width):
+                x = x.fix_val(DT.out, k, isl.Val.zero(CTX))
+        u = isl.UnionMap.from_map(x)
+        out = u if out is None else out.union(u)
+    assert out is not None
+    return out
+
+
+def violations(model: NestModel, schedule: isl.Schedule) -> isl.UnionMap:
+    """The dependences the schedule does not keep forward (empty when legal)."""
+    s = flat_map(schedule)
+    before = s.lex_lt_union_map(s)  # pairs of instances in schedule order
+    return model.deps.subtract(before)
+
+
+def is_identity(model: NestModel, schedule: isl.Schedule) -> bool:
+    """The new schedule orders every pair of dependent... every pair of
+    instances as the original does."""
+    s = flat_map(schedule)
+    o = model.original
+    return s.lex_lt_union_map(s).is_equal(o.lex_lt_union_map(o))
+
+
+def _innermost_prefix(m: isl.Map) -> isl.Map:
+    """``m`` without its trailing constant dimensions (its last dimension is
+    then the statement's innermost loop)."""
+    rng = m.range()
+    n = m.dim(DT.out)
+    while n > 0:
+        ls = isl.LocalSpace.from_space(rng.get_space())
+        aff = isl.Aff.var_on_domain(ls, DT.set, n - 1)
+        lo, hi = rng.min_val(aff), rng.max_val(aff)
+        if not (lo.is_int() and hi.is_int() and lo.eq(hi)):
+            break
+        n -= 1
+    return m.project_out(DT.out, n, m.dim(DT.out) - n)
+
+
+def stride_counts(model: NestModel, schedule: isl.Schedule) -> tuple[float, float]:
+    """The share of accesses unit-stride or invariant along the innermost
+    loop, in the original order and in ``schedule``."""
+    new = flat_map(schedule)
+    orig = model.original
+    shares = []
+    for sched in (orig, new):
+        maps: list[isl.Map] = []
+        for st in model.statements:
+            m = _restrict(sched, st.name)
+            if m is not None:
+                maps.append(_innermost_prefix(m))
+        unit = inv = other = 0
+        for m in maps:
+            u, i, o = _stride_class(model, isl.UnionMap.from_map(m))
+            unit, inv, other = unit + u, inv + i, other + o
+        total = unit + inv + other
+        shares.append((unit + inv) / total if total else 0.0)
+    return shares[0], shares[1]
+
+
+def unit_stride_loop(model: NestModel, st: Statement) -> bool:
+    """Every access of ``st`` is unit-stride or invariant along its innermost
+    original loop (and one is unit-stride)."""
+    m = _restrict(model.original, st.name)
+    if m is None:
+        return False
+    unit, _, other = _stride_class(model, isl.UnionMap.from_map(_innermost_prefix(m)))
+    return unit > 0 and other == 0
