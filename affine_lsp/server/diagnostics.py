@@ -57,6 +57,7 @@ from affine_lsp.server import engine as engine_mod
 from affine_lsp.server import expected_checks
 from affine_lsp.server.convert import to_diagnostic
 from affine_lsp.server.engine import FunctionAnalysis, function_sources, functions_of
+from affine_lsp.server.lsp_json import sort_key as _sort_key
 from affine_lsp.server.state import DiagnosticsResult, DocumentState
 from affine_lsp.syntax.document import Document, gc_paused
 from affine_lsp.syntax.nodes import Note
@@ -79,11 +80,6 @@ from the persistent cache."""
 REFREEZE_EVERY = 2000
 """Completed analysis phases (pauses in the typing) between two full garbage
 collections (see ``_housekeeping``)."""
-
-
-def _sort_key(n: Note) -> tuple[int, int]:
-    order = {"error": 0, "warning": 1, "remark": 2, "info": 3, "note": 4}
-    return (n.span.start, order.get(n.severity, 9))
 
 
 @dataclass(eq=False)
