@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -261,3 +262,62 @@ def test_documents_and_messages_it_does_not_handle_fall_back(tmp_path: Path) -> 
             assert "result" in hover, (name, hover)
         finally:
             s.close()
+
+
+def test_a_warm_reopen_publishes_the_cached_complete_diagnostics_early(tmp_path: Path) -> None:
+    """The persistent cache holds the complete diagnostics of the text: the
+    early publish is those (the out-of-bounds warning included), as the
+    server's own first publish is."""
+    caps: dict[str, Any] = {}
+    _warm(tmp_path, caps)
+    s = Session(tmp_path)
+    try:
+        s.initialize(caps)
+        s.client.notify("initialized", {})
+        s.open(THREE_KINDS)
+        complete = s.wait_publish(lambda p: OUT_OF_BOUNDS in _messages(p["diagnostics"]))["params"]
+        s.client.notify("textDocument/didClose", {"textDocument": {"uri": URI}})  # (stores them, if not yet)
+        s.wait_publish(lambda p: p["diagnostics"] == [])
+        end = time.monotonic() + 30
+        while not list((tmp_path / "cache").glob("diagnostics/*/*.json.z")):  # (written in the background)
+            assert time.monotonic() < end, "no cache entry"
+            time.sleep(0.05)
+    finally:
+        s.close()
+    s = Session(tmp_path)
+    try:
+        s.initialize(caps)
+        s.client.notify("initialized", {})
+        s.open(THREE_KINDS)
+        s.wait_publish(lambda p: True)
+        (early, probe), *_ = s.publishes()
+        assert probe["pygls"] is False
+        assert early == complete
+    finally:
+        s.close()
+
+
+def test_the_json_conversion_is_byte_identical_to_lsprotocols() -> None:
+    """``lsp_json.diagnostic_json`` (the early path) written as JSON is what
+    lsprotocol's converter makes of ``convert.to_diagnostic`` (the server),
+    on every note of the corpus files and of this test's texts (related
+    information, fixes, tags, data)."""
+    from lsprotocol.converters import get_converter
+
+    from affine_lsp.server.convert import to_diagnostic
+    from affine_lsp.server.lsp_json import diagnostic_json
+    from affine_lsp.syntax.document import Document
+    from affine_lsp.verify import verify_document
+    from tests.corpus import corpus_files
+
+    texts = [THREE_KINDS, UNKNOWN_OP] + [p.read_text(errors="replace") for p in corpus_files()]
+    conv = get_converter()
+    seen = {"relatedInformation": 0, "data": 0, "tags": 0}
+    for text in texts:
+        doc = Document(text)
+        for note in doc.notes() + list(verify_document(doc, strict=False)):
+            early = diagnostic_json(note, doc.lines, URI)
+            assert json.dumps(early) == json.dumps(conv.unstructure(to_diagnostic(note, doc.lines, URI)))
+            for k in seen:
+                seen[k] += k in early
+    assert seen["relatedInformation"] and seen["data"]
