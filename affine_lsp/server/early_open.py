@@ -171,6 +171,11 @@ def publish_first(initialize: dict[str, Any], reader: FdReader, out: BinaryIO) -
             if diagnostics is None:
                 return False
             write_publish(out, td["uri"], td["version"], diagnostics)
+            # The document built here (cyclic IR, gc was off) is freed now,
+            # not after the server forks its dataflow worker (which would
+            # keep the pages the collection writes to).
+            del diagnostics
+            gc.collect()
             return True
     except Exception:
         log.exception("early first diagnostics failed (the server computes them)")
