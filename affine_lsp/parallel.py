@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import os
 import pickle
 import re
@@ -51,6 +52,8 @@ from affine_lsp.ir.core import ROOT_ANCHOR, Anchor
 from affine_lsp.syntax.document import Chunk, Document, is_function_chunk
 from affine_lsp.syntax.nodes import Note
 from affine_lsp.syntax.parser import ParseResult
+
+log = logging.getLogger("affine_lsp.parallel")
 
 MIN_CHARS = int(os.environ.get("AFFINE_LSP_SPLIT_MIN_CHARS", "150000"))
 """Documents shorter than this are done in one process (forking and merging
@@ -366,3 +369,41 @@ def collect(doc: Document, unknown_op_mode: str = "once") -> list[Note] | None:
     notes.extend(_dedupe(mine + theirs))
     notes.sort(key=lambda n: (n.span.start, diagnostics._SEVERITY_ORDER.get(n.severity, 9)))
     return notes
+
+
+def split_open(
+    doc: Document, verify: Callable[[], None], on_fork: Callable[[], None] | None = None, what: str = ""
+) -> tuple[list[int], dict[int, list[Any]], float] | None:
+    """The first computation of a large document on two processes: the
+    top-level functions of its second half (:func:`plan`) are parsed, built
+    and verified in a forked child while ``verify`` (this process's share,
+    kept per item) runs here, on placeholder chunks. (the owned chunk
+    indices, the child's verifier results per section, for
+    ``verify_section``'s ``foreign``, its private memory in MB), or None
+    (not split, or the child failed: then nothing is left of it). The
+    server's first fast phase and its early first publish
+    (``server/early_open.py``) both open through it."""
+    owned = plan(doc)
+    if owned is None:
+        return None
+    from affine_lsp.syntax.parser import get_parser
+
+    get_parser()  # built before the fork (it is built under a lock)
+    t0 = time.perf_counter()
+    try:
+        child = Child(doc, owned, analyses=False, on_fork=on_fork)
+    except OSError:
+        log.exception("fork failed")
+        return None
+    placeholders(doc, owned)
+    try:
+        verify()
+    except Exception:
+        log.exception("verifier failed")
+    # The child does as much; past three times as long it is not coming.
+    results = child.result(timeout=max(2.0, 3 * (time.perf_counter() - t0)))
+    if results is None:
+        log.warning("%s: the parse child failed (%s); parsing in this process", what, child.error)
+        restore(doc, owned)
+        return None
+    return owned, splice(doc, results), child.private_mb

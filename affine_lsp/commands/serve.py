@@ -72,10 +72,16 @@ def run(args: argparse.Namespace) -> int:
     early = None
     if not args.tcp and os.environ.get("AFFINE_LSP_EARLY_INITIALIZE", "1") != "0":
         # initialize answered from its cache before pygls and the server load.
-        from affine_lsp.server import early_initialize
+        from affine_lsp.server import early_initialize, early_open
 
-        early = early_initialize.read_first(sys.stdin.buffer)
-        early_initialize.answer(early, sys.stdout.buffer)
+        # With early_open, read on the descriptor (every byte kept for the replay).
+        reader = early_open.reader_for(sys.stdin.buffer)
+        early = early_initialize.read_first(reader or sys.stdin.buffer)
+        if early_initialize.answer(early, sys.stdout.buffer) and reader is not None and early.message is not None:
+            # The first opened file's first diagnostics, before the server loads.
+            early_open.publish_first(early.message, reader, sys.stdout.buffer)
+        if reader is not None:
+            early.prefix = bytes(reader.data)
 
     from affine_lsp.server import create_server
 

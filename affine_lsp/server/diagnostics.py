@@ -57,10 +57,10 @@ from affine_lsp.server import engine as engine_mod
 from affine_lsp.server import expected_checks
 from affine_lsp.server.convert import to_diagnostic
 from affine_lsp.server.engine import FunctionAnalysis, function_sources, functions_of
+from affine_lsp.server.lsp_json import sort_key as _sort_key
 from affine_lsp.server.state import DiagnosticsResult, DocumentState
 from affine_lsp.syntax.document import Document, gc_paused
 from affine_lsp.syntax.nodes import Note
-from affine_lsp.syntax.parser import get_parser
 
 if TYPE_CHECKING:
     from affine_lsp.server.server import AffineLanguageServer
@@ -79,11 +79,6 @@ from the persistent cache."""
 REFREEZE_EVERY = 2000
 """Completed analysis phases (pauses in the typing) between two full garbage
 collections (see ``_housekeeping``)."""
-
-
-def _sort_key(n: Note) -> tuple[int, int]:
-    order = {"error": 0, "warning": 1, "remark": 2, "info": 3, "note": 4}
-    return (n.span.start, order.get(n.severity, 9))
 
 
 @dataclass(eq=False)
@@ -348,28 +343,7 @@ class DiagnosticsManager:
         then nothing is left of it)."""
         if not self.server.settings.parallel_open:
             return None
-        owned = parallel.plan(doc)
-        if owned is None:
-            return None
-        get_parser()  # built before the fork (it is built under a lock)
-        t0 = time.perf_counter()
-        try:
-            child = parallel.Child(doc, owned, analyses=False, on_fork=_in_forked_child)
-        except OSError:
-            log.exception("fork failed")
-            return None
-        parallel.placeholders(doc, owned)
-        try:
-            self.server.engine.verify(doc, st)  # this process's share, kept per item
-        except Exception:
-            log.exception("verifier failed")
-        # The child does as much; past three times as long it is not coming.
-        results = child.result(timeout=max(2.0, 3 * (time.perf_counter() - t0)))
-        if results is None:
-            log.warning("%s: the parse child failed (%s); parsing in this process", st.uri, child.error)
-            parallel.restore(doc, owned)
-            return None
-        return owned, parallel.splice(doc, results), child.private_mb
+        return parallel.split_open(doc, lambda: self.server.engine.verify(doc, st), on_fork=_in_forked_child, what=st.uri)
 
     # ------------------------------------------------------------ phase 2
     async def _analyse(self, st: DocumentState, fast: FastResult) -> None:

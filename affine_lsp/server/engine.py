@@ -77,6 +77,25 @@ def functions_of(doc: Document) -> list[Operation]:
     return out
 
 
+def verify_items(m: ModuleType, doc: Document, entries: dict[int, Any], foreign: dict[int, list[Any]] | None = None) -> tuple[list[Note], int]:
+    """The verifier notes of ``doc`` by ``m`` (:mod:`affine_lsp.verify`), the
+    results of the items whose op is in ``entries`` (a document's
+    ``verify_cache``, updated) reused; (the notes, how many items were
+    verified). :meth:`Engine.verify` and the early first publish
+    (:mod:`.early_open`) verify through it."""
+    text, line_of = doc.text, doc.lines.line_of
+    cache = _VerifyCache(entries, line_of)
+    out: list[Note] = []
+    for section in doc.sections:
+        try:
+            out.extend(m.verify_section(section, text, line_of, strict=False, cache=cache, foreign=(foreign or {}).get(section.index, ())))
+        except Exception as e:  # pragma: no cover - defensive, as verify_document
+            log.exception("verifier failed")
+            out.append(Note("info", f"internal verifier error: {e!r}", Span(section.start, section.start), "internal"))
+    cache.forget_others()
+    return out, cache.computed
+
+
 @dataclass(eq=False)
 class FunctionAnalysis:
     """The analysis of one function op under one settings key."""
@@ -177,17 +196,8 @@ class Engine:
                 return list(fn(doc, strict=False))
             except TypeError:
                 return list(fn(doc))
-        text, line_of = doc.text, doc.lines.line_of
-        cache = _VerifyCache(st.verify_cache, line_of)
-        out: list[Note] = []
-        for section in doc.sections:
-            try:
-                out.extend(m.verify_section(section, text, line_of, strict=False, cache=cache, foreign=(foreign or {}).get(section.index, ())))
-            except Exception as e:  # pragma: no cover - defensive, as verify_document
-                log.exception("verifier failed")
-                out.append(Note("info", f"internal verifier error: {e!r}", Span(section.start, section.start), "internal"))
-        cache.forget_others()
-        self.verified_items += cache.computed
+        out, computed = verify_items(m, doc, st.verify_cache, foreign)
+        self.verified_items += computed
         return out
 
     def classify(self, value: Value, user: Operation, line_of: Callable[[int], int] | None = None) -> Any:

@@ -1,0 +1,132 @@
+"""Notes as LSP diagnostics in JSON form, without lsprotocol.
+
+The one conversion of a :class:`Note` to an LSP ``Diagnostic``: the server
+(:func:`.convert.to_diagnostic` builds lsprotocol's object from it) and the
+early first publish (:mod:`.early_open`, which runs before lsprotocol and
+pygls are loaded and writes the JSON itself) both use it, so both publish
+the same diagnostics. Positions are UTF-16 based, from the document's
+:class:`LineIndex`. The keys come in lsprotocol's field order and a field
+without a value is left out, as lsprotocol's converter writes them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from affine_lsp.ir.core import Span
+from affine_lsp.syntax.document import LineIndex
+from affine_lsp.syntax.nodes import Note
+
+SOURCE = "affine-lsp"
+
+# LSP DiagnosticSeverity and DiagnosticTag.
+ERROR, WARNING, INFORMATION, HINT = 1, 2, 3, 4
+UNNECESSARY, DEPRECATED = 1, 2
+
+SEVERITY = {"error": ERROR, "warning": WARNING, "remark": INFORMATION, "info": INFORMATION, "note": HINT}
+
+_ORDER = {"error": 0, "warning": 1, "remark": 2, "info": 3, "note": 4}
+
+
+def sort_key(n: Note) -> tuple[int, int]:
+    """The order of the published diagnostics: by place, errors first."""
+    return (n.span.start, _ORDER.get(n.severity, 9))
+
+
+def range_json(lines: LineIndex, start: int, end: int) -> dict[str, Any]:
+    sl, sc = lines.position(start)
+    el, ec = lines.position(max(start, end))
+    return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
+
+
+def _jsonable(value: Any) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _edit_bounds(e: Any) -> tuple[int | None, int | None]:
+    if not isinstance(e, dict):
+        return None, None
+    if isinstance(e.get("span"), Span):
+        return e["span"].start, e["span"].end
+    s, t = e.get("start"), e.get("end")
+    if isinstance(s, Span):
+        s = s.start
+    if isinstance(t, Span):
+        t = t.start if t.rel_start == t.rel_end else t.end
+    if isinstance(s, int) and isinstance(t, int):
+        return s, t
+    return None, None
+
+
+def note_fixes(note: Note, lines: LineIndex) -> list[dict[str, Any]]:
+    """The quick fixes a Note carries, as LSP-ready dicts
+    ``{"title", "edits": [{"range", "newText"}]}`` (ranges as JSON)."""
+    data = note.data or {}
+    out: list[dict[str, Any]] = []
+    fixes = data.get("fix")
+    if isinstance(fixes, dict):
+        fixes = [fixes]
+    if isinstance(fixes, list):
+        for fix in fixes:
+            if not isinstance(fix, dict):
+                continue
+            edits = []
+            for e in fix.get("edits") or []:
+                start, end = _edit_bounds(e)
+                if start is None or end is None:
+                    continue
+                text = e.get("new_text", e.get("newText", ""))
+                edits.append({"range": range_json(lines, start, end), "newText": str(text)})
+            if edits:
+                out.append({"title": str(fix.get("title") or "Apply fix"), "edits": edits})
+    repl = data.get("replacement")
+    if isinstance(repl, str):
+        out.append(
+            {
+                "title": f"Replace with '{repl}'" if len(repl) <= 60 else "Apply suggested replacement",
+                "edits": [{"range": range_json(lines, note.span.start, note.span.end), "newText": repl}],
+            }
+        )
+    return out
+
+
+def diagnostic_json(note: Note, lines: LineIndex, uri: str) -> dict[str, Any]:
+    """``note`` as an LSP ``Diagnostic`` (JSON-ready; ``data`` holds the
+    note's own values, which JSON writes as it writes them for the server)."""
+    data = note.data or {}
+    related = []
+    for item in data.get("related") or []:
+        try:
+            rspan, rmsg = item
+        except (TypeError, ValueError):
+            continue
+        if isinstance(rspan, Span):
+            related.append({"location": {"uri": uri, "range": range_json(lines, rspan.start, rspan.end)}, "message": str(rmsg)})
+    extra: dict[str, Any] = {k: v for k, v in data.items() if k not in ("related", "fix", "replacement") and _jsonable(v)}
+    fixes = note_fixes(note, lines)
+    if fixes:
+        extra["fixes"] = fixes
+    if isinstance(data.get("replacement"), str):
+        extra["replacement"] = data["replacement"]
+    out: dict[str, Any] = {
+        "range": range_json(lines, note.span.start, note.span.end),
+        "message": note.message,
+        "severity": SEVERITY.get(note.severity, ERROR),
+    }
+    if note.code:
+        out["code"] = note.code
+    out["source"] = SOURCE
+    if note.code in ("unused", "dead-code"):
+        out["tags"] = [UNNECESSARY]
+    elif note.code.startswith("legacy") or note.code == "deprecated":
+        out["tags"] = [DEPRECATED]
+    if related:
+        out["relatedInformation"] = related
+    if extra:
+        out["data"] = extra
+    return out
