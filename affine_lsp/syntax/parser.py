@@ -14,7 +14,6 @@ import struct
 import threading
 from collections.abc import Sequence
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, Transformer
@@ -55,8 +54,8 @@ from affine_lsp.ir.types import (
     UnrankedTensorType,
     VectorType,
 )
-from affine_lsp.syntax.driver import LalrDriver, NeedsLark
-from affine_lsp.syntax.lexer import TokenStream, _FastLexing, lexer_class
+from affine_lsp.syntax.driver import NeedsLark
+from affine_lsp.syntax.engines import ParserTables, build_tables
 from affine_lsp.syntax.nodes import (
     AliasDefSyn,
     AliasRef,
@@ -79,11 +78,6 @@ from affine_lsp.syntax.ops_llvm import LlvmOps
 from affine_lsp.syntax.ops_scf import ScfOps
 from affine_lsp.syntax.ops_tensor import BufferizationOps, TensorOps, TransformOps
 from affine_lsp.syntax.ops_vector import VectorOps
-from affine_lsp.syntax.reductions import ReduceRule, compile_reductions
-from affine_lsp.syntax.table_cache import cache_path, compact_tables
-
-GRAMMAR_PATH = Path(__file__).resolve().parent.parent.parent / "grammar" / "mlir.lark"
-_PACKAGED_GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "mlir.lark"
 
 _TOKENS = TOKENS
 _TOKEN_TYPES = TOKEN_TYPES
@@ -2152,113 +2146,29 @@ def _collect_soup(items: Sequence[Any], names: list, regions: list, anchor: Anch
 # ---------------------------------------------------------------- driver
 
 
-@lru_cache(maxsize=1)
-def grammar_path() -> Path:
-    """``mlir.lark``; the family grammars it ``%import``s (``scf.lark``,
-    ``gpu.lark``, ...) sit next to it and are found relative to it, so lark
-    must be given this path as ``source_path``."""
-    for p in (GRAMMAR_PATH, _PACKAGED_GRAMMAR):
-        if p.exists():
-            return p
-    raise FileNotFoundError("grammar/mlir.lark not found")
+_TABLES: ParserTables | None = None
+_TABLES_LOCK = threading.Lock()
 
 
-@lru_cache(maxsize=1)
-def _grammar_text() -> str:
-    return grammar_path().read_text()
+def shared_tables() -> ParserTables:
+    """The parser tables of this process (:mod:`.engines`), built once,
+    under a lock: the server's threads may ask at the same time (and
+    lark's table format is switched for the build, see .table_cache).
+    Every parse shares them; none changes them."""
+    global _TABLES
+    tables = _TABLES
+    if tables is None:
+        with _TABLES_LOCK:
+            tables = _TABLES
+            if tables is None:
+                tables = _TABLES = build_tables(ChunkTransformer)
+    return tables
 
 
-def grammar_texts() -> list[str]:
-    """The text of ``mlir.lark`` and of every family grammar beside it."""
-    main = grammar_path()
-    return [main.read_text()] + [p.read_text() for p in sorted(main.parent.glob("*.lark")) if p != main]
-
-
-class _ParserHolder:
-    parser: Lark | None = None
-    transformer: ChunkTransformer | None = None
-    driver: LalrDriver | None = None
-
-
-_HOLDER = _ParserHolder()
-
-
-def _make_parser(transformer: ChunkTransformer, lexer: str | None = None, engine: str | None = None, compiled: bool | None = None) -> Lark:
-    """The LALR parser. ``lexer``: ``fast`` (ours, default) or ``contextual``
-    (lark's); ``engine``: ``cython`` (lark-cython, default when installed)
-    or ``python``; ``compiled``: reduce actions compiled by
-    :mod:`.reductions` (default) or lark's wrapper chain. All three can be
-    forced with AFFINE_LSP_LEXER/AFFINE_LSP_ENGINE/AFFINE_LSP_REDUCTIONS
-    (the benchmark compares them)."""
-    lexer = lexer or os.environ.get("AFFINE_LSP_LEXER", "fast")
-    engine = engine or os.environ.get("AFFINE_LSP_ENGINE", "cython")
-    # lark stores the LALR tables in the temp folder (1.8 s to build), in
-    # the compact form of .table_cache (lark's own form peaks at 95 MB to
-    # load), and checks the hash of the grammar and options stored in it.
-    kwargs: dict[str, Any] = dict(parser="lalr", start="start", transformer=transformer, source_path=str(grammar_path()))
-    cython = False
-    if engine == "cython":
-        try:
-            import lark_cython
-
-            kwargs["_plugins"] = lark_cython.plugins
-            cython = True
-        except ImportError:  # pragma: no cover - optional speed-up
-            pass
-    kwargs["lexer"] = lexer_class(cython) if lexer == "fast" else "contextual"
-    options = repr(sorted((k, str(v)) for k, v in kwargs.items() if k not in ("transformer", "_plugins")))
-    with compact_tables():
-        p = Lark(_grammar_text(), cache=cache_path(grammar_texts(), options), **kwargs)
-    if compiled is None:
-        compiled = os.environ.get("AFFINE_LSP_REDUCTIONS", "compiled") == "compiled"
-    if compiled:
-        compile_reductions(p, transformer)
-    if lexer == "fast":
-        frontend = p.parser
-        frontend.lexer.bind(frontend.parser._parse_table.states)  # type: ignore[union-attr]
-        if cython:
-            # lark-cython's loop reads tokens from a generator of ours.
-            frontend._make_lexer_thread = lambda text, _lexer=frontend.lexer: TokenStream(_lexer, text)  # type: ignore[method-assign]
-    return p
-
-
-_PARSER_LOCK = threading.Lock()
-
-
-def get_parser() -> tuple[Lark, ChunkTransformer]:
-    """One parser instance per process; the transformer is re-armed per parse.
-    Built once, under a lock: the server's threads may ask at the same time
-    (and lark's table format is switched for the build, see .table_cache)."""
-    if _HOLDER.parser is None:
-        with _PARSER_LOCK:
-            if _HOLDER.parser is None:
-                t = ChunkTransformer(Anchor(0))
-                p = _make_parser(t)
-                _HOLDER.driver = _make_driver(p)
-                _HOLDER.transformer = t
-                _HOLDER.parser = p
-    assert _HOLDER.transformer is not None
-    return _HOLDER.parser, _HOLDER.transformer
-
-
-def _make_driver(parser: Lark, driver: str | None = None) -> LalrDriver | None:
-    """Our LALR loop (:mod:`.driver`) over ``parser``'s tables, unless
-    ``driver`` (or AFFINE_LSP_DRIVER) is ``lark`` or the parser does not
-    use our lexer and compiled reduce actions."""
-    driver = driver or os.environ.get("AFFINE_LSP_DRIVER", "ours")
-    lexer = parser.parser.lexer  # type: ignore[union-attr]
-    compiled = all(isinstance(k, str | ReduceRule) for k in parser._callbacks)  # type: ignore[attr-defined]
-    if driver == "lark" or not isinstance(lexer, _FastLexing) or not compiled:
-        return None
-    return LalrDriver(parser)
-
-
-def _arm(tr: ChunkTransformer, anchor: Anchor) -> None:
-    tr.anchor = anchor
-    tr.notes = []
-    tr._reset_map_names()
-    tr._reset_ssa()
-    tr._reset_depths()
+def get_parser() -> tuple[Lark, ParserTables]:
+    """lark's parser (its rules and terminals) and the shared tables."""
+    tables = shared_tables()
+    return tables.lark, tables
 
 
 class ParseResult:
@@ -2360,16 +2270,17 @@ def _restore_names(result: ParseResult, demoted: dict[int, str]) -> None:
 
 
 def _parse_chunk_once(text: str, anchor: Anchor) -> ParseResult:
-    parser, tr = get_parser()
-    driver = _HOLDER.driver
-    _arm(tr, anchor)
+    """One parse with a transformer of its own (its notes, its per-map
+    names): nothing it changes is shared with another parse."""
+    tables = shared_tables()
+    tr = ChunkTransformer(anchor)
     try:
-        if driver is not None:
+        if tables.driver is not None:
             try:
-                return ParseResult(driver.parse(text), tr.notes)
+                return ParseResult(tables.driver.parse(text, tr), tr.notes)
             except (NeedsLark, _SyntaxIssue):  # lark's parser reports the error (see .driver)
-                _arm(tr, anchor)
-        item = parser.parse(text)
+                tr = ChunkTransformer(anchor)
+        item = tables.lark_parse(text, tr)
         return ParseResult(item, tr.notes)
     except VisitError as e:  # an exception inside a callback
         orig = e.orig_exc

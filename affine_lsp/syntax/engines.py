@@ -1,0 +1,153 @@
+"""Which machinery runs the grammar, chosen once per process, and the tables
+every parse shares.
+
+The grammar (``grammar/mlir.lark`` and the family files it imports) is
+turned by lark into LALR tables; :func:`build_tables` builds them with
+the lexer, the reduce actions and the parser loop chosen by its arguments
+or by the environment (the benchmark and the tests compare them):
+
+* ``AFFINE_LSP_LEXER``: ``fast`` (ours, :mod:`.lexer`, default) or
+  ``contextual`` (lark's);
+* ``AFFINE_LSP_ENGINE``: ``cython`` (lark-cython's loop, default when it is
+  installed) or ``python`` (lark's);
+* ``AFFINE_LSP_REDUCTIONS``: ``compiled`` (:mod:`.reductions`, default) or
+  ``lark`` (lark's wrapper chain);
+* ``AFFINE_LSP_DRIVER``: ``ours`` (:mod:`.driver`, default when the lexer
+  and the reduce actions are ours) or ``lark`` (lark's loop for every
+  chunk, not only for the chunks with an error).
+
+:class:`ParserTables` holds what every parse shares and never changes
+during one (the tables, the reduce actions, the lexer and its memos of
+token types); each parse brings its own transformer (its notes, its
+per-map names), as MLIR's ``AsmParser`` keeps its state per parse, so any
+number of threads may parse at once.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from lark import Lark
+
+from affine_lsp.syntax.driver import LalrDriver
+from affine_lsp.syntax.lexer import TokenStream, _FastLexing, lexer_class
+from affine_lsp.syntax.reductions import Reductions, compile_reductions
+from affine_lsp.syntax.table_cache import cache_path, compact_tables
+
+GRAMMAR_PATH = Path(__file__).resolve().parent.parent.parent / "grammar" / "mlir.lark"
+_PACKAGED_GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "mlir.lark"
+
+
+@lru_cache(maxsize=1)
+def grammar_path() -> Path:
+    """``mlir.lark``; the family grammars it ``%import``s (``scf.lark``,
+    ``gpu.lark``, ...) sit next to it and are found relative to it, so lark
+    must be given this path as ``source_path``."""
+    for p in (GRAMMAR_PATH, _PACKAGED_GRAMMAR):
+        if p.exists():
+            return p
+    raise FileNotFoundError("grammar/mlir.lark not found")
+
+
+@lru_cache(maxsize=1)
+def grammar_text() -> str:
+    return grammar_path().read_text()
+
+
+def grammar_texts() -> list[str]:
+    """The text of ``mlir.lark`` and of every family grammar beside it."""
+    main = grammar_path()
+    return [main.read_text()] + [p.read_text() for p in sorted(main.parent.glob("*.lark")) if p != main]
+
+
+class ParserTables:
+    """What every parse shares: lark's parser (its tables and lexer), the
+    compiled reduce actions (None with lark's wrapper chain) and our
+    driver (None when lark's loop parses every chunk). Read-only once
+    built; the state of a parse is the transformer passed to
+    :meth:`lark_parse` or the driver's ``parse``."""
+
+    __slots__ = ("lark", "reductions", "driver", "_loop", "_table", "_frontend")
+
+    def __init__(self, lark: Lark, reductions: Reductions | None, driver: LalrDriver | None) -> None:
+        self.lark = lark
+        self.reductions = reductions
+        self.driver = driver
+        frontend = lark.parser
+        self._frontend = frontend
+        self._loop = type(frontend.parser.parser)  # type: ignore[union-attr]  # lark's (or lark-cython's) _Parser
+        self._table = frontend.parser._parse_table  # type: ignore[union-attr]
+
+    def lark_parse(self, text: str, tr: Any) -> Any:
+        """``text`` parsed by lark's own loop (which reports errors), its
+        reduce actions building records with the transformer ``tr``."""
+        if self.reductions is not None:
+            callbacks = self.reductions.bind(tr)
+        else:
+            callbacks = self.lark._parse_tree_builder.create_callback(tr)  # type: ignore[attr-defined]
+        loop = self._loop(self._table, callbacks, False)
+        return loop.parse(self._frontend._make_lexer_thread(text), "start")
+
+
+def make_lark(transformer: type, lexer: str | None = None, engine: str | None = None, compiled: bool | None = None) -> tuple[Lark, Reductions | None]:
+    """The LALR parser and its compiled reduce actions (None: lark's
+    wrapper chain). ``lexer``: ``fast`` (ours, default) or ``contextual``
+    (lark's); ``engine``: ``cython`` (lark-cython, default when installed)
+    or ``python``; ``compiled``: reduce actions compiled by
+    :mod:`.reductions` (default) or lark's wrapper chain; the environment
+    chooses what is not given (module docstring)."""
+    lexer = lexer or os.environ.get("AFFINE_LSP_LEXER", "fast")
+    engine = engine or os.environ.get("AFFINE_LSP_ENGINE", "cython")
+    # lark stores the LALR tables in the temp folder (1.8 s to build), in
+    # the compact form of .table_cache (lark's own form peaks at 95 MB to
+    # load), and checks the hash of the grammar and options stored in it.
+    # The transformer given to lark is a prototype none of our parses uses
+    # (lark binds its own callbacks to it; each parse binds to its own).
+    prototype = transformer(None)
+    kwargs: dict[str, Any] = dict(parser="lalr", start="start", transformer=prototype, source_path=str(grammar_path()))
+    cython = False
+    if engine == "cython":
+        try:
+            import lark_cython
+
+            kwargs["_plugins"] = lark_cython.plugins
+            cython = True
+        except ImportError:  # pragma: no cover - optional speed-up
+            pass
+    kwargs["lexer"] = lexer_class(cython) if lexer == "fast" else "contextual"
+    options = repr(sorted((k, str(v)) for k, v in kwargs.items() if k not in ("transformer", "_plugins")))
+    with compact_tables():
+        p = Lark(grammar_text(), cache=cache_path(grammar_texts(), options), **kwargs)
+    if compiled is None:
+        compiled = os.environ.get("AFFINE_LSP_REDUCTIONS", "compiled") == "compiled"
+    reductions = compile_reductions(p, transformer) if compiled else None
+    if lexer == "fast":
+        frontend = p.parser
+        frontend.lexer.bind(frontend.parser._parse_table.states)  # type: ignore[union-attr]
+        if cython:
+            # lark-cython's loop reads tokens from a generator of ours.
+            frontend._make_lexer_thread = lambda text, _lexer=frontend.lexer: TokenStream(_lexer, text)  # type: ignore[method-assign]
+    return p, reductions
+
+
+def make_driver(parser: Lark, reductions: Reductions | None, driver: str | None = None) -> LalrDriver | None:
+    """Our LALR loop (:mod:`.driver`) over ``parser``'s tables, unless
+    ``driver`` (or AFFINE_LSP_DRIVER) is ``lark`` or the parser does not
+    use our lexer and compiled reduce actions."""
+    driver = driver or os.environ.get("AFFINE_LSP_DRIVER", "ours")
+    lexer = parser.parser.lexer  # type: ignore[union-attr]
+    if driver == "lark" or not isinstance(lexer, _FastLexing) or reductions is None:
+        return None
+    return LalrDriver(parser, reductions)
+
+
+def build_tables(
+    transformer: type, lexer: str | None = None, engine: str | None = None, compiled: bool | None = None, driver: str | None = None
+) -> ParserTables:
+    """The shared tables for the transformer class ``transformer``, with the
+    machinery the arguments (or the environment) choose."""
+    lark, reductions = make_lark(transformer, lexer, engine, compiled)
+    return ParserTables(lark, reductions, make_driver(lark, reductions, driver))
