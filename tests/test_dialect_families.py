@@ -22,7 +22,7 @@ from affine_lsp.server.completion import known_op_names
 from affine_lsp.syntax import engines as E
 from affine_lsp.syntax import parser as P
 from affine_lsp.syntax.document import Document
-from affine_lsp.syntax.ops_tensor import ATOMIC_RMW_KIND
+from affine_lsp.syntax.ops.memref import ATOMIC_RMW_KIND
 from tests import oracle
 
 DATA = Path(__file__).parent / "data"
