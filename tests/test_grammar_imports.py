@@ -38,3 +38,38 @@ def test_a_new_family_file_gets_its_import(tmp_path: Path) -> None:
     (tmp_path / "fam.lark").write_text('fam_op: OP_FAM SSA_ID\nOP_FAM: "fam.op"\n')
     out = with_imports((tmp_path / "mlir.lark").read_text(), tmp_path)
     assert "%import .fam (fam_op, OP_FAM, SSA_ID)" in out.splitlines()
+
+
+def _module_of(grammar_file: str) -> str:
+    """The module of a grammar file's reduce actions: mlir.lark's are the
+    parser's core, a dialect's are syntax/ops/<dialect>.py, the builtin
+    types', attributes' and affine maps' are syntax/<file>.py."""
+    stem = Path(grammar_file).stem
+    if stem == "mlir":
+        return "affine_lsp.syntax.parser"
+    if (ROOT / "affine_lsp" / "syntax" / "ops" / f"{stem}.py").is_file():
+        return f"affine_lsp.syntax.ops.{stem}"
+    return f"affine_lsp.syntax.{stem}"
+
+
+def test_the_reduce_actions_mirror_the_grammar_files() -> None:
+    """syntax/ops/<dialect>.py holds the reduce actions of grammar/<dialect>.lark,
+    one to one: every file has its module, and every rule or alias of a file
+    that has a reduce action has it in that module."""
+    import importlib
+
+    from affine_lsp.syntax.parser import ChunkTransformer
+
+    misplaced = []
+    for p in sorted(grammar_path().parent.glob("*.lark")):
+        module = _module_of(str(p))
+        importlib.import_module(module)
+        defined, _ = family_names(p.read_text())
+        for name in defined:
+            method = getattr(ChunkTransformer, name, None)
+            if callable(method) and getattr(method, "__module__", None) != module:
+                misplaced.append((p.name, name, getattr(method, "__module__", None)))
+    assert misplaced == []
+    families = {p.stem for p in grammar_path().parent.glob("*.lark")} - {"mlir"}
+    modules = {p.stem for p in (ROOT / "affine_lsp" / "syntax" / "ops").glob("*.py")} - {"__init__"}
+    assert modules <= families

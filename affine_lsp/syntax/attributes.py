@@ -39,6 +39,21 @@ from affine_lsp.syntax.opkit import (
 class AttributeParser:
     """Mixed into :class:`~affine_lsp.syntax.parser.ChunkTransformer`; ``self`` is the parse's own state."""
 
+    def signed_int(self, c: list) -> tuple[int, Span]:
+        tok = c[-1]
+        v = int(str(tok))
+        start = tok.start_pos
+        if len(c) == 2 or (c[0] is not tok and isinstance(c[0], TOKENS)):
+            v = -v
+            start = c[0].start_pos  # at the minus sign, where MLIR reports the attribute
+        return v, Span(start, tok.end_pos, self.anchor)
+
+    def signed_float(self, c: list) -> tuple[float, str, Span]:
+        tok = c[-1]
+        neg = len(c) == 2
+        text = ("-" if neg else "") + str(tok)
+        return float(text), text, Span(tok.start_pos, tok.end_pos, self.anchor)
+
     def attr_dict(self, c: list) -> DictAttr:
         entries = {}
         for x in c:

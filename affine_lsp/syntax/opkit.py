@@ -1,10 +1,11 @@
 """Pieces shared by the reduce actions of every op family.
 
 The transformer (:class:`affine_lsp.syntax.parser.ChunkTransformer`) is
-assembled from one mixin per dialect family (``ops_scf``, ``ops_gpu``,
-``ops_llvm``, ``ops_linalg``, ``ops_tensor``, ...), as the grammar is from
-one ``.lark`` file per family; the marker types the reduce actions pass
-between them, and the helpers they all use, live here.
+assembled from one mixin per grammar file (``syntax/ops/<dialect>.py`` for
+``grammar/<dialect>.lark``, ``types.py``, ``attributes.py``,
+``affine_map.py``); the marker types and named records the reduce actions
+pass between them, and the helpers and constants they all use, live here.
+Nothing here holds the state of a parse (that is the transformer's).
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ import re
 import struct
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from lark import Token
 
 from affine_lsp.ir.affine_expr import AffineExpr
 from affine_lsp.ir.attributes import (
+    AffineMapAttr,
     Attribute,
 )
 from affine_lsp.ir.core import Anchor, Span
@@ -46,6 +48,34 @@ try:
 except ImportError:  # pragma: no cover - optional speed-up
     TOKENS = (Token, Tok)
 TOKEN_TYPES = frozenset(TOKENS)
+
+
+class LoopBound(NamedTuple):
+    """One bound of an ``affine.for`` (rules ``bound_map``, ``bound_ssa``,
+    ``bound_const``): the map attribute, the map's dimension and symbol
+    operands (name, span), the bound's span, and ``max``/``min`` when
+    written."""
+
+    map: AffineMapAttr
+    dims: list
+    syms: list
+    span: Span
+    keyword: str | None
+
+
+class LoopStep(NamedTuple):
+    """``step N`` of an ``affine.for``."""
+
+    value: int
+    span: Span
+
+
+class IterArgs(NamedTuple):
+    """``iter_args(%a = %init, ...) -> (types)`` of a loop: the pairs
+    (name, span, init, init span) and the result types."""
+
+    pairs: list
+    types: list
 
 
 class Ops(list):

@@ -1,9 +1,16 @@
-"""The lark LALR parser for one chunk of MLIR text.
+"""Parsing one chunk of MLIR text: :func:`parse_chunk`.
 
-The grammar lives in ``grammar/mlir.lark``. A transformer runs inside the
-LALR parser (no parse tree is built) and normalises every op into an
-:class:`~affine_lsp.syntax.nodes.OpSyn`. Parse errors are turned into
-:class:`~affine_lsp.syntax.nodes.Note` objects with MLIR-style messages.
+The grammar lives in ``grammar/mlir.lark`` and the files it imports, one
+per dialect (``grammar/<dialect>.lark``) and per builtin area (types,
+attributes, affine maps). A transformer runs inside the LALR parser (no
+parse tree is built) and normalises every op into an
+:class:`~affine_lsp.syntax.nodes.OpSyn`; it is assembled here from the
+reduce actions of each grammar file (``syntax/ops/<dialect>.py``,
+``types.py``, ``attributes.py``, ``affine_map.py``) and those of
+mlir.lark's core (items, generic and unknown ops, regions). Each parse
+has a transformer of its own; the tables are shared (:mod:`.engines`).
+Parse errors become :class:`~affine_lsp.syntax.nodes.Note` objects in
+MLIR's words (:mod:`.errors`): parsing never raises.
 """
 
 from __future__ import annotations
@@ -96,11 +103,13 @@ class ChunkTransformer(
     AttributeParser,
     Transformer,
 ):
-    """Builds syntax records while the LALR parser reduces.
+    """Builds syntax records while the LALR parser reduces; one instance
+    per parse holds that parse's state (``anchor``, ``notes``, the names a
+    map binds, the SSA subscripts met), as MLIR's ``AsmParser`` does.
 
-    The reduce actions of the dialect families that have a grammar file of
-    their own (``grammar/scf.lark``, ``gpu.lark``, ...) are mixed in from one
-    module each (:mod:`.ops_scf`, :mod:`.ops_gpu`, ...).
+    The reduce actions of each grammar file are mixed in from its module
+    (``grammar/<dialect>.lark``: :mod:`.ops.<dialect>`; types, attributes,
+    affine maps: :mod:`.types`, :mod:`.attributes`, :mod:`.affine_map`).
 
     Affine expressions are built directly as :class:`AffineExpr`; the names
     they refer to are resolved through per-map state (``_dim_names``) or, for

@@ -35,6 +35,9 @@ from affine_lsp.syntax.nodes import (
 from affine_lsp.syntax.opkit import (
     ATOMIC_RMW_KINDS,
     TOKENS,
+    IterArgs,
+    LoopBound,
+    LoopStep,
     Mixed,
     Ops,
     _DimSym,
@@ -87,49 +90,34 @@ class AffineOps:
                     dims = list(x)
         return dims, syms
 
-    def bound_map(self, c: list) -> tuple[str, Any, Any, Span, str | None]:
+    def bound_map(self, c: list) -> LoopBound:
         kw = None
         if isinstance(c[0], TOKENS) and c[0].type in ("MAX_KW", "MIN_KW"):
             kw = str(c[0])
             c = c[1:]
         dims, syms = c[1]
-        return ("map", c[0], (dims, syms or []), c[0].span, kw)
+        return LoopBound(c[0], dims, syms or [], c[0].span, kw)
 
-    def bound_ssa(self, c: list) -> tuple[str, Any, Any, Span, None]:
+    def bound_ssa(self, c: list) -> LoopBound:
         tok = c[0]
         m = AffineMap.trusted(0, 1, [symbol(0)])
-        return ("map", AffineMapAttr(m, None, self.sp(tok)), ([], [(str(tok), self.sp(tok))]), self.sp(tok), None)
+        return LoopBound(AffineMapAttr(m, None, self.sp(tok)), [], [(str(tok), self.sp(tok))], self.sp(tok), None)
 
-    def bound_const(self, c: list) -> tuple[str, Any, Any, Span, None]:
+    def bound_const(self, c: list) -> LoopBound:
         v, sp = c[0]
         m = AffineMap.trusted(0, 0, [constant(v)])
-        return ("map", AffineMapAttr(m, None, sp), ([], []), sp, None)
+        return LoopBound(AffineMapAttr(m, None, sp), [], [], sp, None)
 
-    def signed_int(self, c: list) -> tuple[int, Span]:
-        tok = c[-1]
-        v = int(str(tok))
-        start = tok.start_pos
-        if len(c) == 2 or (c[0] is not tok and isinstance(c[0], TOKENS)):
-            v = -v
-            start = c[0].start_pos  # at the minus sign, where MLIR reports the attribute
-        return v, Span(start, tok.end_pos, self.anchor)
-
-    def signed_float(self, c: list) -> tuple[float, str, Span]:
-        tok = c[-1]
-        neg = len(c) == 2
-        text = ("-" if neg else "") + str(tok)
-        return float(text), text, Span(tok.start_pos, tok.end_pos, self.anchor)
-
-    def for_step(self, c: list) -> tuple[str, int, Span]:
+    def for_step(self, c: list) -> LoopStep:
         v, sp = c[0]
         if v < 0:  # MLIR 22.1.8 rejects negative steps only (`step 0` parses and verifies)
             raise _SyntaxIssue(BAD_STEP_MESSAGE, sp)
-        return ("step", v, sp)
+        return LoopStep(v, sp)
 
-    def iter_args(self, c: list) -> tuple[str, list, list]:
+    def iter_args(self, c: list) -> IterArgs:
         pairs = [x for x in c if isinstance(x, tuple)]
         types = next(x for x in c if isinstance(x, list))
-        return ("iter", pairs, types)
+        return IterArgs(pairs, types)
 
     def iter_arg(self, c: list) -> tuple[str, Span, str, Span]:
         return (str(c[0]), self.sp(c[0]), str(c[1]), self.sp(c[1]))
@@ -139,8 +127,8 @@ class AffineOps:
         iv: Token = c[1]
         if "#" in str(iv):
             raise _SyntaxIssue("result number not allowed in argument list", self.sp(iv))
-        lb = c[2]
-        ub = c[3]
+        lb: LoopBound = c[2]
+        ub: LoopBound = c[3]
         step = 1
         step_span = None
         inits: list = []
@@ -148,32 +136,32 @@ class AffineOps:
         res_types: list = []
         region: RegionSyn | None = None
         for x in c[4:]:
-            if isinstance(x, tuple) and x[0] == "step":
-                step, step_span = x[1], x[2]
-            elif isinstance(x, tuple) and x[0] == "iter":
-                for a, asp, init, isp in x[1]:
+            if isinstance(x, LoopStep):
+                step, step_span = x.value, x.span
+            elif isinstance(x, IterArgs):
+                for a, asp, init, isp in x.pairs:
                     iter_names.append((a, asp))
                     inits.append((init, isp))
-                res_types = x[2]
+                res_types = x.types
             elif isinstance(x, RegionSyn):
                 region = x
             elif isinstance(x, DictAttr):
                 op.attrs.update(x.entries)
         if len(iter_names) != len(res_types):
             raise _SyntaxIssue("custom op 'affine.for' mismatch between the number of loop-carried values and results", op.name_span)
-        (lb_dims, lb_syms), (ub_dims, ub_syms) = lb[2], ub[2]
-        lb_ops = lb_dims + lb_syms
-        ub_ops = ub_dims + ub_syms
+        lb_dims, ub_dims = lb.dims, ub.dims
+        lb_ops = lb_dims + lb.syms
+        ub_ops = ub_dims + ub.syms
         attrs = op.attrs
-        attrs["lower_bound"] = lb[1]
-        attrs["upper_bound"] = ub[1]
+        attrs["lower_bound"] = lb.map
+        attrs["upper_bound"] = ub.map
         attrs["step"] = IntegerAttr(step, INDEX, step_span or op.name_span)
         attrs["__lb_num_dims"] = IntegerAttr(len(lb_dims))
         attrs["__ub_num_dims"] = IntegerAttr(len(ub_dims))
-        if lb[4]:
-            attrs["__lb_kw"] = StringAttr(lb[4], lb[4])
-        if ub[4]:
-            attrs["__ub_kw"] = StringAttr(ub[4], ub[4])
+        if lb.keyword:
+            attrs["__lb_kw"] = StringAttr(lb.keyword, lb.keyword)
+        if ub.keyword:
+            attrs["__ub_kw"] = StringAttr(ub.keyword, ub.keyword)
         op.operands = lb_ops + ub_ops + inits
         op.segments = (len(lb_ops), len(ub_ops), len(inits))
         op.result_types = list(res_types)

@@ -26,6 +26,7 @@ from affine_lsp.syntax.nodes import (
 from affine_lsp.syntax.opkit import (
     I1,
     TOKENS,
+    IterArgs,
     Mixed,
     Ops,
     is_tok,
@@ -48,11 +49,11 @@ class ScfOps:
         inits: list = []
         res_types: list = []
         for x in c[1:]:
-            if isinstance(x, tuple) and x[0] == "iter":
-                for a, asp, init, isp in x[1]:
+            if isinstance(x, IterArgs):
+                for a, asp, init, isp in x.pairs:
                     iter_names.append((a, asp))
                     inits.append((init, isp))
-                res_types = x[2]
+                res_types = x.types
             elif isinstance(x, Type):
                 iv_type = x
             elif isinstance(x, RegionSyn):
