@@ -55,10 +55,12 @@ def _chunks() -> list[str]:
 
 def _image(text: str, offset: int) -> str:
     from affine_lsp.ir.core import Anchor
+    from affine_lsp.syntax.nodes import AliasDefSyn, OpSyn
     from affine_lsp.syntax.parser import parse_chunk
     from tests.test_parser_reductions import dump
 
     r = parse_chunk(text, Anchor(offset))
+    assert r.item is None or isinstance(r.item, OpSyn | AliasDefSyn), f"not a syntax record: {type(r.item)}"
     return repr((dump(r.item), [(n.severity, n.message, n.code, n.span.start, n.span.end) for n in r.notes]))
 
 
@@ -74,6 +76,7 @@ def race(threads: int = 4, rounds: int = 20) -> dict[str, int]:
     for i, t in enumerate(texts):
         _image(t, 1000 * i)
     expected = [_image(t, 1000 * i) for i, t in enumerate(texts)]
+    assert not any("'internal'" in e for e in expected), "a parse failed inside the parser"
     wrong = [0] * threads
     crashed: list[str] = []
     start = threading.Barrier(threads)

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from lark import Lark
+from lark.parsers.lalr_parser import _Parser as _LarkLoop
 
 from affine_lsp.syntax.driver import LalrDriver
 from affine_lsp.syntax.lexer import TokenStream, _FastLexing, lexer_class
@@ -85,7 +86,7 @@ class ParserTables:
         """``text`` parsed by lark's own loop (which reports errors), its
         reduce actions building records with the transformer ``tr``."""
         if self.reductions is not None:
-            callbacks = self.reductions.bind(tr)
+            callbacks = self.reductions.bind(tr, lazily=self._loop is _LarkLoop)
         else:
             callbacks = self.lark._parse_tree_builder.create_callback(tr)  # type: ignore[attr-defined]
         loop = self._loop(self._table, callbacks, False)

@@ -199,14 +199,40 @@ class Reductions:
         self.callbacks = callbacks
         self.stateful = stateful
 
-    def bind(self, state: Any) -> dict:
+    def bind(self, state: Any, lazily: bool = True) -> dict:
         """The actions of one parse, for lark's own loop (which calls
         ``callbacks[rule](children)``): the stateful ones bound to that
-        parse's transformer ``state``."""
+        parse's transformer ``state``. ``lazily``: each when the parse first
+        needs it (binding all ~1,400 up front costs more than parsing a
+        short chunk); lark-cython's loop wants a plain ``dict``."""
+        if lazily:
+            return _BoundActions(self.callbacks, self.stateful, state)
         out = dict(self.callbacks)
         for rule in self.stateful:
             out[rule] = MethodType(out[rule], state)
         return out
+
+
+_NONEMPTY = {None: None}
+
+
+class _BoundActions(dict):
+    """A parse's reduce actions, filled on first use (``__missing__``)."""
+
+    __slots__ = ("_actions", "_stateful", "_state")
+
+    def __init__(self, actions: dict, stateful: frozenset, state: Any) -> None:
+        super().__init__(_NONEMPTY)  # lark's loop calls no action when the dictionary is empty
+        self._actions = actions
+        self._stateful = stateful
+        self._state = state
+
+    def __missing__(self, rule: Any) -> Callable[..., Any]:
+        f = self._actions[rule]
+        if rule in self._stateful:
+            f = MethodType(f, self._state)
+        self[rule] = f
+        return f
 
 
 def compile_reductions(lark: Lark, transformer: type) -> Reductions:
