@@ -78,6 +78,29 @@ class IterArgs(NamedTuple):
     types: list
 
 
+class ParallelBounds(NamedTuple):
+    """The lower or upper bounds of an ``affine.parallel`` (rule
+    ``par_bounds``): one map for all the loops, its operands (dims, then
+    symbols), how many results each loop's group has, and the dim count."""
+
+    map: AffineMapAttr
+    operands: list
+    groups: list[int]
+    num_dims: int
+
+
+class ParallelSteps(NamedTuple):
+    """``step (a, b, ...)`` of an ``affine.parallel``: (value, span) pairs."""
+
+    steps: list
+
+
+class ParallelReductions(NamedTuple):
+    """``reduce ("addf", ...)`` of an ``affine.parallel``: the kind tokens."""
+
+    kinds: list
+
+
 class Ops(list):
     """Marker list type for ``operand_list`` results: [(name, Span)]."""
 

@@ -40,6 +40,9 @@ from affine_lsp.syntax.opkit import (
     LoopStep,
     Mixed,
     Ops,
+    ParallelBounds,
+    ParallelReductions,
+    ParallelSteps,
     _DimSym,
     _start,
     _subscript_layout,
@@ -302,7 +305,7 @@ class AffineOps:
         )
         return op
 
-    def par_bounds(self, c: list) -> tuple[AffineMapAttr, list, list[int], int]:
+    def par_bounds(self, c: list) -> ParallelBounds:
         groups: list[int] = []
         exprs: list[AffineExpr] = []
         for x in c:
@@ -315,7 +318,7 @@ class AffineOps:
         operands = self._ssa_operands + self._ssa_sym_operands
         nd = len(self._ssa_dims)
         self._reset_ssa()
-        return AffineMapAttr(m, None, sp), operands, groups, nd
+        return ParallelBounds(AffineMapAttr(m, None, sp), operands, groups, nd)
 
     def par_bound_single(self, c: list) -> list[AffineExpr]:
         return [c[0]]
@@ -323,29 +326,28 @@ class AffineOps:
     def par_bound_group(self, c: list) -> list[AffineExpr]:
         return [x for x in c if isinstance(x, AffineExpr)]
 
-    def par_steps(self, c: list) -> tuple[str, list]:
-        return ("steps", [x for x in c if isinstance(x, tuple)])
+    def par_steps(self, c: list) -> ParallelSteps:
+        return ParallelSteps([x for x in c if isinstance(x, tuple)])
 
-    def par_reduce(self, c: list) -> tuple[str, list]:
+    def par_reduce(self, c: list) -> ParallelReductions:
         kinds = [x for x in c if isinstance(x, TOKENS) and x.type == "STRING"]
         for k in kinds:
             if unquote(str(k)) not in ATOMIC_RMW_KINDS:
                 raise _SyntaxIssue(f"custom op 'affine.parallel' invalid reduction value: {k}", self.sp(k))
-        return ("reduce", kinds)
+        return ParallelReductions(kinds)
 
     def affine_parallel(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "affine.parallel")
         ivs: Ops = next((x for x in c if isinstance(x, Ops)), Ops())
-        bounds = [x for x in c if isinstance(x, tuple) and len(x) == 4]
-        lbs, ubs = bounds[0], bounds[1]
+        lbs, ubs = (x for x in c if isinstance(x, ParallelBounds))
         steps = [1] * len(ivs)
         region = None
         for x in c:
-            if isinstance(x, tuple) and x[0] == "steps":
-                steps = [v for v, _ in x[1]]
-                op.attrs["steps"] = ArrayAttr([IntegerAttr(v, None, s) for v, s in x[1]])
-            elif isinstance(x, tuple) and x[0] == "reduce":
-                op.attrs["reductions"] = ArrayAttr([StringAttr(unquote(str(t)), str(t), self.sp(t)) for t in x[1]])
+            if isinstance(x, ParallelSteps):
+                steps = [v for v, _ in x.steps]
+                op.attrs["steps"] = ArrayAttr([IntegerAttr(v, None, s) for v, s in x.steps])
+            elif isinstance(x, ParallelReductions):
+                op.attrs["reductions"] = ArrayAttr([StringAttr(unquote(str(t)), str(t), self.sp(t)) for t in x.kinds])
             elif isinstance(x, list) and not isinstance(x, Ops):
                 op.result_types = x
             elif isinstance(x, RegionSyn):
@@ -358,14 +360,14 @@ class AffineOps:
             op.attrs["reductions"] = ArrayAttr([])
         if op.result_types is None:
             op.result_types = []
-        op.attrs["lowerBoundsMap"] = lbs[0]
-        op.attrs["lowerBoundsGroups"] = ArrayAttr([IntegerAttr(g) for g in lbs[2]])
-        op.attrs["upperBoundsMap"] = ubs[0]
-        op.attrs["upperBoundsGroups"] = ArrayAttr([IntegerAttr(g) for g in ubs[2]])
-        op.attrs["__lb_num_dims"] = IntegerAttr(lbs[3])
-        op.attrs["__ub_num_dims"] = IntegerAttr(ubs[3])
-        op.operands = list(lbs[1]) + list(ubs[1])
-        op.segments = (len(lbs[1]), len(ubs[1]))
+        op.attrs["lowerBoundsMap"] = lbs.map
+        op.attrs["lowerBoundsGroups"] = ArrayAttr([IntegerAttr(g) for g in lbs.groups])
+        op.attrs["upperBoundsMap"] = ubs.map
+        op.attrs["upperBoundsGroups"] = ArrayAttr([IntegerAttr(g) for g in ubs.groups])
+        op.attrs["__lb_num_dims"] = IntegerAttr(lbs.num_dims)
+        op.attrs["__ub_num_dims"] = IntegerAttr(ubs.num_dims)
+        op.operands = list(lbs.operands) + list(ubs.operands)
+        op.segments = (len(lbs.operands), len(ubs.operands))
         if region is not None:
             set_entry_args(region, [(n, s, INDEX) for n, s in ivs], self.anchor)
             op.regions = [region]
