@@ -78,7 +78,7 @@ def parser(fast: bool) -> tuple[Lark, ParserTables, LalrDriver | None]:
         vars(lark.parser).pop("_make_lexer_thread", None)  # lark's LexerThread and next_token
     driver = make_driver(lark, reductions, "ours" if fast else "lark")
     assert (driver is not None) == fast
-    return lark, ParserTables(lark, reductions, driver), driver
+    return lark, ParserTables(lark, reductions, driver, P.ChunkTransformer), driver
 
 
 def parse(text: str, fast: bool) -> Any:

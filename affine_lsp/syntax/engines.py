@@ -26,7 +26,8 @@ number of threads may parse at once.
 from __future__ import annotations
 
 import os
-from functools import lru_cache
+import threading
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -71,9 +72,9 @@ class ParserTables:
     built; the state of a parse is the transformer passed to
     :meth:`lark_parse` or the driver's ``parse``."""
 
-    __slots__ = ("lark", "reductions", "driver", "_loop", "_table", "_frontend")
+    __slots__ = ("lark", "reductions", "driver", "_loop", "_table", "_frontend", "_builders", "_transformer", "_routes")
 
-    def __init__(self, lark: Lark, reductions: Reductions | None, driver: LalrDriver | None) -> None:
+    def __init__(self, lark: Lark, reductions: Reductions | None, driver: LalrDriver | None, transformer: type) -> None:
         self.lark = lark
         self.reductions = reductions
         self.driver = driver
@@ -81,16 +82,102 @@ class ParserTables:
         self._frontend = frontend
         self._loop = type(frontend.parser.parser)  # type: ignore[union-attr]  # lark's (or lark-cython's) _Parser
         self._table = frontend.parser._parse_table  # type: ignore[union-attr]
+        self._builders = dict(lark._parse_tree_builder.rule_builders)  # type: ignore[attr-defined]  # rule -> lark's wrapper chain
+        self._transformer = transformer
+        self._routes = threading.local()
 
     def lark_parse(self, text: str, tr: Any) -> Any:
         """``text`` parsed by lark's own loop (which reports errors), its
-        reduce actions building records with the transformer ``tr``."""
-        if self.reductions is not None:
-            callbacks = self.reductions.bind(tr, lazily=self._loop is _LarkLoop)
+        reduce actions building records with the transformer ``tr``.
+
+        lark's Python loop gets a dictionary of this parse's actions, each
+        bound to ``tr`` when the parse first needs it. lark-cython's loop
+        wants a plain dictionary with every action: binding ~1,400 per
+        parse costs milliseconds, so each thread builds one, once, whose
+        actions call the transformer of the parse running on that thread
+        (:class:`_Route`); a parse sets it for its duration."""
+        if self._loop is _LarkLoop:
+            if self.reductions is not None:
+                callbacks = self.reductions.bind(tr)
+            else:
+                callbacks = _LazyWrapperChain(self._builders, tr)
+            return self._loop(self._table, callbacks, False).parse(self._frontend._make_lexer_thread(text), "start")
+        route = getattr(self._routes, "route", None)
+        if route is None or route.tr is not None:  # (a parse inside a parse on this thread: a route of its own)
+            route = _Route(self.reductions, self.lark, self._transformer)
+            if getattr(self._routes, "route", None) is None:
+                self._routes.route = route
+        route.tr = tr
+        try:
+            return self._loop(self._table, route.callbacks, False).parse(self._frontend._make_lexer_thread(text), "start")
+        finally:
+            route.tr = None
+
+
+class _LazyWrapperChain(dict):
+    """One parse's reduce actions through lark's wrapper chain, each built
+    (as lark's ``ParseTreeBuilder.create_callback`` does) when the parse
+    first needs it."""
+
+    __slots__ = ("_builders", "_tr")
+
+    def __init__(self, builders: dict, tr: Any) -> None:
+        super().__init__({None: None})  # lark's loop calls no action when the dictionary is empty
+        self._builders = builders
+        self._tr = tr
+
+    def __missing__(self, rule: Any) -> Any:
+        chain = self._builders[rule]
+        name = rule.alias or rule.options.template_source or rule.origin.name
+        f = getattr(self._tr, name, None)
+        if f is None:
+            f = partial(_default_callback, self._tr.__default__, name)
+        elif getattr(f, "visit_wrapper", None) is not None:
+            raise ValueError(f"v_args wrappers are not supported ({name})")
+        for w in chain:
+            f = w(f)
+        self[rule] = f
+        return f
+
+
+def _default_callback(default: Any, data: str, children: list) -> Any:
+    return default(data, children, None)
+
+
+class _Route:
+    """A thread's reduce actions for lark-cython's loop, built once, calling
+    the transformer of the parse running on the thread (``tr``, set by
+    :meth:`ParserTables.lark_parse` for the parse's duration)."""
+
+    __slots__ = ("tr", "callbacks")
+
+    def __init__(self, reductions: Reductions | None, lark: Lark, transformer: type) -> None:
+        self.tr: Any = None
+        if reductions is not None:
+            callbacks = dict(reductions.callbacks)
+            for rule in reductions.stateful:
+                callbacks[rule] = partial(_routed, callbacks[rule], self)
+            self.callbacks = callbacks
         else:
-            callbacks = self.lark._parse_tree_builder.create_callback(tr)  # type: ignore[attr-defined]
-        loop = self._loop(self._table, callbacks, False)
-        return loop.parse(self._frontend._make_lexer_thread(text), "start")
+            self.callbacks = lark._parse_tree_builder.create_callback(_RoutedTransformer(self, transformer))  # type: ignore[attr-defined]
+
+
+def _routed(action: Any, route: _Route, children: list) -> Any:
+    return action(route.tr, children)
+
+
+class _RoutedTransformer:
+    """What lark's ``create_callback`` binds the wrapper chain to for a
+    :class:`_Route`: each method calls that of the parse's transformer."""
+
+    def __init__(self, route: _Route, transformer: type) -> None:
+        self._route = route
+        self._cls = transformer
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._cls, name)  # AttributeError: lark's default (a tree)
+        route = self._route
+        return lambda *args: method(route.tr, *args)
 
 
 def make_lark(transformer: type, lexer: str | None = None, engine: str | None = None, compiled: bool | None = None) -> tuple[Lark, Reductions | None]:
@@ -151,4 +238,4 @@ def build_tables(
     """The shared tables for the transformer class ``transformer``, with the
     machinery the arguments (or the environment) choose."""
     lark, reductions = make_lark(transformer, lexer, engine, compiled)
-    return ParserTables(lark, reductions, make_driver(lark, reductions, driver))
+    return ParserTables(lark, reductions, make_driver(lark, reductions, driver), transformer)

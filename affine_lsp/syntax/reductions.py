@@ -199,18 +199,13 @@ class Reductions:
         self.callbacks = callbacks
         self.stateful = stateful
 
-    def bind(self, state: Any, lazily: bool = True) -> dict:
-        """The actions of one parse, for lark's own loop (which calls
+    def bind(self, state: Any) -> dict:
+        """The actions of one parse, for lark's own Python loop (which calls
         ``callbacks[rule](children)``): the stateful ones bound to that
-        parse's transformer ``state``. ``lazily``: each when the parse first
-        needs it (binding all ~1,400 up front costs more than parsing a
-        short chunk); lark-cython's loop wants a plain ``dict``."""
-        if lazily:
-            return _BoundActions(self.callbacks, self.stateful, state)
-        out = dict(self.callbacks)
-        for rule in self.stateful:
-            out[rule] = MethodType(out[rule], state)
-        return out
+        parse's transformer ``state``, each when the parse first needs it
+        (binding all ~1,400 up front costs more than parsing a short
+        chunk)."""
+        return _BoundActions(self.callbacks, self.stateful, state)
 
 
 _NONEMPTY = {None: None}
