@@ -12,8 +12,8 @@ import json
 from collections.abc import Callable, Iterable
 
 from affine_lsp.syntax.document import Document
+from affine_lsp.syntax.errors import UNKNOWN_OP_CODE
 from affine_lsp.syntax.nodes import Note
-from affine_lsp.syntax.parser import UNKNOWN_OP_CODE
 
 # Later layers register document-level checks here (verifier, analyses);
 # each takes a Document and returns Notes.

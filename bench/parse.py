@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 from affine_lsp.ir.core import Anchor  # noqa: E402
 from affine_lsp.syntax import parser as P  # noqa: E402
 from affine_lsp.syntax.document import Document, gc_paused  # noqa: E402
+from affine_lsp.syntax.engines import build_tables, grammar_path, grammar_text  # noqa: E402
 from bench.generate import generate  # noqa: E402
 
 
@@ -65,26 +66,20 @@ def config_parser(engine: str, lexer: str, transformer: bool, fast: bool = True)
     from lark import Lark
 
     if engine == "driver":  # our LALR loop over the tables (what affine-lsp runs)
-        tr = P.ChunkTransformer(Anchor(0))
-        driver = P._make_driver(P._make_parser(tr, lexer="fast", engine="cython", compiled=True), "ours")
+        driver = build_tables(P.ChunkTransformer, lexer="fast", engine="cython", compiled=True, driver="ours").driver
         assert driver is not None
 
         def drive(text: str) -> object:
-            P._arm(tr, Anchor(0))
-            return driver.parse(text)
+            return driver.parse(text, P.ChunkTransformer(Anchor(0)))  # each parse its own state, as parse_chunk
 
         return drive
     if transformer:
-        tr = P.ChunkTransformer(Anchor(0))
-        lark = P._make_parser(tr, lexer=lexer, engine=engine, compiled=fast)
+        tables = build_tables(P.ChunkTransformer, lexer=lexer, engine=engine, compiled=fast, driver="lark")
         if lexer == "fast" and not fast:
-            lark.parser.lexer.simple_subscripts = None  # type: ignore[union-attr]
+            tables.lark.parser.lexer.simple_subscripts = None  # type: ignore[union-attr]
 
         def parse(text: str) -> object:
-            tr.anchor = Anchor(0)
-            tr._reset_map_names()
-            tr._reset_ssa()
-            return lark.parse(text)
+            return tables.lark_parse(text, P.ChunkTransformer(Anchor(0)))
 
         return parse
     kwargs: dict = dict(parser="lalr", start="start")
@@ -100,7 +95,7 @@ def config_parser(engine: str, lexer: str, transformer: bool, fast: bool = True)
     from affine_lsp.syntax.lexer import lexer_class
 
     kwargs["lexer"] = lexer_class(cython) if lexer == "fast" else lexer
-    lark = Lark(P._grammar_text(), source_path=str(P.grammar_path()), **kwargs)
+    lark = Lark(grammar_text(), source_path=str(grammar_path()), **kwargs)
     if lexer == "fast":
         lark.parser.lexer.bind(lark.parser.parser._parse_table.states)
     return lark.parse

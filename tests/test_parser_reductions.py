@@ -27,6 +27,7 @@ from affine_lsp.ir.core import Anchor, Span
 from affine_lsp.syntax import parser as P
 from affine_lsp.syntax.document import Document
 from affine_lsp.syntax.driver import LalrDriver, NeedsLark
+from affine_lsp.syntax.engines import ParserTables, make_driver, make_lark
 from affine_lsp.syntax.lexer import TokenStream
 from affine_lsp.syntax.reductions import ReduceRule
 from tests.corpus import corpus_files
@@ -68,28 +69,27 @@ class _NoMemo(dict):
 
 
 @lru_cache(maxsize=2)
-def parser(fast: bool) -> tuple[Lark, P.ChunkTransformer, LalrDriver | None]:
-    tr = P.ChunkTransformer(Anchor(0))
-    lark = P._make_parser(tr, compiled=fast)
+def parser(fast: bool) -> tuple[Lark, ParserTables, LalrDriver | None]:
+    lark, reductions = make_lark(P.ChunkTransformer, compiled=fast)
     if not fast:
         lexer = lark.parser.lexer  # type: ignore[union-attr]
         lexer.simple_subscripts = None
         lexer.memo, lexer.memo_kind = _NoMemo(), _NoMemo()
         vars(lark.parser).pop("_make_lexer_thread", None)  # lark's LexerThread and next_token
-    driver = P._make_driver(lark, "ours" if fast else "lark")
+    driver = make_driver(lark, reductions, "ours" if fast else "lark")
     assert (driver is not None) == fast
-    return lark, tr, driver
+    return lark, ParserTables(lark, reductions, driver, P.ChunkTransformer), driver
 
 
 def parse(text: str, fast: bool) -> Any:
     """Like parse_chunk, with or without the fast paths."""
-    lark, tr, driver = parser(fast)
-    saved = P._HOLDER.parser, P._HOLDER.transformer, P._HOLDER.driver
-    P._HOLDER.parser, P._HOLDER.transformer, P._HOLDER.driver = lark, tr, driver
+    _, tables, _ = parser(fast)
+    saved = P._TABLES
+    P._TABLES = tables
     try:
         r = P.parse_chunk(text, Anchor(0))
     finally:
-        P._HOLDER.parser, P._HOLDER.transformer, P._HOLDER.driver = saved
+        P._TABLES = saved
     return dump(r.item), [(n.severity, n.message, n.span.start, n.span.end) for n in r.notes]
 
 
@@ -185,16 +185,14 @@ def test_the_drivers_table_with_default_reductions_is_larks_table() -> None:
 
 
 def test_the_driver_parses_valid_chunks_itself_and_hands_errors_to_lark() -> None:
-    _, tr, driver = parser(True)
+    _, _, driver = parser(True)
     assert driver is not None
     valid = "func.func @f(%A: memref<4xf32>) {\n  affine.for %i = 0 to 4 {\n    %v = affine.load %A[%i] : memref<4xf32>\n  }\n  return\n}\n"
-    P._arm(tr, Anchor(0))
-    op = driver.parse(valid)
+    op = driver.parse(valid, P.ChunkTransformer(Anchor(0)))
     assert op.name == "func.func" and op.regions[0].blocks[0].ops[0].name == "affine.for"
     for bad in ("func.func @f() {\n  affine.for %i = 0 too 4 {\n  }\n}\n", "func.func @f() {\n  \x01\n}\n", "func.func @f() {\n"):
-        P._arm(tr, Anchor(0))
         with pytest.raises(NeedsLark):
-            driver.parse(bad)
+            driver.parse(bad, P.ChunkTransformer(Anchor(0)))
         item, notes = parse(bad, True)
         assert item is None and notes == parse(bad, False)[1] and notes[0][0] == "error"
 

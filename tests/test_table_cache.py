@@ -12,7 +12,7 @@ from lark import Lark
 from lark.parsers.lalr_analysis import ParseTableBase, Reduce
 
 from affine_lsp.syntax import table_cache
-from affine_lsp.syntax.parser import _grammar_text, grammar_path
+from affine_lsp.syntax.engines import grammar_path, grammar_text
 
 
 def _table(p: Lark) -> ParseTableBase:
@@ -49,7 +49,7 @@ def _plain(table: ParseTableBase) -> list:
 
 
 def _build(cache: str | bool) -> Lark:
-    return Lark(_grammar_text(), parser="lalr", start="start", cache=cache, source_path=str(grammar_path()))
+    return Lark(grammar_text(), parser="lalr", start="start", cache=cache, source_path=str(grammar_path()))
 
 
 def test_compact_table_loads_as_the_table_lark_builds(tmp_path: Path) -> None:

@@ -127,13 +127,6 @@ def val(c: int) -> isl.Val:
     return isl.Val.read_from_str(CTX, str(c))
 
 
-def val_to_int(v: isl.Val) -> int | None:
-    """The integer value of ``v``; None for +-infinity and NaN."""
-    if v.is_nan() or v.is_infty() or v.is_neginfty():
-        return None
-    return int(v.to_python())
-
-
 def val_bound(v: isl.Val) -> tuple[bool, int | None]:
     """``(empty, value)``: NaN (empty set) gives ``(True, None)``; an infinite
     value ``(False, None)``; a finite one ``(False, n)``."""

@@ -436,7 +436,3 @@ def build_op(builder: IRBuilder, syn: OpSyn, scope: Scope, parent: Block | None)
     builder.build_body(syn, op, scope, None)
     builder.finish()
     return op
-
-
-def block_of(blocks: list[BlockSyn]) -> list[OpSyn]:  # pragma: no cover - convenience
-    return [o for b in blocks for o in b.ops]

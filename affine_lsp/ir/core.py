@@ -87,12 +87,6 @@ class Span:
     def text(self, source: str) -> str:
         return source[self.start : self.end]
 
-    @staticmethod
-    def cover(a: Span, b: Span) -> Span:
-        if a.anchor is b.anchor:
-            return Span(min(a.rel_start, b.rel_start), max(a.rel_end, b.rel_end), a.anchor)
-        return Span(min(a.start, b.start), max(a.end, b.end))
-
 
 NO_SPAN = Span(0, 0)
 

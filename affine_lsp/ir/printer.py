@@ -37,10 +37,6 @@ def _t(t: Type | None) -> str:
     return str(t) if t is not None else "none"
 
 
-def _v(v: Value) -> str:
-    return v.name
-
-
 def _vs(vs: Sequence[Value]) -> str:
     return ", ".join(v.name for v in vs)
 

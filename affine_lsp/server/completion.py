@@ -79,7 +79,7 @@ def known_op_names() -> tuple[str, ...]:
     the language), plus the snippets' ops."""
     names: set[str] = set(FALLBACK_OPS)
     try:
-        from affine_lsp.syntax.parser import grammar_texts
+        from affine_lsp.syntax.engines import grammar_texts
 
         text = "\n".join(grammar_texts())
     except Exception:

@@ -403,15 +403,6 @@ class Engine:
             fa.flows_future = self.flow_worker.submit(source[0], source[1], settings.isl_max_operations, done, urgent, settings.time_budget_s)
             return fa.flows_future
 
-    def function_analysis(self, st: DocumentState, op: Operation, settings: Settings) -> FunctionAnalysis | None:
-        """The analysis of the function around ``op`` (computed now if needed)."""
-        if not settings.analysis_enabled or not self.has_analysis:
-            return None
-        func = scope_of(op)
-        if func is None:
-            return None
-        return self.analyse_function(st, func, settings)
-
 
 def _time_limit(m: ModuleType | None, seconds: float | None) -> Any:
     """The analysis package's ``time_limit(seconds)`` (a no-op without it)."""

@@ -20,7 +20,7 @@ from affine_lsp.ir.attributes import AffineMapAttr, ArrayAttr, Attribute, DictAt
 from affine_lsp.ir.builder import UndefinedValue
 from affine_lsp.ir.core import Block, Operation, Span, Value
 from affine_lsp.ir.types import ComplexType, FunctionType, ShapedType, TupleType, Type
-from affine_lsp.syntax.document import Chunk, Document, Section, item_syntax
+from affine_lsp.syntax.document import Chunk, Section, item_syntax
 from affine_lsp.syntax.nodes import AliasDefSyn, AliasRef, AliasType, OpSyn
 
 # Occurrence kinds, most specific first (used to break ties).
@@ -58,9 +58,6 @@ class Occ:
 
     def contains(self, offset: int) -> bool:
         return self.span.start <= offset < self.span.end
-
-    def touches(self, offset: int) -> bool:
-        return self.span.start <= offset <= self.span.end
 
 
 # ---------------------------------------------------------------- map uses
@@ -419,12 +416,6 @@ def find_symbol(section: Section, name: str) -> Operation | None:
             if isinstance(a, StringAttr) and a.value == bare:
                 return o
     return None
-
-
-def top_chunks(doc: Document) -> Iterator[tuple[Section, Chunk]]:
-    for s in doc.sections:
-        for c in s.chunks:
-            yield s, c
 
 
 def function_of(op: Operation) -> Operation | None:

@@ -14,11 +14,12 @@ flattens it:
   reduction, taken on any terminal the row does not hold (as bison does:
   94% of the table's 220k entries were such reductions, 7 MB of
   dictionaries in every process that parses);
-* ``rules[k]``: ``(size, callback, goto, passthrough)``, the callback being
-  the compiled reduce action of :mod:`.reductions` and ``goto[state]`` the
+* ``rules[k]``: ``(size, callback, goto, stateful)``, the callback being
+  the compiled reduce action of :mod:`.reductions` (called with the
+  parse's own transformer first when ``stateful``) and ``goto[state]`` the
   state after reducing to the rule's nonterminal on top of ``state``; a
-  passthrough rule (``?rule: x``, whose action returns its one child) only
-  swaps the state.
+  passthrough rule (``?rule: x``, whose action returns its one child,
+  ``stateful`` None) only swaps the state.
 
 and lexes in the same frame, with the lexer's own per-state memo and
 classification (:class:`~affine_lsp.syntax.lexer._FastLexing`): its memo
@@ -50,8 +51,13 @@ from lark import Lark
 from lark.parsers.lalr_analysis import Shift
 
 from affine_lsp.syntax.lexer import _BY_TEXT, _MASTER_MATCH, _FastLexing
+from affine_lsp.syntax.reductions import Reductions
 
-Rule = tuple[int, Callable[[list], Any], dict[int, int], bool]
+Rule = tuple[int, Callable[..., Any], dict[int, int], bool | None]
+"""``(size, action, goto, stateful)``: the rule's length, its reduce
+action, its goto column, and how the action is called: ``action(tr,
+children)`` with the parse's own transformer (True), ``action(children)``
+(False), or not at all (None: ``?rule: x``, only the state is swapped)."""
 
 MAX_EMPTY_REDUCTIONS = 10_000
 """Reductions by an empty rule in a chunk, beyond one per character, after
@@ -73,9 +79,12 @@ class _ParserPosition:
 
 class LalrDriver:
     """Parses a chunk with the tables of ``lark`` (built with our lexer and
-    compiled reduce actions) and returns what lark's parser would."""
+    the compiled reduce actions ``reductions``) and returns what lark's
+    parser would. The driver is shared by every parse and thread: what a
+    parse changes (its stacks, its transformer) is local to :meth:`parse`;
+    the memos it fills are functions of the tables and the text."""
 
-    def __init__(self, lark: Lark) -> None:
+    def __init__(self, lark: Lark, reductions: Reductions) -> None:
         frontend = lark.parser
         table = frontend.parser._parse_table  # type: ignore[union-attr]
         lexer = frontend.lexer  # type: ignore[union-attr]
@@ -115,7 +124,7 @@ class LalrDriver:
                 if k is None:
                     k = index[id(arg)] = len(self.rules)
                     reduce_ints.append(~k)
-                    self.rules.append(_rule(arg, callbacks[arg], gotos))
+                    self.rules.append(_rule(arg, callbacks[arg], arg in reductions.stateful, gotos))
                 counts[reduce_ints[k]] = counts.get(reduce_ints[k], 0) + 1
             dflt = max(counts, key=lambda a: (counts[a], a)) if counts and defaults else None
             self.defaults[state] = dflt
@@ -127,9 +136,10 @@ class LalrDriver:
         self._by_text: dict[tuple[int, str], tuple[str, int]] = {}
         self._by_kind: dict[tuple[int, str | None], tuple[str, int]] = {}
 
-    def parse(self, text: str) -> Any:
-        """The value of the start rule for ``text``; :class:`NeedsLark` when
-        the text is not accepted."""
+    def parse(self, text: str, tr: Any) -> Any:
+        """The value of the start rule for ``text``, built by the transformer
+        ``tr`` (this parse's own); :class:`NeedsLark` when the text is
+        not accepted."""
         lexer = self.lexer
         new, classify, lookahead_token = lexer.new, lexer._classify_and_remember, lexer.lookahead_token
         fast_text, fast_kind = self._by_text, self._by_kind
@@ -208,19 +218,19 @@ class LalrDriver:
                     state = a
                     row = actions[a]
                     break
-                size, callback, goto, passthrough = rules[~a]
-                if passthrough:
+                size, callback, goto, stateful = rules[~a]
+                if stateful is None:  # a passthrough
                     del states[-1]
                 elif size:
                     children = values[-size:]
                     del states[-size:]
                     del values[-size:]
-                    values.append(callback(children))
+                    values.append(callback(tr, children) if stateful else callback(children))
                 else:
                     empties += 1
                     if empties > max_empties:
                         raise NeedsLark
-                    values.append(callback([]))
+                    values.append(callback(tr, []) if stateful else callback([]))
                 state = goto[states[-1]]
                 states.append(state)
                 if tok is None and state == end_state:
@@ -260,10 +270,10 @@ def _unit_rule_cycle(states: dict[int, dict[str, tuple[Any, Any]]]) -> bool:
     return False
 
 
-def _rule(rule: Any, callback: Callable[[list], Any], gotos: dict[str, dict[int, int]]) -> Rule:
+def _rule(rule: Any, callback: Callable[..., Any], stateful: bool, gotos: dict[str, dict[int, int]]) -> Rule:
     size = len(rule.expansion)
-    passthrough = size == 1 and type(callback) is itemgetter and callback([_PROBE]) is _PROBE
-    return (size, callback, gotos.setdefault(rule.origin.name, {}), passthrough)
+    passthrough = not stateful and size == 1 and type(callback) is itemgetter and callback([_PROBE]) is _PROBE
+    return (size, callback, gotos.setdefault(rule.origin.name, {}), None if passthrough else stateful)
 
 
 _PROBE = object()

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import itemgetter
+from types import MethodType
 from typing import Any
 
 from lark import Lark, Tree
@@ -61,8 +62,13 @@ def _inlined(sym: Any) -> bool:
     return not sym.is_term and sym.name.startswith("_")
 
 
-def compile_callback(rule: Rule, transformer: Any) -> Callback:
-    """The reduce action of ``rule``: lark's wrapper chain, specialised."""
+def compile_callback(rule: Rule, transformer: type) -> tuple[Callable[..., Any], bool]:
+    """The reduce action of ``rule``: lark's wrapper chain, specialised.
+
+    ``transformer`` is the transformer's class: the action of a rule with a
+    method is an unbound function called ``action(state, children)`` with
+    the parse's own transformer (``stateful`` is then True); the others
+    (unit reductions, lists, trees) are called ``action(children)``."""
     opts = rule.options
     name = rule.alias or opts.template_source or rule.origin.name
     method = getattr(transformer, name, None)
@@ -74,10 +80,11 @@ def compile_callback(rule: Rule, transformer: Any) -> Callback:
     expand1 = bool(opts.expand1) and not rule.alias
     if produces_list and expand1:
         raise ValueError(f"'?_rule' is not supported by the compiled reductions ({rule.origin.name})")
+    stateful = method is not None and not produces_list
 
     # The node builder: the transformer method, a plain list for spliced
     # rules, or lark's default (a Tree) for rules without a method.
-    build: Callback
+    build: Callable[..., Any]
     if produces_list:
         build = list
     elif method is not None:
@@ -90,7 +97,7 @@ def compile_callback(rule: Rule, transformer: Any) -> Callback:
     if not splices:
         idx = [i for i, _ in kept]
         if expand1 and len(idx) == 1:
-            return itemgetter(idx[0])  # `?rule: x` (after filtering): the child itself
+            return itemgetter(idx[0]), False  # `?rule: x` (after filtering): the child itself
         if len(idx) == len(rule.expansion):
             select: Callback | None = None
         elif len(idx) == 1:
@@ -112,14 +119,18 @@ def compile_callback(rule: Rule, transformer: Any) -> Callback:
 
         if select is None:
             if produces_list or not expand1:
-                return build if build is not list else _identity
-            return _expand_single(build)
+                return (build if build is not list else _identity), stateful
+            return _expand_single(build, stateful), stateful
         if expand1:
-            inner = _expand_single(build)
-            return lambda c, _s=select, _b=inner: _b(_s(c))
+            inner = _expand_single(build, stateful)
+            if stateful:
+                return (lambda tr, c, _s=select, _b=inner: _b(tr, _s(c))), True
+            return (lambda c, _s=select, _b=inner: _b(_s(c))), False
         if build is list:
-            return select
-        return lambda c, _s=select, _b=build: _b(_s(c))
+            return select, False
+        if stateful:
+            return (lambda tr, c, _s=select, _b=build: _b(tr, _s(c))), True
+        return (lambda c, _s=select, _b=build: _b(_s(c))), False
 
     plan = tuple(kept)
     if build is list and len(plan) == 2 and plan[0] == (0, True) and not plan[1][1]:
@@ -132,7 +143,7 @@ def compile_callback(rule: Rule, transformer: Any) -> Callback:
             out.append(c[_k])
             return out
 
-        return append
+        return append, False
 
     def spliced(c: list, _plan: tuple = plan) -> list:
         out: list = []
@@ -147,28 +158,83 @@ def compile_callback(rule: Rule, transformer: Any) -> Callback:
         return out
 
     if build is list:
-        return spliced
+        return spliced, False
     if expand1:
-        inner = _expand_single(build)
-        return lambda c, _s=spliced, _b=inner: _b(_s(c))
-    return lambda c, _s=spliced, _b=build: _b(_s(c))
+        inner = _expand_single(build, stateful)
+        if stateful:
+            return (lambda tr, c, _s=spliced, _b=inner: _b(tr, _s(c))), True
+        return (lambda c, _s=spliced, _b=inner: _b(_s(c))), False
+    if stateful:
+        return (lambda tr, c, _s=spliced, _b=build: _b(tr, _s(c))), True
+    return (lambda c, _s=spliced, _b=build: _b(_s(c))), False
 
 
 def _identity(c: list) -> list:
     return c
 
 
-def _expand_single(build: Callback) -> Callback:
+def _expand_single(build: Callable[..., Any], stateful: bool) -> Callable[..., Any]:
+    if stateful:
+
+        def expand_stateful(tr: Any, c: list, _b: Callable[..., Any] = build) -> Any:
+            return c[0] if len(c) == 1 else _b(tr, c)
+
+        return expand_stateful
+
     def expand(c: list, _b: Callback = build) -> Any:
         return c[0] if len(c) == 1 else _b(c)
 
     return expand
 
 
-def compile_reductions(lark: Lark, transformer: Any) -> None:
+class Reductions:
+    """The compiled reduce actions of a parser, shared by every parse:
+    ``callbacks`` (lark's dictionary, in place) maps each rule to its
+    action, ``stateful`` holds the rules whose action takes the parse's
+    transformer first. Nothing here changes during a parse."""
+
+    __slots__ = ("callbacks", "stateful")
+
+    def __init__(self, callbacks: dict, stateful: frozenset) -> None:
+        self.callbacks = callbacks
+        self.stateful = stateful
+
+    def bind(self, state: Any) -> dict:
+        """The actions of one parse, for lark's own Python loop (which calls
+        ``callbacks[rule](children)``): the stateful ones bound to that
+        parse's transformer ``state``, each when the parse first needs it
+        (binding all ~1,400 up front costs more than parsing a short
+        chunk)."""
+        return _BoundActions(self.callbacks, self.stateful, state)
+
+
+_NONEMPTY = {None: None}
+
+
+class _BoundActions(dict):
+    """A parse's reduce actions, filled on first use (``__missing__``)."""
+
+    __slots__ = ("_actions", "_stateful", "_state")
+
+    def __init__(self, actions: dict, stateful: frozenset, state: Any) -> None:
+        super().__init__(_NONEMPTY)  # lark's loop calls no action when the dictionary is empty
+        self._actions = actions
+        self._stateful = stateful
+        self._state = state
+
+    def __missing__(self, rule: Any) -> Callable[..., Any]:
+        f = self._actions[rule]
+        if rule in self._stateful:
+            f = MethodType(f, self._state)
+        self[rule] = f
+        return f
+
+
+def compile_reductions(lark: Lark, transformer: type) -> Reductions:
     """Install compiled reduce actions in ``lark`` (built with
-    ``parser="lalr"`` and ``transformer``), in place: the parser keeps a
-    reference to the callbacks dictionary and to the parse table."""
+    ``parser="lalr"``), in place: the parser keeps a reference to the
+    callbacks dictionary and to the parse table. ``transformer`` is the
+    transformer's class (each parse makes its own instance)."""
     callbacks: dict = lark._callbacks  # type: ignore[attr-defined]
     table = lark.parser.parser._parse_table  # type: ignore[union-attr]
     compiled: dict[int, ReduceRule] = {}
@@ -187,5 +253,9 @@ def compile_reductions(lark: Lark, transformer: Any) -> None:
     token_callbacks = {k: v for k, v in callbacks.items() if isinstance(k, str)}
     callbacks.clear()
     callbacks.update(token_callbacks)
+    stateful = set()
     for rr in compiled.values():
-        callbacks[rr] = compile_callback(rr.rule, transformer)
+        callbacks[rr], needs_state = compile_callback(rr.rule, transformer)
+        if needs_state:
+            stateful.add(rr)
+    return Reductions(callbacks, frozenset(stateful))

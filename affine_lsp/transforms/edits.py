@@ -65,20 +65,6 @@ def line_start(text: str, offset: int) -> int:
     return text.rfind("\n", 0, offset) + 1
 
 
-def indentation_at(text: str, offset: int) -> str:
-    """The whitespace that starts the line containing ``offset``."""
-    s = line_start(text, offset)
-    e = s
-    while e < len(text) and text[e] in " \t":
-        e += 1
-    return text[s:e]
-
-
-def replace_op(text: str, op: Operation, new_text: str) -> TextEdit:
-    """Replace an op's text (from its first character to its last)."""
-    return TextEdit(op.span.start, op.span.end, new_text)
-
-
 def delete_op(text: str, op: Operation) -> TextEdit:
     """Delete an op together with its line when it is alone on it."""
     s, e = op.span.start, op.span.end

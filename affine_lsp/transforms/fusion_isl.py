@@ -69,12 +69,6 @@ class AVM:
         return AVM(list(m.results), list(operands[: m.num_dims]), list(operands[m.num_dims :]))
 
     @staticmethod
-    def of_value(v: Value) -> AVM:
-        if is_loop_iv(v):
-            return AVM([dim(0)], [v], [])
-        return AVM([symbol(0)], [], [v])
-
-    @staticmethod
     def const(c: int) -> AVM:
         return AVM([constant(c)])
 

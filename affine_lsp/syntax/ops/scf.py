@@ -7,18 +7,126 @@ from __future__ import annotations
 
 from typing import Any
 
-from affine_lsp.ir.attributes import DenseArrayAttr, DictAttr, UnitAttr
-from affine_lsp.ir.types import INDEX, FunctionType, IntegerType, Type
-from affine_lsp.syntax.nodes import OpSyn, RegionSyn
-from affine_lsp.syntax.opkit import Mixed, Ops, is_tok, set_entry_args
+from affine_lsp.ir.attributes import (
+    DenseArrayAttr,
+    DictAttr,
+    UnitAttr,
+)
+from affine_lsp.ir.core import Span
+from affine_lsp.ir.types import (
+    INDEX,
+    FunctionType,
+    IntegerType,
+    Type,
+)
+from affine_lsp.syntax.nodes import (
+    OpSyn,
+    RegionSyn,
+)
+from affine_lsp.syntax.opkit import (
+    I1,
+    TOKENS,
+    IterArgs,
+    Mixed,
+    Ops,
+    is_tok,
+    set_entry_args,
+)
 
-I1 = IntegerType(1)
 I64 = IntegerType(64)
 DYNAMIC = -(2**63)  # ShapedType::kDynamic in static_* arrays
 
 
 class ScfOps:
     """Mixed into :class:`~affine_lsp.syntax.parser.ChunkTransformer`."""
+
+    def scf_for(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "scf.for")
+        ids = [x for x in c[1:] if isinstance(x, TOKENS) and x.type == "SSA_ID"]
+        iv, lb, ub, st = ids[:4]
+        iv_type: Type = INDEX
+        iter_names: list = []
+        inits: list = []
+        res_types: list = []
+        for x in c[1:]:
+            if isinstance(x, IterArgs):
+                for a, asp, init, isp in x.pairs:
+                    iter_names.append((a, asp))
+                    inits.append((init, isp))
+                res_types = x.types
+            elif isinstance(x, Type):
+                iv_type = x
+            elif isinstance(x, RegionSyn):
+                set_entry_args(x, [(str(iv), self.sp(iv), iv_type)] + [(n, s, t) for (n, s), t in zip(iter_names, res_types, strict=False)], self.anchor)
+                op.regions = [x]
+            elif isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+        op.operands = [(str(t), self.sp(t)) for t in (lb, ub, st)] + inits
+        op.operand_types = [iv_type] * 3 + list(res_types)
+        op.result_types = list(res_types)
+        return op
+
+    def scf_if(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "scf.if")
+        op.operands = [(str(c[1]), self.sp(c[1]))]
+        op.operand_types = [I1]
+        op.result_types = []
+        for x in c[2:]:
+            if isinstance(x, list):
+                op.result_types = x
+            elif isinstance(x, RegionSyn):
+                op.regions.append(x)
+            elif isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+        if len(op.regions) == 1:
+            op.regions.append(RegionSyn(Span(op.span.rel_end, op.span.rel_end, self.anchor), []))
+        return op
+
+    def scf_yield(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "scf.yield")
+        self._simple_operands(op, c[1:])
+        op.result_types = []
+        return op
+
+    def scf_parallel(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "scf.parallel")
+        lists = [x for x in c if isinstance(x, Ops)]
+        ivs = lists[0]
+        rest = lists[1:]
+        op.operands = [o for lst in rest for o in lst]
+        op.segments = tuple(len(lst) for lst in rest) + ((0,) if len(rest) == 3 else ())
+        op.result_types = []
+        for x in c:
+            if isinstance(x, list) and not isinstance(x, Ops):
+                op.result_types = x
+            elif isinstance(x, RegionSyn):
+                set_entry_args(x, [(n, s, INDEX) for n, s in ivs], self.anchor)
+                op.regions = [x]
+            elif isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+        return op
+
+    def scf_reduce(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "scf.reduce")
+        for x in c[1:]:
+            if isinstance(x, Ops):
+                op.operands = list(x)
+            elif isinstance(x, list) and x and isinstance(x[0], RegionSyn):
+                op.regions = x
+            elif isinstance(x, list):
+                op.operand_types = x
+        op.result_types = []
+        return op
+
+    def reduce_regions(self, c: list) -> list[RegionSyn]:
+        return c
+
+    def scf_reduce_return(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "scf.reduce.return")
+        op.operands = [(str(c[1]), self.sp(c[1]))]
+        op.operand_types = [c[-1]]
+        op.result_types = []
+        return op
 
     def scf_while(self: Any, c: list) -> OpSyn:
         op = self._op(c[0], c, "scf.while")

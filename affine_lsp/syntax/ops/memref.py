@@ -1,16 +1,41 @@
-"""Reduce actions of ``grammar/tensor.lark`` and ``grammar/memref.lark``
-(the tensor and memref ops beyond those of mlir.lark): slices, reshapes,
-from_elements, generate, yield, cast, realloc, atomic_rmw, rank,
-extract_strided_metadata, alloca_scope.return; in MLIR's generic shape."""
+"""Reduce actions of the memref dialect: alloc, load, store, subview, view, cast, copy,
+global, alloca_scope (``grammar/mlir.lark``) and those of ``grammar/memref.lark``
+(reshapes, realloc, atomic_rmw, rank, extract_strided_metadata, DMA, ...); in MLIR's
+generic shape."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from affine_lsp.ir.attributes import AffineMapAttr, ArrayAttr, DictAttr, IntegerAttr, UnitAttr
-from affine_lsp.ir.types import INDEX, IntegerType, Type
-from affine_lsp.syntax.nodes import OpSyn, RegionSyn
-from affine_lsp.syntax.opkit import Mixed, Ops, is_tok
+from affine_lsp.ir.attributes import (
+    AffineMapAttr,
+    ArrayAttr,
+    Attribute,
+    DictAttr,
+    IntegerAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TypeAttr,
+)
+from affine_lsp.ir.types import (
+    INDEX,
+    FunctionType,
+    IntegerType,
+    MemRefType,
+    Type,
+)
+from affine_lsp.syntax.nodes import (
+    OpSyn,
+    RegionSyn,
+)
+from affine_lsp.syntax.opkit import (
+    TOKENS,
+    Mixed,
+    Ops,
+    is_tok,
+    unquote,
+)
 
 I64 = IntegerType(64)
 # arith::AtomicRMWKind (MLIR 22.1.8, as mlir-opt prints it), the `kind` of memref.atomic_rmw.
@@ -20,76 +45,175 @@ ATOMIC_RMW_KIND = {
 }  # fmt: skip
 
 
-class TensorOps:
-    """Mixed into :class:`~affine_lsp.syntax.parser.ChunkTransformer`."""
+class MemrefOps:
+    """Mixed into :class:`~affine_lsp.syntax.parser.ChunkTransformer`; ``self`` is the parse's own state."""
 
-    # ---- tensor
-    def tensor_extract_slice(self: Any, c: list) -> OpSyn:
-        op = self._offsets_sizes_strides(c, "tensor.extract_slice")
-        return op
-
-    def tensor_insert_slice(self: Any, c: list) -> OpSyn:
-        """tensor.insert_slice / tensor.parallel_insert_slice."""
-        op = self._op(c[0], c)
-        lists = [x for x in c if isinstance(x, Mixed)]
+    def memref_alloc(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, str(c[0]))
         dyn: list = []
-        segs = [1, 1]
-        for key, lst in zip(("static_offsets", "static_sizes", "static_strides"), lists, strict=False):
-            d = self._mixed(op, lst, key)
-            dyn.extend(d)
-            segs.append(len(d))
-        op.operands = [(str(c[1]), self.sp(c[1])), (str(c[2]), self.sp(c[2]))] + dyn
-        op.segments = tuple(segs)
-        self._trailing(op, c[3:])
-        types = op.operand_types or []
-        op.operand_types = types[:2] + [INDEX] * len(dyn)
-        op.result_types = types[1:2] if op.name == "tensor.insert_slice" else []
-        return op
-
-    def tensor_from_elements(self: Any, c: list) -> OpSyn:
-        op = self._op(c[0], c, "tensor.from_elements")
-        op.operands = list(next((x for x in c if isinstance(x, Ops)), []))
+        syms: list = []
+        seen_sym = False
+        for x in c[1:]:
+            if isinstance(x, TOKENS) and x.type == "LSQB_SYM":
+                seen_sym = True
+            elif isinstance(x, Ops):
+                if seen_sym:
+                    syms = list(x)
+                else:
+                    dyn = list(x)
+        op.operands = dyn + syms
+        op.segments = (len(dyn), len(syms))
         self._trailing(op, c[1:])
-        t = (op.operand_types or [None])[0]
-        op.result_types = [t]
-        op.operand_types = [getattr(t, "element", None)] * len(op.operands)
+        op.result_types = list(op.operand_types or [])[:1]
+        op.operand_types = None
         return op
 
-    def tensor_generate(self: Any, c: list) -> OpSyn:
-        op = self._op(c[0], c, "tensor.generate")
-        op.operands = list(next((x for x in c if isinstance(x, Ops)), []))
-        op.regions = [x for x in c if isinstance(x, RegionSyn)]
-        self._trailing(op, c[1:])
-        op.result_types = (op.operand_types or [])[:1]
-        op.operand_types = [INDEX] * len(op.operands)
-        return op
-
-    def tensor_yield(self: Any, c: list) -> OpSyn:
-        return self._one_operand_no_result(c, "tensor.yield")
-
-    def tensor_cast(self: Any, c: list) -> OpSyn:
-        return self._cast_like(c, "tensor.cast")
-
-    def tensor_pad(self: Any, c: list) -> OpSyn:
-        op = self._op(c[0], c, "tensor.pad")
-        low, high = [x for x in c if isinstance(x, Mixed)]
-        dyn_low = self._mixed(op, low, "static_low")
-        dyn_high = self._mixed(op, high, "static_high")
-        op.operands = [(str(c[1]), self.sp(c[1]))] + dyn_low + dyn_high
-        op.segments = (1, len(dyn_low), len(dyn_high))
-        for x in c[2:]:
-            if is_tok(x, "NOFOLD_KW"):
-                op.attrs["nofold"] = UnitAttr(self.sp(x))
-            elif isinstance(x, RegionSyn):
-                op.regions = [x]
+    def _one_operand_no_result(self, c: list, name: str) -> OpSyn:
+        """``NAME %x {attrs} : type`` (a dealloc, a yield of one value)."""
+        op = self._op(c[0], c, name)
+        op.operands = [(str(c[1]), self.sp(c[1]))]
         self._trailing(op, c[2:])
+        op.result_types = []
+        return op
+
+    def _dict_and_signature(self, op: OpSyn, rest: Sequence[Any]) -> None:
+        """The attribute dictionary and the trailing function type of ``op``."""
+        for x in rest:
+            if isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+            elif isinstance(x, FunctionType):
+                op.operand_types = list(x.inputs)
+                op.result_types = list(x.results)
+
+    def memref_dealloc(self, c: list) -> OpSyn:
+        return self._one_operand_no_result(c, "memref.dealloc")
+
+    def memref_dim(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.dim")
+        op.operands = [(str(c[1]), self.sp(c[1])), (str(c[2]), self.sp(c[2]))]
+        self._trailing(op, c[3:])
+        op.operand_types = (op.operand_types or [])[:1] + [INDEX]
+        op.result_types = [INDEX]
+        return op
+
+    def _indexed(self, op: OpSyn, c: list, lead: int) -> None:
+        """Ops of the form ``name %a(, %b)* [%i, ...] ...``; ``lead`` SSA ids
+        before the bracket."""
+        op.operands = [(str(x), self.sp(x)) for x in c[1 : 1 + lead]]
+        for x in c[1 + lead :]:
+            if isinstance(x, Ops):
+                op.operands.extend(x)
+                break
+
+    def memref_load(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.load")
+        self._indexed(op, c, 1)
+        self._trailing(op, c[2:])
+        t = op.operand_types[0] if op.operand_types else None
+        op.result_types = [t.element if isinstance(t, MemRefType) else None]
+        op.operand_types = [t] + [INDEX] * (len(op.operands) - 1)
+        return op
+
+    def memref_store(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.store")
+        self._indexed(op, c, 2)
+        self._trailing(op, c[3:])
+        t = op.operand_types[0] if op.operand_types else None
+        op.operand_types = [t.element if isinstance(t, MemRefType) else None, t] + [INDEX] * (len(op.operands) - 2)
+        op.result_types = []
+        return op
+
+    def _cast_like(self, c: list, name: str, nops: int = 1) -> OpSyn:
+        op = self._op(c[0], c, name)
+        op.operands = [(str(x), self.sp(x)) for x in c[1 : 1 + nops]]
+        self._trailing(op, c[1 + nops :])
         types = op.operand_types or []
-        op.operand_types = types[:1] + [INDEX] * (len(op.operands) - 1)
+        op.operand_types = types[:1]
         op.result_types = types[1:2]
         return op
 
-    def tensor_reshape(self: Any, c: list) -> OpSyn:
-        return self._reshape(c)
+    def memref_cast(self, c: list) -> OpSyn:
+        return self._cast_like(c, "memref.cast")
+
+    def memref_copy(self, c: list) -> OpSyn:
+        op = self._cast_like(c, "memref.copy", 2)
+        op.operand_types = (op.operand_types or []) + (op.result_types or [])
+        op.result_types = []
+        return op
+
+    def static_list(self, c: list) -> Mixed:
+        return next((x for x in c if isinstance(x, Mixed)), Mixed())
+
+    def _offsets_sizes_strides(self, c: list, name: str) -> OpSyn:
+        """memref.subview / memref.reinterpret_cast: a source and three
+        mixed static/dynamic lists, then ``: type to type``."""
+        op = self._op(c[0], c, name)
+        lists = [x for x in c if isinstance(x, Mixed)]
+        dyn_all = []
+        segs = [1]
+        for key, lst in zip(("static_offsets", "static_sizes", "static_strides"), lists, strict=False):
+            dyn = self._mixed(op, lst, key)
+            dyn_all.extend(dyn)
+            segs.append(len(dyn))
+        op.operands = [(str(c[1]), self.sp(c[1]))] + dyn_all
+        op.segments = tuple(segs)
+        self._trailing(op, c[2:])
+        types = op.operand_types or []
+        op.operand_types = types[:1]
+        op.result_types = types[1:2]
+        return op
+
+    def memref_subview(self, c: list) -> OpSyn:
+        return self._offsets_sizes_strides(c, "memref.subview")
+
+    def memref_view(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.view")
+        ids = [(str(c[1]), self.sp(c[1])), (str(c[2]), self.sp(c[2]))]
+        sizes = next((x for x in c[3:] if isinstance(x, Ops)), Ops())
+        op.operands = ids + list(sizes)
+        op.segments = (1, 1, len(sizes))
+        self._trailing(op, c[3:])
+        types = op.operand_types or []
+        op.operand_types = types[:1]
+        op.result_types = types[1:2]
+        return op
+
+    def memref_reinterpret(self, c: list) -> OpSyn:
+        return self._offsets_sizes_strides(c, "memref.reinterpret_cast")
+
+    def memref_global(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.global")
+        for x in c[1:]:
+            if isinstance(x, TOKENS) and x.type == "SYMBOL_REF":
+                op.attrs["sym_name"] = StringAttr(str(x)[1:], str(x), self.sp(x))
+            elif isinstance(x, TOKENS) and x.type == "STRING":
+                op.attrs["sym_visibility"] = StringAttr(unquote(str(x)), str(x), self.sp(x))
+            elif isinstance(x, Type):
+                op.attrs["type"] = TypeAttr(x)
+            elif isinstance(x, DictAttr) and "type" in op.attrs:
+                op.attrs.update(x.entries)
+            elif isinstance(x, Attribute):
+                op.attrs["initial_value"] = x
+        op.result_types = []
+        return op
+
+    def memref_get_global(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.get_global")
+        op.attrs["name"] = SymbolRefAttr(str(c[1]), self.sp(c[1]))
+        op.result_types = [c[-1]]
+        return op
+
+    def memref_alloca_scope(self, c: list) -> OpSyn:
+        op = self._op(c[0], c, "memref.alloca_scope")
+        op.result_types = []
+        for x in c[1:]:
+            if isinstance(x, list):
+                op.result_types = x
+            elif isinstance(x, RegionSyn):
+                op.regions = [x]
+            elif isinstance(x, DictAttr):
+                op.attrs.update(x.entries)
+        return op
 
     # ---- memref
     def memref_reshape(self: Any, c: list) -> OpSyn:
@@ -259,64 +383,3 @@ class TensorOps:
 
     def _ssa(self: Any, tok: Any) -> tuple:
         return (str(tok), self.sp(tok))
-
-
-class BufferizationOps:
-    """Reduce actions of ``grammar/bufferization.lark``."""
-
-    def _flagged(self: Any, op: OpSyn, items: list) -> None:
-        for x in items:
-            if is_tok(x, "BUFFER_FLAG_KW") or is_tok(x, "READ_ONLY_KW"):
-                op.attrs[str(x)] = UnitAttr(self.sp(x))
-
-    def bufferization_to_tensor(self: Any, c: list) -> OpSyn:
-        op = self._cast_like(c, "bufferization.to_tensor")
-        self._flagged(op, c)
-        return op
-
-    def bufferization_to_buffer(self: Any, c: list) -> OpSyn:
-        op = self._cast_like(c, "bufferization.to_buffer")
-        self._flagged(op, c)
-        return op
-
-    def bufferization_alloc_tensor(self: Any, c: list) -> OpSyn:
-        op = self._op(c[0], c, "bufferization.alloc_tensor")
-        dyn = list(next((x for x in c if isinstance(x, Ops)), []))
-        copy = [x[1] for x in c if isinstance(x, tuple) and x[0] == "copy"]
-        hint = [x[1] for x in c if isinstance(x, tuple) and x[0] == "size_hint"]
-        op.operands = dyn + copy + hint
-        op.segments = (len(dyn), len(copy), len(hint))
-        self._trailing(op, c[1:])
-        t = (op.operand_types or [None])[0]
-        op.result_types = [t]
-        op.operand_types = [INDEX] * len(dyn) + [t] * len(copy) + [INDEX] * len(hint)
-        return op
-
-    def alloc_copy(self: Any, c: list) -> tuple:
-        return ("copy", (str(c[1]), self.sp(c[1])), self.span_of(c[0], c[-1]))
-
-    def alloc_size_hint(self: Any, c: list) -> tuple:
-        return ("size_hint", (str(c[0]), self.sp(c[0])), self.sp(c[0]))
-
-    def bufferization_materialize(self: Any, c: list) -> OpSyn:
-        op = self._op(c[0], c, "bufferization.materialize_in_destination")
-        ids = [x for x in c[1:] if is_tok(x, "SSA_ID")]
-        op.operands = [(str(x), self.sp(x)) for x in ids]
-        self._flagged(op, c)
-        self._dict_and_signature(op, c)
-        return op
-
-
-class TransformOps:
-    """Reduce actions of ``grammar/transform.lark``."""
-
-    def transform_named_sequence(self: Any, c: list) -> OpSyn:
-        op = self._op(c[0], c, "transform.named_sequence")
-        self._function_parts(op, c[1:])
-        return op
-
-    def transform_yield(self: Any, c: list) -> OpSyn:
-        op = self._op(c[0], c, "transform.yield")
-        self._simple_operands(op, c[1:])
-        op.result_types = []
-        return op
