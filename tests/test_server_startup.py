@@ -63,7 +63,7 @@ class Probe(io.RawIOBase):
             probe = {
                 "islpy": "islpy" in sys.modules,
                 "analysis": "affine_lsp.analysis" in sys.modules,
-                "tables": parser is not None and parser._HOLDER.parser is not None,
+                "tables": parser is not None and parser._TABLES is not None,
             }
             sys.stderr.write("PROBE " + json.dumps(probe) + "\\n")
             sys.stderr.flush()
