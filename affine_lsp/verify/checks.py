@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from affine_lsp.ir import op_registry
 from affine_lsp.ir.affine_expr import AffineBinaryExpr, AffineExpr, AffineExprKind, AffineMap, IntegerSet
 from affine_lsp.ir.attributes import AffineMapAttr, IntegerSetAttr, TypeAttr
 from affine_lsp.ir.core import Block, Operation, Span, Value
 from affine_lsp.ir.types import FloatType, FunctionType, IndexType, IntegerType, MemRefType, TensorType, Type, UnrankedTensorType, VectorType
 from affine_lsp.syntax.nodes import Note
-from affine_lsp.verify import dimsym, registry
+from affine_lsp.verify import dimsym, op_structure, registry
 
 Related = list[tuple[Span, str]]
 CheckFn = Callable[["Checker", Operation], "Note | None"]
@@ -251,8 +252,9 @@ class Checker:
 
     # ------------------------------------------------------------ dispatch
     def parse_checks(self, op: Operation) -> Note | None:
-        if not op.known:
-            return None
+        note = op_structure.unknown_op_note(op) or op_structure.result_binding_note(op)
+        if note is not None or not op.known:
+            return note
         # Imported here (affine_checks imports this module); this form of the
         # import costs half of 'from ... import' per call (no fromlist handling).
         import affine_lsp.verify.affine_checks as affine_checks
@@ -286,6 +288,9 @@ class Checker:
                 fn = _arith_binary
             if op.name in registry.TERMINATOR_OPS:
                 fn = _with_terminator_trait(fn)
+            info = op_registry.lookup(op.name)
+            if info is not None and info.structured:
+                fn = _with_structure(fn)
             h = _HOOKS[op.name] = (fn, affine_checks.EXIT.get(op.name))
         return h
 
@@ -357,6 +362,19 @@ class Checker:
 
 def _undefined(v: Value) -> bool:
     return type(v).__name__ == "UndefinedValue"
+
+
+def _with_structure(verify: CheckFn | None) -> CheckFn:
+    """The entrance check of an op the registry knows: the structural traits
+    of a generic-form op (:func:`op_structure.structure_note`), then ``verify``."""
+
+    def entrance(c: Checker, op: Operation) -> Note | None:
+        note = op_structure.structure_note(op)
+        if note is not None or verify is None:
+            return note
+        return verify(c, op)
+
+    return entrance
 
 
 def _with_terminator_trait(verify: CheckFn | None) -> CheckFn:
