@@ -280,6 +280,30 @@ def _binding_ops() -> dict[str, dict]:
     return ops
 
 
+def _binding_enums() -> dict[str, list[str]]:
+    """``{"arith.CmpIPredicate": ["eq", "ne", ...]}``: the keywords of every
+    enum of the bindings' ``_<dialect>_enum_gen.py``, in declaration order
+    (what each case's ``__str__`` returns)."""
+    spec = importlib.util.find_spec("mlir.dialects")
+    assert spec is not None and spec.submodule_search_locations
+    folder = Path(next(iter(spec.submodule_search_locations)))
+    out: dict[str, list[str]] = {}
+    for path in sorted(folder.glob("_*_enum_gen.py")):
+        dialect = path.name[1 : -len("_enum_gen.py")]
+        for node in ast.parse(path.read_text()).body:
+            if not isinstance(node, ast.ClassDef):
+                continue
+            to_str = next((f for f in node.body if isinstance(f, ast.FunctionDef) and f.name == "__str__"), None)
+            if to_str is None:
+                continue
+            words = [
+                r.value.value for r in ast.walk(to_str) if isinstance(r, ast.Return) and isinstance(r.value, ast.Constant) and isinstance(r.value.value, str)
+            ]
+            if words:
+                out[f"{dialect}.{node.name}"] = list(dict.fromkeys(words))
+    return out
+
+
 def generate() -> dict:
     dialects = _dialects()
     names = _lsp_op_names(dialects)
@@ -291,6 +315,7 @@ def generate() -> dict:
             "dialects": "mlir-opt --show-dialects",
             "op_names": "mlir-lsp-server completion of '<dialect>.'",
             "structure": "xtc-mlir-python-bindings==22.1.8.4 mlir/dialects/_*_ops_gen.py",
+            "enums": "xtc-mlir-python-bindings==22.1.8.4 mlir/dialects/_*_enum_gen.py",
         },
         "dialects": {},
     }
@@ -301,6 +326,7 @@ def generate() -> dict:
         out["dialects"][d] = ops
     lsp_names = {f"{d}.{s}" for d in dialects for s in names[d]}
     out["bindings_only"] = sorted(n for n in bound if n not in lsp_names)
+    out["enums"] = _binding_enums()
     return out
 
 
