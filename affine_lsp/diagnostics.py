@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from affine_lsp.ir import op_registry
+from affine_lsp.ir.core import Span
 from affine_lsp.syntax.document import Document
 from affine_lsp.syntax.nodes import Note
 from affine_lsp.syntax.parser import UNKNOWN_OP_CODE
@@ -131,11 +132,22 @@ def to_json(path: str, doc: Document, notes: Iterable[Note]) -> list[dict]:
         related = (n.data or {}).get("related")
         if related:
             item["related"] = [{"message": m, "line": lines.position(s.start)[0], "character": lines.position(s.start)[1]} for s, m in related]
-        fix = {k: v for k, v in (n.data or {}).items() if k != "related"}
+        fix = {k: _plain(v) for k, v in (n.data or {}).items() if k != "related"}
         if fix:
             item["data"] = fix
         out.append(item)
     return out
+
+
+def _plain(value: object) -> object:
+    """``value`` with every Span as its offsets (``{"start", "end"}``), for JSON."""
+    if isinstance(value, Span):
+        return {"start": value.start, "end": value.end}
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
 
 
 def dumps(items: list[dict]) -> str:

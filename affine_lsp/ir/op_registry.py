@@ -143,3 +143,9 @@ def nearest(name: str, limit: int = 3) -> list[str]:
     shorts = list(_data()["dialects"].get(dialect, {}))
     close = difflib.get_close_matches(short, shorts, n=limit, cutoff=0.6)
     return [f"{dialect}.{s}" for s in close]
+
+
+def enum_values(name: str) -> tuple[str, ...]:
+    """The keywords of the enum ``name`` (``arith.CmpIPredicate``), in
+    MLIR's order; empty when not known."""
+    return tuple(_data()["enums"].get(name, ()))

@@ -1075,6 +1075,14 @@ class ChunkTransformer(ScfOps, GpuOps, LlvmOps, LinalgOps, TensorOps, VectorOps,
             if isinstance(x, tuple) and x and x[0] == "flags":
                 op.attrs[x[1]] = OpaqueAttr(x[2], None, x[3])
 
+    def enum_kw(self, c: list) -> Token:
+        """An enum keyword; written as a string, the keyword it holds (at
+        the string's range)."""
+        tok: Token = c[0]
+        if tok.type == "STRING":
+            return Token.new_borrow_pos("BARE_ID", _unquote(str(tok)), tok)
+        return tok
+
     def op_flags(self, c: list) -> tuple:
         kw = str(c[0])
         words = [str(x) for x in c[1:] if isinstance(x, _TOKENS) and x.type == "BARE_ID"]

@@ -26,9 +26,17 @@ from affine_lsp.syntax.nodes import Note
 UNKNOWN_UPSTREAM_OP_CODE = "unknown-upstream-op"
 
 
-def _did_you_mean(name: str) -> dict | None:
-    close = op_registry.nearest(name)
-    return {"did_you_mean": close} if close else None
+def _did_you_mean(op: Operation) -> dict | None:
+    """Quick fixes "Did you mean `arith.addf`?": the nearest names of the
+    same dialect, each replacing the op's name (quoted in the generic form)."""
+    close = op_registry.nearest(op.name)
+    if not close:
+        return None
+    fixes = []
+    for name in close:
+        text = name if op.custom else f'"{name}"'
+        fixes.append({"title": f"Did you mean `{name}`?", "edits": [{"span": op.name_span, "new_text": text}]})
+    return {"fix": fixes, "did_you_mean": close}
 
 
 def unknown_op_note(op: Operation) -> Note | None:
@@ -42,7 +50,7 @@ def unknown_op_note(op: Operation) -> Note | None:
         message = f"custom op '{name}' is unknown"
     else:
         message = f"unregistered operation '{name}' found in dialect ('{dialect}') that does not allow unknown operations"
-    return Note("error", message, op.name_span, UNKNOWN_UPSTREAM_OP_CODE, _did_you_mean(name))
+    return Note("error", message, op.name_span, UNKNOWN_UPSTREAM_OP_CODE, _did_you_mean(op))
 
 
 def result_binding_note(op: Operation) -> Note | None:
