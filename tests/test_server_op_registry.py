@@ -114,11 +114,15 @@ async def test_hover_gives_the_registry_summary(client: LanguageClient):
     open_doc(client, uri, text)
     await diagnostics_for(client, uri, 1)
     h = hover_text(
-        await client.text_document_hover_async(types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=pos(text, "arith.mulf %a", delta=3)))
+        await client.text_document_hover_async(
+            types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=pos(text, "arith.mulf %a", delta=3))
+        )
     )
     assert "The `mulf` operation" in h
     assert "operands `lhs`, `rhs`; results `result`" in h
     h = hover_text(
-        await client.text_document_hover_async(types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=pos(text, "memref.load", delta=3)))
+        await client.text_document_hover_async(
+            types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=pos(text, "memref.load", delta=3))
+        )
     )
     assert "`indices` (variadic)" in h
