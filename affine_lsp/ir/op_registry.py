@@ -96,6 +96,18 @@ def is_upstream_dialect(dialect: str) -> bool:
 
 
 @cache
+def _allowing_unknown_ops() -> frozenset[str]:
+    return frozenset(_data()["unknown_ops_allowed"])
+
+
+def allows_unknown_ops(dialect: str) -> bool:
+    """Whether MLIR verifies an op of ``dialect`` that it does not register
+    without error (``Dialect::allowsUnknownOperations``: llvm, nvvm, rocdl,
+    shape, spirv); its custom form is still an unknown op."""
+    return dialect in _allowing_unknown_ops()
+
+
+@cache
 def op_names(dialect: str) -> tuple[str, ...]:
     """The full names of the ops of ``dialect`` (empty for other dialects)."""
     return tuple(f"{dialect}.{s}" for s in sorted(_data()["dialects"].get(dialect, {})))
@@ -134,6 +146,11 @@ def lookup(name: str) -> OpInfo | None:
 
 def is_known_op(name: str) -> bool:
     return lookup(name) is not None
+
+
+def is_unknown_upstream(name: str) -> bool:
+    """Whether ``name`` is of an upstream dialect and MLIR 22.1.8 has no such op."""
+    return is_upstream_dialect(name.partition(".")[0]) and lookup(name) is None
 
 
 def nearest(name: str, limit: int = 3) -> list[str]:

@@ -277,8 +277,10 @@ class Checker:
     def hooks(self, op: Operation) -> tuple[CheckFn | None, CheckFn | None]:
         """The entrance and exit checks of ``op``, looked up once per op
         name: the verifier asks for every op."""
-        if not op.known or registry.is_unregistered(op):
+        if not op.known:
             return _NO_HOOKS
+        if registry.is_unregistered(op):
+            return _UNREGISTERED_HOOKS if op_registry.is_unknown_upstream(op.name) else _NO_HOOKS
         h = _HOOKS.get(op.name)
         if h is None:
             import affine_lsp.verify.affine_checks as affine_checks
@@ -362,6 +364,10 @@ class Checker:
 
 def _undefined(v: Value) -> bool:
     return type(v).__name__ == "UndefinedValue"
+
+
+def _unregistered(c: Checker, op: Operation) -> Note | None:
+    return op_structure.unregistered_op_note(op)
 
 
 def _with_structure(verify: CheckFn | None) -> CheckFn:
@@ -546,9 +552,40 @@ def _memref_view(c: Checker, op: Operation) -> Note | None:
     return c.operand_constraint(op, 0, ok, "1D memref of 8-bit signless integer values")
 
 
+def _memref_indices(op: Operation, memref: int) -> tuple[int, int] | None:
+    """(rank of the memref operand, number of indices after it), when known."""
+    if len(op.operands) <= memref or _undefined(op.operands[memref]):
+        return None
+    t = op.operands[memref].type
+    if not isinstance(t, MemRefType) or not isinstance(t.rank, int):
+        return None
+    return t.rank, len(op.operands) - memref - 1
+
+
+def _memref_load(c: Checker, op: Operation) -> Note | None:
+    got = _memref_indices(op, 0)
+    if got is None or got[0] == got[1]:
+        return None
+    return c.op_error(op, f"incorrect number of indices for load, expected {got[0]} but got {got[1]}")
+
+
+def _memref_store(c: Checker, op: Operation) -> Note | None:
+    got = _memref_indices(op, 1)
+    if got is None or got[0] == got[1]:
+        return None
+    return c.op_error(op, "store index operand count not equal to memref rank")
+
+
 _PARSE_CHECKS: dict[str, CheckFn] = {"func.func": _parse_func, "func.return": _parse_return}
-_ENTRANCE: dict[str, CheckFn] = {"func.func": _func_func, "func.return": _func_return, "memref.view": _memref_view}
+_ENTRANCE: dict[str, CheckFn] = {
+    "func.func": _func_func,
+    "func.return": _func_return,
+    "memref.view": _memref_view,
+    "memref.load": _memref_load,
+    "memref.store": _memref_store,
+}
 _HOOKS: dict[str, tuple[CheckFn | None, CheckFn | None]] = {}
 _NO_HOOKS: tuple[None, None] = (None, None)
+_UNREGISTERED_HOOKS: tuple[CheckFn, None] = (_unregistered, None)
 
 __all__ = ["Checker", "VectorType", "VerifyFailure", "float_like", "is_index", "signless_int_like", "tstr"]

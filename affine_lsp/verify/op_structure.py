@@ -1,11 +1,13 @@
 """What the op registry (:mod:`affine_lsp.ir.op_registry`) decides, with
 mlir-opt 22.1.8's words and locations:
 
-* an op of an upstream dialect that MLIR 22.1.8 does not have is a parse
-  error: ``custom op 'arith.addff' is unknown`` in the custom form,
-  ``unregistered operation 'arith.addff' found in dialect ('arith') that does
-  not allow unknown operations`` in the generic form (with or without
-  ``--allow-unregistered-dialect``: the dialect is registered);
+* an op of an upstream dialect that MLIR 22.1.8 does not have:
+  ``custom op 'arith.addff' is unknown`` in the custom form (a parse
+  error), ``unregistered operation 'arith.addff' found in dialect ('arith')
+  that does not allow unknown operations`` in the generic form (a verifier
+  error, when the op is reached; not for the dialects that allow unknown
+  ops), with or without ``--allow-unregistered-dialect`` (the dialect is
+  registered);
 * a known op whose custom syntax affine-lsp skipped still binds as many
   results as it defines, when it defines a fixed number (``operation
   defines 1 results but was provided 2 to bind``, at the results);
@@ -22,35 +24,27 @@ from __future__ import annotations
 from affine_lsp.ir import op_registry
 from affine_lsp.ir.core import Operation
 from affine_lsp.syntax.nodes import Note
+from affine_lsp.syntax.unknown_ops import UNKNOWN_UPSTREAM_OP_CODE, custom_unknown_note, did_you_mean
 
-UNKNOWN_UPSTREAM_OP_CODE = "unknown-upstream-op"
-
-
-def _did_you_mean(op: Operation) -> dict | None:
-    """Quick fixes "Did you mean `arith.addf`?": the nearest names of the
-    same dialect, each replacing the op's name (quoted in the generic form)."""
-    close = op_registry.nearest(op.name)
-    if not close:
-        return None
-    fixes = []
-    for name in close:
-        text = name if op.custom else f'"{name}"'
-        fixes.append({"title": f"Did you mean `{name}`?", "edits": [{"span": op.name_span, "new_text": text}]})
-    return {"fix": fixes, "did_you_mean": close}
+__all__ = ["UNKNOWN_UPSTREAM_OP_CODE", "result_binding_note", "structure_note", "unknown_op_note", "unregistered_op_note"]
 
 
 def unknown_op_note(op: Operation) -> Note | None:
     """The parse error for an op of an upstream dialect that MLIR 22.1.8
-    does not have, None for any other op."""
-    name = op.name
-    dialect = op.dialect
-    if not dialect or not op_registry.is_upstream_dialect(dialect) or op_registry.is_known_op(name):
+    does not have, written in the custom form; None for any other op."""
+    if op.known or not op.custom or not op_registry.is_unknown_upstream(op.name):
         return None
-    if op.custom:
-        message = f"custom op '{name}' is unknown"
-    else:
-        message = f"unregistered operation '{name}' found in dialect ('{dialect}') that does not allow unknown operations"
-    return Note("error", message, op.name_span, UNKNOWN_UPSTREAM_OP_CODE, _did_you_mean(op))
+    return custom_unknown_note(op.name, op.name_span)
+
+
+def unregistered_op_note(op: Operation) -> Note | None:
+    """The verifier's error (at the op's entrance, in verification order)
+    for a generic-form op of an upstream dialect that MLIR 22.1.8 does not
+    have, unless the dialect allows unknown ops."""
+    if op.custom or not op_registry.is_unknown_upstream(op.name) or op_registry.allows_unknown_ops(op.dialect):
+        return None
+    message = f"unregistered operation '{op.name}' found in dialect ('{op.dialect}') that does not allow unknown operations"
+    return Note("error", message, op.name_span, UNKNOWN_UPSTREAM_OP_CODE, did_you_mean(op.name, op.name_span, True))
 
 
 def result_binding_note(op: Operation) -> Note | None:
@@ -122,6 +116,11 @@ def _structure_message(op: Operation, info: op_registry.OpInfo) -> str | None:
         m = _count_message("operand", lo, hi == lo, len(op.operands))
         if m is not None:
             return m
+    if info.operand_segments:
+        sizes = op.attributes.get("operandSegmentSizes")
+        values = getattr(sizes, "values", None)
+        if values is not None and all(isinstance(v, int) for v in values) and sum(values) != len(op.operands):
+            return f"operand count ({len(op.operands)}) does not match with the total size ({sum(values)}) specified in attribute 'operandSegmentSizes'"
     present = op.attributes
     renamed = _IR_NAMES.get(op.name, {})
     for a in info.required_attributes:
