@@ -576,13 +576,44 @@ def _memref_store(c: Checker, op: Operation) -> Note | None:
     return c.op_error(op, "store index operand count not equal to memref rank")
 
 
-_PARSE_CHECKS: dict[str, CheckFn] = {"func.func": _parse_func, "func.return": _parse_return}
+def _parse_expand_shape(c: Checker, op: Operation) -> Note | None:
+    """MLIR 22.1.8's ``expand_shape`` requires ``output_shape`` after the
+    reassociation (older files lack it)."""
+    if "static_output_shape" in op.attributes:
+        return None
+    reassoc = op.attributes.get("reassociation")
+    if reassoc is None or reassoc.span is None:
+        return None
+    at = reassoc.span.end
+    text = c.text
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return c.custom_error(op, "expected 'output_shape'", Span(at, min(at + 1, len(text))))
+
+
+def _linalg_map(c: Checker, op: Operation) -> Note | None:
+    """The mapper of ``linalg.map`` takes an argument per input and init."""
+    if not op.regions or not op.regions[0].blocks:
+        return None
+    args = len(op.regions[0].blocks[0].arguments)
+    if args == len(op.operands):
+        return None
+    return c.op_error(op, f"expects number of operands to match the arity of mapper, but got: {len(op.operands)} and {args}")
+
+
+_PARSE_CHECKS: dict[str, CheckFn] = {
+    "func.func": _parse_func,
+    "func.return": _parse_return,
+    "memref.expand_shape": _parse_expand_shape,
+    "tensor.expand_shape": _parse_expand_shape,
+}
 _ENTRANCE: dict[str, CheckFn] = {
     "func.func": _func_func,
     "func.return": _func_return,
     "memref.view": _memref_view,
     "memref.load": _memref_load,
     "memref.store": _memref_store,
+    "linalg.map": _linalg_map,
 }
 _HOOKS: dict[str, tuple[CheckFn | None, CheckFn | None]] = {}
 _NO_HOOKS: tuple[None, None] = (None, None)
