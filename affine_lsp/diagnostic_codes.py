@@ -30,6 +30,11 @@ CODES: dict[str, tuple[str, str]] = {
         "affine-lsp does not know this op's custom assembly format: the op is skipped but its results, operands and regions are kept. "
         "Reported once per op name and file; `affine-lsp check --no-unknown-op-notes` silences it.",
     ),
+    "unknown-upstream-op": (
+        "Op that MLIR 22.1.8 does not have",
+        "The op's dialect is one MLIR registers, but MLIR 22.1.8 has no op of this name (misspelt, removed or moved): "
+        "mlir-opt rejects it. The quick fixes offer the nearest names of the dialect.",
+    ),
     "legacy-map": (
         "Legacy affine map syntax",
         "An affine map alias written without 'affine_map<...>'; the quick fix rewrites it to the modern form.",

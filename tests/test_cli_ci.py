@@ -47,7 +47,7 @@ func.func @oob(%B: memref<10xf32>) {
     %v = affine.load %B[%i + 1] : memref<10xf32>
   }
   "test.unknown"() : () -> ()
-  linalg.frob %B : memref<10xf32>
+  hls.frob %B : memref<10xf32>
   return
 }
 

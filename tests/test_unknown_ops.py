@@ -22,26 +22,26 @@ from affine_lsp.cli import main
 from tests.test_server_support import change, config, diagnostics_for, no_server_errors, open_doc, pos, start
 
 MIXED = """func.func @f(%a: index) {
-  %0 = linalg.foo %a : index -> index
-  linalg.bar
-  %1 = linalg.foo %0 : index -> index
+  %0 = hls.foo %a : index -> index
+  hls.bar
+  %1 = hls.foo %0 : index -> index
   %2 = affine.apply affine_map<(d0) -> (d0 + 1)>(%1)
   return
 }
 // -----
 func.func @g(%a: index) {
-  %0 = linalg.foo %a : index -> index
+  %0 = hls.foo %a : index -> index
   return
 }
 """
 
-FOO = "custom syntax of 'linalg.foo' is not known to affine-lsp; the op was skipped (its results, operands and regions are kept)"
-BAR = "custom syntax of 'linalg.bar' is not known to affine-lsp; the op was skipped (its results, operands and regions are kept)"
+FOO = "custom syntax of 'hls.foo' is not known to affine-lsp; the op was skipped (its results, operands and regions are kept)"
+BAR = "custom syntax of 'hls.bar' is not known to affine-lsp; the op was skipped (its results, operands and regions are kept)"
 
 
 def test_cli_reports_each_unknown_op_name_once_as_a_remark(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = tmp_path / "mixed.mlir"
-    many = "".join(f"  %v{k} = linalg.foo %a : index -> index\n" for k in range(300))
+    many = "".join(f"  %v{k} = hls.foo %a : index -> index\n" for k in range(300))
     f.write_text(MIXED + f"// -----\nfunc.func @h(%a: index) {{\n{many}  return\n}}\n")
     assert main(["check", "--split-input-file", str(f)]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -55,7 +55,7 @@ def test_cli_reports_each_unknown_op_name_once_as_a_remark(tmp_path: Path, capsy
 
 def test_cli_json_severity_and_single_occurrence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = tmp_path / "one.mlir"
-    f.write_text("func.func @f() {\n  linalg.bar\n  return\n}\n")
+    f.write_text("func.func @f() {\n  hls.bar\n  return\n}\n")
     assert main(["check", "--format", "json", str(f)]) == 0
     import json
 
@@ -91,10 +91,10 @@ async def test_server_reports_once_per_document_and_edits_match_a_fresh_open(cli
     assert got == [(1, 7, f"{FOO} (and 2 more occurrences in this document)", info), (2, 2, BAR, info)]
     # Edits in either section: each result equals a fresh open of the same text.
     edits = [
-        # a new first occurrence of linalg.bar in the second section: the old one stays first
-        (pos(text, "  return", 1), "  linalg.bar\n"),
-        # a linalg.foo before the first one: it becomes the reported occurrence
-        (pos(text, "  %0 = linalg.foo"), "  linalg.foo\n"),
+        # a new first occurrence of hls.bar in the second section: the old one stays first
+        (pos(text, "  return", 1), "  hls.bar\n"),
+        # a hls.foo before the first one: it becomes the reported occurrence
+        (pos(text, "  %0 = hls.foo"), "  hls.foo\n"),
     ]
     version = 1
     for k, (at, new) in enumerate(edits):

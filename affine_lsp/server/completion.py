@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from affine_lsp.ir import op_registry
 from affine_lsp.ir.core import Operation, Value
 from affine_lsp.server import describe as D
 from affine_lsp.server.convert import offset_of, range_of
@@ -92,6 +93,17 @@ def known_op_names() -> tuple[str, ...]:
             if re.fullmatch(r"[a-z_]+\.[a-z_.]+", alt):
                 names.add(alt)
     return tuple(sorted(n for n in names if not n.endswith(".")))
+
+
+def _op_names(prefix: str) -> list[str]:
+    """The op names offered for ``prefix``: those the grammar knows and,
+    once a dialect is typed (``arith.``), every op MLIR 22.1.8 registers in
+    it (the op registry)."""
+    names = set(known_op_names())
+    dialect, dot, _ = prefix.partition(".")
+    if dot and op_registry.is_upstream_dialect(dialect):
+        names.update(op_registry.op_names(dialect))
+    return sorted(names)
 
 
 def _visible_values(top: Operation, offset: int) -> list[Value]:
@@ -250,18 +262,21 @@ def _complete(ls: AffineLanguageServer, st: DocumentState, doc: Document, pos: t
             for name, d in section.aliases.types.items():
                 items.append(_item(name, types.CompletionItemKind.TypeParameter, rng, str(d.value), sort="1"))
         else:
-            for name in known_op_names():
+            for name in _op_names(prefix):
                 snippet = SNIPPETS.get(name)
                 dialect = name.split(".", 1)[0]
+                info = op_registry.lookup(name)
                 items.append(
                     _item(
                         name,
                         types.CompletionItemKind.Function,
                         rng,
                         f"{dialect} op",
+                        info.summary if info is not None and info.summary else None,
                         snippet=snippet,
                         snippets_ok=snip,
                         sort="1" if dialect == "affine" else "3",
+                        markdown=md,
                     )
                 )
             for kw in KEYWORDS:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
 
+from affine_lsp.ir import op_registry
 from affine_lsp.ir.affine_ops import ACCESS_OPS, access_of, enclosing_loops
 from affine_lsp.ir.attributes import AffineMapAttr, IntegerSetAttr, TypeAttr
 from affine_lsp.ir.core import BlockArgument, Operation, Span, Value
@@ -280,6 +281,7 @@ class HoverBuilder:
 
     def generic_op(self, op: Operation) -> str:
         out = [f"**{op.name}**" + ("" if op.known else " (custom syntax not known to affine-lsp)")]
+        out += registry_lines(op.name)
         if op.operands:
             out.append("operands: " + ", ".join(f"{D.code(v.name)}" + (f" : {D.code(str(v.type))}" if v.type is not None else "") for v in op.operands))
         named = [r for r in op.results if not r.name.startswith("<")]
@@ -484,6 +486,30 @@ class HoverBuilder:
 
     def type_text(self, text: str) -> str:
         return f"type {D.code(text)}"
+
+
+def _groups(groups: tuple[op_registry.Group, ...]) -> str:
+    suffix = {"1": "", "?": " (optional)", "*": " (variadic)"}
+    return ", ".join(D.code(g.name) + suffix.get(g.kind, "") for g in groups) or "none"
+
+
+def registry_lines(name: str) -> list[str]:
+    """What the op registry says of ``name``: its summary and its operand
+    and result groups, or that MLIR 22.1.8 has no such op."""
+    info = op_registry.lookup(name)
+    if info is None:
+        if op_registry.is_upstream_dialect(name.partition(".")[0]):
+            close = op_registry.nearest(name)
+            hint = f"; did you mean {', '.join(D.code(n) for n in close)}?" if close else ""
+            return [f"MLIR {op_registry.MLIR_VERSION} has no op {D.code(name)}{hint}"]
+        return []
+    out = [info.summary] if info.summary else []
+    if info.structured:
+        line = f"MLIR {op_registry.MLIR_VERSION}: operands {_groups(info.operands)}"
+        if info.results is not None:
+            line += f"; results {_groups(info.results)}"
+        out.append(line)
+    return out
 
 
 def _wait_flows(fut: Any, fa: Any, timeout: float = 60.0) -> Any:

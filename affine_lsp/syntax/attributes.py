@@ -3,6 +3,8 @@ dense and strided attributes, symbol references, locations), as MLIR's ``Attribu
 
 from __future__ import annotations
 
+from lark import Token
+
 from affine_lsp.ir.attributes import (
     ArrayAttr,
     Attribute,
@@ -53,6 +55,14 @@ class AttributeParser:
         neg = len(c) == 2
         text = ("-" if neg else "") + str(tok)
         return float(text), text, Span(tok.start_pos, tok.end_pos, self.anchor)
+
+    def enum_kw(self, c: list) -> Token:
+        """An enum keyword; written as a string, the keyword it holds (at
+        the string's range)."""
+        tok: Token = c[0]
+        if tok.type == "STRING":
+            return Token.new_borrow_pos("BARE_ID", unquote(str(tok)), tok)
+        return tok
 
     def attr_dict(self, c: list) -> DictAttr:
         entries = {}

@@ -37,6 +37,7 @@ from affine_lsp.ir.types import (
     FunctionType,
     Type,
 )
+from affine_lsp.syntax import unknown_ops
 from affine_lsp.syntax.affine_map import AffineMapParser
 from affine_lsp.syntax.attributes import AttributeParser
 from affine_lsp.syntax.driver import NeedsLark
@@ -439,6 +440,7 @@ def parse_chunk(text: str, anchor: Anchor) -> ParseResult:
     dialect (its name respelt, same length, so every span stays put), and
     the op keeps its name; repeated while the error moves forward."""
     result = _parse_chunk_once(text, anchor)
+    written = text
     demoted: dict[int, str] = {}
     for _ in range(_MAX_SOFT_RETRIES):
         err = _first_syntax_error(result)
@@ -459,6 +461,8 @@ def parse_chunk(text: str, anchor: Anchor) -> ParseResult:
         result = retry
     if demoted and result.item is not None:
         _restore_names(result, demoted)
+    if result.item is None:
+        unknown_ops.replace_syntax_error(result.notes, written, anchor)
     return result
 
 

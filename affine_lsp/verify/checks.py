@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from affine_lsp.ir import op_registry
 from affine_lsp.ir.affine_expr import AffineBinaryExpr, AffineExpr, AffineExprKind, AffineMap, IntegerSet
 from affine_lsp.ir.attributes import AffineMapAttr, IntegerSetAttr, TypeAttr
 from affine_lsp.ir.core import Block, Operation, Span, Value
 from affine_lsp.ir.types import FloatType, FunctionType, IndexType, IntegerType, MemRefType, TensorType, Type, UnrankedTensorType, VectorType
 from affine_lsp.syntax.nodes import Note
-from affine_lsp.verify import dimsym, registry
+from affine_lsp.verify import dimsym, op_structure, registry
 
 Related = list[tuple[Span, str]]
 CheckFn = Callable[["Checker", Operation], "Note | None"]
@@ -251,8 +252,9 @@ class Checker:
 
     # ------------------------------------------------------------ dispatch
     def parse_checks(self, op: Operation) -> Note | None:
-        if not op.known:
-            return None
+        note = op_structure.unknown_op_note(op) or op_structure.result_binding_note(op)
+        if note is not None or not op.known:
+            return note
         # Imported here (affine_checks imports this module); this form of the
         # import costs half of 'from ... import' per call (no fromlist handling).
         import affine_lsp.verify.affine_checks as affine_checks
@@ -275,8 +277,10 @@ class Checker:
     def hooks(self, op: Operation) -> tuple[CheckFn | None, CheckFn | None]:
         """The entrance and exit checks of ``op``, looked up once per op
         name: the verifier asks for every op."""
-        if not op.known or registry.is_unregistered(op):
+        if not op.known:
             return _NO_HOOKS
+        if registry.is_unregistered(op):
+            return _UNREGISTERED_HOOKS if op_registry.is_unknown_upstream(op.name) else _NO_HOOKS
         h = _HOOKS.get(op.name)
         if h is None:
             import affine_lsp.verify.affine_checks as affine_checks
@@ -286,6 +290,9 @@ class Checker:
                 fn = _arith_binary
             if op.name in registry.TERMINATOR_OPS:
                 fn = _with_terminator_trait(fn)
+            info = op_registry.lookup(op.name)
+            if info is not None and info.structured:
+                fn = _with_structure(fn)
             h = _HOOKS[op.name] = (fn, affine_checks.EXIT.get(op.name))
         return h
 
@@ -357,6 +364,23 @@ class Checker:
 
 def _undefined(v: Value) -> bool:
     return type(v).__name__ == "UndefinedValue"
+
+
+def _unregistered(c: Checker, op: Operation) -> Note | None:
+    return op_structure.unregistered_op_note(op)
+
+
+def _with_structure(verify: CheckFn | None) -> CheckFn:
+    """The entrance check of an op the registry knows: the structural traits
+    of a generic-form op (:func:`op_structure.structure_note`), then ``verify``."""
+
+    def entrance(c: Checker, op: Operation) -> Note | None:
+        note = op_structure.structure_note(op)
+        if note is not None or verify is None:
+            return note
+        return verify(c, op)
+
+    return entrance
 
 
 def _with_terminator_trait(verify: CheckFn | None) -> CheckFn:
@@ -528,9 +552,71 @@ def _memref_view(c: Checker, op: Operation) -> Note | None:
     return c.operand_constraint(op, 0, ok, "1D memref of 8-bit signless integer values")
 
 
-_PARSE_CHECKS: dict[str, CheckFn] = {"func.func": _parse_func, "func.return": _parse_return}
-_ENTRANCE: dict[str, CheckFn] = {"func.func": _func_func, "func.return": _func_return, "memref.view": _memref_view}
+def _memref_indices(op: Operation, memref: int) -> tuple[int, int] | None:
+    """(rank of the memref operand, number of indices after it), when known."""
+    if len(op.operands) <= memref or _undefined(op.operands[memref]):
+        return None
+    t = op.operands[memref].type
+    if not isinstance(t, MemRefType) or not isinstance(t.rank, int):
+        return None
+    return t.rank, len(op.operands) - memref - 1
+
+
+def _memref_load(c: Checker, op: Operation) -> Note | None:
+    got = _memref_indices(op, 0)
+    if got is None or got[0] == got[1]:
+        return None
+    return c.op_error(op, f"incorrect number of indices for load, expected {got[0]} but got {got[1]}")
+
+
+def _memref_store(c: Checker, op: Operation) -> Note | None:
+    got = _memref_indices(op, 1)
+    if got is None or got[0] == got[1]:
+        return None
+    return c.op_error(op, "store index operand count not equal to memref rank")
+
+
+def _parse_expand_shape(c: Checker, op: Operation) -> Note | None:
+    """MLIR 22.1.8's ``expand_shape`` requires ``output_shape`` after the
+    reassociation (older files lack it)."""
+    if "static_output_shape" in op.attributes:
+        return None
+    reassoc = op.attributes.get("reassociation")
+    if reassoc is None or reassoc.span is None:
+        return None
+    at = reassoc.span.end
+    text = c.text
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return c.custom_error(op, "expected 'output_shape'", Span(at, min(at + 1, len(text))))
+
+
+def _linalg_map(c: Checker, op: Operation) -> Note | None:
+    """The mapper of ``linalg.map`` takes an argument per input and init."""
+    if not op.regions or not op.regions[0].blocks:
+        return None
+    args = len(op.regions[0].blocks[0].arguments)
+    if args == len(op.operands):
+        return None
+    return c.op_error(op, f"expects number of operands to match the arity of mapper, but got: {len(op.operands)} and {args}")
+
+
+_PARSE_CHECKS: dict[str, CheckFn] = {
+    "func.func": _parse_func,
+    "func.return": _parse_return,
+    "memref.expand_shape": _parse_expand_shape,
+    "tensor.expand_shape": _parse_expand_shape,
+}
+_ENTRANCE: dict[str, CheckFn] = {
+    "func.func": _func_func,
+    "func.return": _func_return,
+    "memref.view": _memref_view,
+    "memref.load": _memref_load,
+    "memref.store": _memref_store,
+    "linalg.map": _linalg_map,
+}
 _HOOKS: dict[str, tuple[CheckFn | None, CheckFn | None]] = {}
 _NO_HOOKS: tuple[None, None] = (None, None)
+_UNREGISTERED_HOOKS: tuple[CheckFn, None] = (_unregistered, None)
 
 __all__ = ["Checker", "VectorType", "VerifyFailure", "float_like", "is_index", "signless_int_like", "tstr"]

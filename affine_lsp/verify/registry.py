@@ -22,22 +22,15 @@ single-block region of theirs needs no terminator).
 
 from __future__ import annotations
 
+from affine_lsp.ir import op_registry
 from affine_lsp.ir.attributes import IntegerAttr
 from affine_lsp.ir.core import Operation
 from affine_lsp.ir.types import IntegerType
 
 Tri = bool | None
 
-# Dialects mlir-opt registers (an op of another dialect is unregistered).
-REGISTERED_DIALECTS = frozenset(
-    {
-        "acc", "affine", "amdgpu", "amx", "arith", "arm_neon", "arm_sme", "arm_sve", "async", "bufferization",
-        "builtin", "cf", "complex", "dlti", "emitc", "func", "gpu", "index", "irdl", "linalg", "llvm", "math",
-        "memref", "mesh", "ml_program", "mpi", "nvgpu", "nvvm", "omp", "pdl", "pdl_interp", "polynomial", "ptr",
-        "quant", "rocdl", "scf", "shape", "shard", "smt", "sparse_tensor", "spirv", "tensor", "tosa", "transform",
-        "ub", "vector", "x86vector", "xegpu", "xevm", "wasmssa",
-    }
-)  # fmt: skip
+# The dialects mlir-opt registers and their ops: the op registry
+# (:mod:`affine_lsp.ir.op_registry`, generated from MLIR 22.1.8).
 
 AFFINE_SCOPE_OPS = frozenset({"func.func", "builtin.module", "gpu.func", "gpu.launch"})
 # Ops whose regions are isolated from above (MLIR's IsolatedFromAbove trait).
@@ -128,11 +121,16 @@ def is_registered(op: Operation) -> Tri:
     None for ops whose custom syntax we skipped (they may be anything)."""
     if not op.known:
         return None
-    return op.dialect in REGISTERED_DIALECTS
+    return not is_unregistered(op)
 
 
 def is_unregistered(op: Operation) -> bool:
-    return op.known and op.dialect not in REGISTERED_DIALECTS
+    """A generic-form op MLIR 22.1.8 does not register: of a dialect it
+    does not have, or not an op of its (upstream) dialect."""
+    if not op.known:
+        return False
+    name = op.name
+    return not op_registry.is_upstream_dialect(op.dialect) or op_registry.lookup(name) is None
 
 
 def is_affine_scope(op: Operation) -> Tri:
@@ -151,7 +149,7 @@ def has_ssa_dominance(op: Operation) -> Tri:
     """Whether the regions of ``op`` are SSACFG regions (dominance applies)."""
     if not op.known:
         return None
-    if op.dialect not in REGISTERED_DIALECTS:
+    if is_unregistered(op):
         return False  # MLIR: the regions of an unregistered op have no SSA dominance
     return op.name not in GRAPH_REGION_OPS
 

@@ -1,0 +1,168 @@
+"""Every op MLIR 22.1.8 registers in its upstream dialects: the one registry
+of op facts.
+
+The data (``affine_lsp/data/ops_22.1.8.json``) is generated at development
+time by ``scripts/gen_op_registry.py`` (see ``docs/op_registry.md`` for
+where each fact comes from) and loaded lazily, once. Dialects are those of
+``mlir-opt --show-dialects``; an op of one of them that is not here is one
+mlir-opt 22.1.8 rejects.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+MLIR_VERSION = "22.1.8"
+DATA_FILE = Path(__file__).resolve().parents[1] / "data" / f"ops_{MLIR_VERSION}.json"
+
+
+@dataclass(frozen=True)
+class Group:
+    """An operand or result group: ``kind`` is ``1`` (single), ``?``
+    (optional) or ``*`` (variadic)."""
+
+    name: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class AttrSpec:
+    name: str
+    required: bool
+    kind: str  # the ODS attribute constraint, e.g. ``AffineMapAttr`` ("" when not known)
+
+
+@dataclass(frozen=True)
+class OpInfo:
+    """What the registry knows of one op. ``structured`` is False for an op
+    known by name only (absent from the Python bindings): its operands,
+    results, regions, successors and attributes are then not known and
+    nothing may be checked against them."""
+
+    name: str
+    summary: str
+    structured: bool
+    operands: tuple[Group, ...] = ()
+    results: tuple[Group, ...] | None = ()  # None: not known
+    regions: int = 0
+    variadic_regions: bool = False
+    successors: int = 0
+    variadic_successors: bool = False
+    attributes: tuple[AttrSpec, ...] = ()
+    operand_segments: bool = False  # AttrSizedOperandSegments
+    result_segments: bool = False  # AttrSizedResultSegments
+
+    @property
+    def dialect(self) -> str:
+        return self.name.split(".", 1)[0]
+
+    @property
+    def required_attributes(self) -> tuple[str, ...]:
+        return tuple(a.name for a in self.attributes if a.required)
+
+    def count_range(self, groups: tuple[Group, ...]) -> tuple[int, int | None]:
+        """(minimum, maximum or None when unbounded) number of values."""
+        lo = sum(1 for g in groups if g.kind == "1")
+        hi = None if any(g.kind == "*" for g in groups) else lo + sum(1 for g in groups if g.kind == "?")
+        return lo, hi
+
+    @property
+    def operand_range(self) -> tuple[int, int | None]:
+        return self.count_range(self.operands)
+
+    @property
+    def result_range(self) -> tuple[int, int | None] | None:
+        return None if self.results is None else self.count_range(self.results)
+
+
+@cache
+def _data() -> dict:
+    with DATA_FILE.open(encoding="utf-8") as f:
+        return json.load(f)
+
+
+@cache
+def dialects() -> frozenset[str]:
+    """The dialects mlir-opt 22.1.8 registers."""
+    return frozenset(_data()["dialects"])
+
+
+def is_upstream_dialect(dialect: str) -> bool:
+    return dialect in dialects()
+
+
+@cache
+def _allowing_unknown_ops() -> frozenset[str]:
+    return frozenset(_data()["unknown_ops_allowed"])
+
+
+def allows_unknown_ops(dialect: str) -> bool:
+    """Whether MLIR verifies an op of ``dialect`` that it does not register
+    without error (``Dialect::allowsUnknownOperations``: llvm, nvvm, rocdl,
+    shape, spirv); its custom form is still an unknown op."""
+    return dialect in _allowing_unknown_ops()
+
+
+@cache
+def op_names(dialect: str) -> tuple[str, ...]:
+    """The full names of the ops of ``dialect`` (empty for other dialects)."""
+    return tuple(f"{dialect}.{s}" for s in sorted(_data()["dialects"].get(dialect, {})))
+
+
+def _groups(raw: list) -> tuple[Group, ...]:
+    return tuple(Group(n, k) for n, k in raw)
+
+
+@cache
+def lookup(name: str) -> OpInfo | None:
+    """The registry's facts of the op ``name`` (``arith.addf``), or None when
+    MLIR 22.1.8 has no such op."""
+    dialect, _, short = name.partition(".")
+    raw = _data()["dialects"].get(dialect, {}).get(short) if short else None
+    if raw is None:
+        return None
+    if "o" not in raw:
+        return OpInfo(name, raw.get("s", ""), False)
+    regions, exact = raw["g"]
+    return OpInfo(
+        name,
+        raw.get("s", ""),
+        True,
+        _groups(raw["o"]),
+        _groups(raw["r"]) if "r" in raw else None,
+        regions,
+        not exact,
+        sum(1 for s in raw["c"] if s == "1"),
+        "*" in raw["c"],
+        tuple(AttrSpec(n, bool(r), k) for n, r, k in raw["a"]),
+        bool(raw.get("os")),
+        bool(raw.get("rs")),
+    )
+
+
+def is_known_op(name: str) -> bool:
+    return lookup(name) is not None
+
+
+def is_unknown_upstream(name: str) -> bool:
+    """Whether ``name`` is of an upstream dialect and MLIR 22.1.8 has no such op."""
+    return is_upstream_dialect(name.partition(".")[0]) and lookup(name) is None
+
+
+def nearest(name: str, limit: int = 3) -> list[str]:
+    """The names of the same dialect closest to ``name`` (for "did you
+    mean"), best first."""
+    dialect, _, short = name.partition(".")
+    shorts = list(_data()["dialects"].get(dialect, {}))
+    close = difflib.get_close_matches(short, shorts, n=limit, cutoff=0.6)
+    return [f"{dialect}.{s}" for s in close]
+
+
+def enum_values(name: str) -> tuple[str, ...]:
+    """The keywords of the enum ``name`` (``arith.CmpIPredicate``), in
+    MLIR's order; empty when not known."""
+    return tuple(_data()["enums"].get(name, ()))
