@@ -189,13 +189,81 @@ def _has_reuse(model: NestModel, partial: isl.MultiUnionPwAff, min_bytes: int) -
     a member other than the innermost (temporal reuse) or unit-stride along
     one (spatial reuse the innermost loop does not exploit: a transpose's
     column accesses), on a memref larger than ``min_bytes`` (a smaller one
-    stays in cache without tiling)."""
+    stays in cache without tiling), and the data the members inside it touch
+    between two uses (the reuse distance, :func:`_inner_footprint`) does
+    not fit in ``min_bytes`` either: floyd-warshall's row ``path[k][*]`` is
+    reused along ``i`` from L1 already, and tiling ``(i, j)`` only cuts its
+    vector loop short (0.65x measured)."""
     n = partial.dim(DT.out)
+    kinds = [[kind for _, kind in _access_strides(model, _member_map(partial, k))] for k in range(n)]
+    extents = _member_extents(model, partial)
     for k in range(n - 1):
         for acc, kind in _access_strides(model, _member_map(partial, k)):
-            if kind in ("invariant", "unit") and _bytes(acc) > min_bytes:
+            if kind in ("invariant", "unit") and _bytes(acc) > min_bytes and _inner_footprint(model, kinds, extents, k) > _l1_half(min_bytes):
                 return True
     return False
+
+
+def _outer_footprint(model: NestModel, partial: isl.MultiUnionPwAff) -> int:
+    """What one iteration of the band's outermost member touches (the reuse
+    distance of what the band's dependences carry)."""
+    n = partial.dim(DT.out)
+    kinds = [[kind for _, kind in _access_strides(model, _member_map(partial, k))] for k in range(n)]
+    return _inner_footprint(model, kinds, _member_extents(model, partial), 0)
+
+
+def _l1_half(min_bytes: int) -> int:
+    """Half the L1 data cache: the reuse distance below which the data is
+    still there without tiling (0 when ``min_bytes`` is: a tile size the
+    user asked for tiles every band it can)."""
+    from affine_lsp.transforms.machine import caches
+
+    return caches().l1 // 2 if min_bytes else 0
+
+
+def _inner_footprint(model: NestModel, kinds: list[list[str]], extents: list[int], k: int) -> int:
+    """Bytes the band's members inside member ``k`` touch in one iteration
+    of ``k``: per distinct access (a load and a store of the same element
+    count once), the product of the extents of those members it moves along
+    (capped by its memref), 8 bytes an element."""
+    accesses = [acc for st in model.statements for acc in st.accesses]
+    total = 0
+    seen: set[tuple[int, str]] = set()
+    for a, acc in enumerate(accesses):
+        key = (id(getattr(acc, "memref", None)), str(getattr(acc, "relation", "")))
+        if key in seen:
+            continue
+        seen.add(key)
+        elems = 1
+        for j in range(k + 1, len(extents)):
+            if a < len(kinds[j]) and kinds[j][a] != "invariant":
+                elems *= extents[j]
+        total += min(elems * 8, _bytes(acc))
+    return total
+
+
+def _member_extents(model: NestModel, partial: isl.MultiUnionPwAff) -> list[int]:
+    """How many values each member of a band takes on the statements'
+    domains (the largest over the statements; unbounded: a large number)."""
+    n = partial.dim(DT.out)
+    out = [1] * n
+    sched = isl.UnionMap.from_multi_union_pw_aff(partial)
+    dom = None
+    for st in model.statements:
+        u = isl.UnionSet.from_set(st.domain)
+        dom = u if dom is None else dom.union(u)
+    rng = sched.intersect_domain(dom).range() if dom is not None else sched.range()
+
+    def one(s: isl.Set) -> None:
+        for k in range(min(n, s.dim(DT.set))):
+            ls = isl.LocalSpace.from_space(s.get_space())
+            aff = isl.Aff.var_on_domain(ls, DT.set, k)
+            lo, hi = s.min_val(aff), s.max_val(aff)
+            size = hi.sub(lo).to_python() + 1 if lo.is_int() and hi.is_int() else 1 << 30
+            out[k] = max(out[k], int(size))
+
+    rng.foreach_set(one)
+    return out
 
 
 def cache_bytes() -> int:
@@ -381,7 +449,13 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, o
                     node = node.band_member_set_coincident(j, int(coinc[k]))
                 partial = newp
         info = BandInfo(n, order, [coinc[k] for k in order], None, vector, _describe(partial, model))
-        if permutable and n >= 2 and tile > 1 and _extents_exceed(node, tile) and (_has_reuse(model, partial, min_bytes) or _carries(model, node, min_bytes)):
+        if (
+            permutable
+            and n >= 2
+            and tile > 1
+            and _extents_exceed(node, tile)
+            and (_has_reuse(model, partial, min_bytes) or (_carries(model, node, min_bytes) and _outer_footprint(model, partial) > _l1_half(min_bytes)))
+        ):
             tiles = [tile] * (n - 1) + [tile * INNER_TILE_FACTOR if vector is not None else tile]
             sizes = isl.MultiVal.zero(node.band_get_space())
             for k in range(n):
