@@ -34,6 +34,7 @@ import io
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -74,17 +75,15 @@ class Early:
             os.replace(tmp, path)
 
 
-def read_first(stream: BinaryIO) -> Early:
-    """Read the first LSP message of ``stream`` (headers and body); an
-    :class:`Early` holding the bytes read and, when it is a well-formed
-    ``initialize`` request, the message."""
-    raw = bytearray()
+def read_body(readline: Callable[[], bytes], read: Callable[[int], bytes], max_body: int = MAX_BODY) -> dict[str, Any] | None:
+    """One LSP message read with ``readline``/``read`` (its headers, then
+    ``Content-Length`` bytes of JSON): the message, or None at the end of
+    the input, on a malformed header or body, or past ``max_body`` bytes."""
     length = None
     for _ in range(MAX_HEADER_LINES):
-        line = stream.readline()
-        raw += line
+        line = readline()
         if not line.endswith(b"\n"):
-            return Early(bytes(raw), None)  # end of input
+            return None  # end of input
         text = line.strip()
         if not text:
             break
@@ -93,20 +92,39 @@ def read_first(stream: BinaryIO) -> Early:
             try:
                 length = int(value.strip())
             except ValueError:
-                return Early(bytes(raw), None)
+                return None
     else:
-        return Early(bytes(raw), None)
-    if length is None or not 0 < length <= MAX_BODY:
-        return Early(bytes(raw), None)
-    body = stream.read(length)
-    raw += body
+        return None
+    if length is None or not 0 < length <= max_body:
+        return None
+    body = read(length)
     if len(body) != length:
-        return Early(bytes(raw), None)
+        return None
     try:
         msg = json.loads(body)
     except ValueError:
-        return Early(bytes(raw), None)
-    if not isinstance(msg, dict) or msg.get("method") != "initialize" or "id" not in msg or not isinstance(msg.get("params"), dict):
+        return None
+    return msg if isinstance(msg, dict) else None
+
+
+def read_first(stream: BinaryIO) -> Early:
+    """Read the first LSP message of ``stream`` (headers and body); an
+    :class:`Early` holding the bytes read and, when it is a well-formed
+    ``initialize`` request, the message."""
+    raw = bytearray()
+
+    def readline() -> bytes:
+        line = stream.readline()
+        raw.extend(line)
+        return line
+
+    def read(n: int) -> bytes:
+        data = stream.read(n)
+        raw.extend(data)
+        return data
+
+    msg = read_body(readline, read)
+    if msg is None or msg.get("method") != "initialize" or "id" not in msg or not isinstance(msg.get("params"), dict):
         return Early(bytes(raw), None)
     return Early(bytes(raw), msg)
 

@@ -37,6 +37,8 @@ import os
 import select
 from typing import Any, BinaryIO
 
+from affine_lsp.server.early_initialize import read_body
+
 log = logging.getLogger("affine_lsp.server.early_open")
 
 WAIT_S = 0.5
@@ -101,32 +103,7 @@ class FdReader:
 
 def read_message(reader: FdReader) -> dict[str, Any] | None:
     """The next LSP message, or None (end of input, malformed, too large)."""
-    length = None
-    for _ in range(16):
-        line = reader.readline()
-        if not line.endswith(b"\n"):
-            return None
-        text = line.strip()
-        if not text:
-            break
-        key, sep, value = text.partition(b":")
-        if sep and key.strip().lower() == b"content-length":
-            try:
-                length = int(value.strip())
-            except ValueError:
-                return None
-    else:
-        return None
-    if length is None or not 0 < length <= MAX_BODY:
-        return None
-    body = reader.read(length)
-    if len(body) != length:
-        return None
-    try:
-        msg = json.loads(body)
-    except ValueError:
-        return None
-    return msg if isinstance(msg, dict) else None
+    return read_body(reader.readline, reader.read, MAX_BODY)
 
 
 def _is_mlir(td: dict[str, Any]) -> bool:
