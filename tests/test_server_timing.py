@@ -16,30 +16,18 @@ from pytest_lsp import LanguageClient
 from affine_lsp.server.timing_lens import TIME_FUNCTION
 from tests import oracle
 from tests.test_server_support import config, diagnostics_for, no_server_errors, open_doc, start
+from tests.test_time_command import MATMUL
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
 
-TEXT = """\
-func.func @kernel(%A: memref<48x48xf64>, %B: memref<48x48xf64>, %C: memref<48x48xf64>) {
-  affine.for %i = 0 to 48 {
-    affine.for %j = 0 to 48 {
-      affine.for %k = 0 to 48 {
-        %a = affine.load %A[%i, %k] : memref<48x48xf64>
-        %b = affine.load %B[%k, %j] : memref<48x48xf64>
-        %c = affine.load %C[%i, %j] : memref<48x48xf64>
-        %p = arith.mulf %a, %b : f64
-        %s = arith.addf %c, %p : f64
-        affine.store %s, %C[%i, %j] : memref<48x48xf64>
-      }
-    }
-  }
-  return
-}
-
+TEXT = (
+    MATMUL
+    + """
 func.func @dynamic(%A: memref<?xf64>) {
   return
 }
 """
+)
 URI = "file:///timing.mlir"
 
 
