@@ -188,7 +188,8 @@ class ErrorOracle:
     def _located(self, text: str) -> tuple[tuple[tuple[int, str, str, bool], ...], int]:
         """``(chunk index, message, stripped line text, stops)`` of every
         error, and the number of chunks. ``stops``: a parse error, or a
-        parse-class error of the verifier (code ``syntax``), after which the
+        parse-class error of the verifier (code ``syntax``, or an unknown op
+        of an upstream dialect, ``unknown-upstream-op``), after which the
         item is not verified further (one such error per item, as mlir-opt's
         parser gives)."""
         h = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
@@ -210,7 +211,10 @@ class ErrorOracle:
                     ls = text.rfind("\n", 0, n.span.start) + 1
                     le = text.find("\n", ls)
                     chunk = max(0, bisect.bisect_right(starts, n.span.start) - 1)
-                    out.append((chunk, n.message, text[ls : le if le >= 0 else len(text)].strip(), k < len(parsed) or n.code == "syntax"))
+                    # mlir-opt's parser stops at an unknown op of an upstream
+                    # dialect too (the op registry reports it from the verifier).
+                    stops = k < len(parsed) or n.code in ("syntax", "unknown-upstream-op")
+                    out.append((chunk, n.message, text[ls : le if le >= 0 else len(text)].strip(), stops))
             got = (tuple(sorted(out, key=lambda x: (x[1], x[2], x[0]))), len(starts))
             if len(self._cache) >= self._size:
                 self._cache.pop(next(iter(self._cache)))

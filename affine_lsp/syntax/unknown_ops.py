@@ -36,7 +36,9 @@ def custom_unknown_note(name: str, span: Span) -> Note:
 
 
 # An op name where a statement starts: `name`, `%r = name`, `%a, %b:2 = name`.
-_STATEMENT_OP = re.compile(r"^[ \t]*(?:%[\w$.-]+(?::\d+)?(?:[ \t]*,[ \t]*%[\w$.-]+(?::\d+)?)*[ \t]*=[ \t]*)?([A-Za-z_][\w$]*\.[\w$.]+)", re.M)
+# ASCII only, as MLIR's lexer: a name ends at the first other character
+# (`arith.addéf` is the op `arith.add`, then an unexpected character).
+_STATEMENT_OP = re.compile(r"^[ \t]*(?:%[\w$.-]+(?::\d+)?(?:[ \t]*,[ \t]*%[\w$.-]+(?::\d+)?)*[ \t]*=[ \t]*)?([A-Za-z_][\w$]*\.[\w$.]+)", re.M | re.ASCII)
 
 
 def replace_syntax_error(notes: list[Note], text: str, anchor: Anchor) -> None:
