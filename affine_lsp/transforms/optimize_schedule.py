@@ -184,32 +184,29 @@ def _bytes(acc: object) -> int:
     return n * max(1, width)
 
 
-def _has_reuse(model: NestModel, partial: isl.MultiUnionPwAff, min_bytes: int) -> bool:
-    """Tiling the band brings reuse into cache: an access is invariant along
-    a member other than the innermost (temporal reuse) or unit-stride along
-    one (spatial reuse the innermost loop does not exploit: a transpose's
-    column accesses), on a memref larger than ``min_bytes`` (a smaller one
-    stays in cache without tiling), and the data the members inside it touch
-    between two uses (the reuse distance, :func:`_inner_footprint`) does
-    not fit in ``min_bytes`` either: floyd-warshall's row ``path[k][*]`` is
-    reused along ``i`` from L1 already, and tiling ``(i, j)`` only cuts its
-    vector loop short (0.65x measured)."""
+def _tiling_pays(model: NestModel, node: isl.ScheduleNode, partial: isl.MultiUnionPwAff, min_bytes: int) -> bool:
+    """Tiling the band brings reuse into cache that the untiled order does
+    not already have there. Either an access is invariant along a member
+    other than the innermost (temporal reuse) or unit-stride along one
+    (spatial reuse the innermost loop does not exploit: a transpose's column
+    accesses), on a memref larger than ``min_bytes`` (a smaller one stays in
+    cache without tiling); or a dependence links two instances of the band
+    (:func:`_carries`, a stencil's reuse). In both cases the data the
+    members inside the reusing one touch between two uses (the reuse
+    distance, :func:`_inner_footprint`) must exceed half of L1:
+    floyd-warshall's row ``path[k][*]`` is reused along ``i`` from L1
+    already, and tiling ``(i, j)`` only cuts its vector loop short (0.65x
+    measured). Each member's strides are computed once."""
     n = partial.dim(DT.out)
-    kinds = [[kind for _, kind in _access_strides(model, _member_map(partial, k))] for k in range(n)]
+    strides = [_access_strides(model, _member_map(partial, k)) for k in range(n)]
+    kinds = [{id(acc): kind for acc, kind in member} for member in strides]
     extents = _member_extents(model, partial)
+    threshold = _l1_half(min_bytes)
     for k in range(n - 1):
-        for acc, kind in _access_strides(model, _member_map(partial, k)):
-            if kind in ("invariant", "unit") and _bytes(acc) > min_bytes and _inner_footprint(model, kinds, extents, k) > _l1_half(min_bytes):
+        if any(kind in ("invariant", "unit") and _bytes(acc) > min_bytes for acc, kind in strides[k]):
+            if _inner_footprint(model, kinds, extents, k) > threshold:
                 return True
-    return False
-
-
-def _outer_footprint(model: NestModel, partial: isl.MultiUnionPwAff) -> int:
-    """What one iteration of the band's outermost member touches (the reuse
-    distance of what the band's dependences carry)."""
-    n = partial.dim(DT.out)
-    kinds = [[kind for _, kind in _access_strides(model, _member_map(partial, k))] for k in range(n)]
-    return _inner_footprint(model, kinds, _member_extents(model, partial), 0)
+    return _carries(model, node, min_bytes) and _inner_footprint(model, kinds, extents, 0) > threshold
 
 
 def _l1_half(min_bytes: int) -> int:
@@ -221,22 +218,22 @@ def _l1_half(min_bytes: int) -> int:
     return caches().l1 // 2 if min_bytes else 0
 
 
-def _inner_footprint(model: NestModel, kinds: list[list[str]], extents: list[int], k: int) -> int:
+def _inner_footprint(model: NestModel, kinds: list[dict[int, str]], extents: list[int], k: int) -> int:
     """Bytes the band's members inside member ``k`` touch in one iteration
-    of ``k``: per distinct access (a load and a store of the same element
-    count once), the product of the extents of those members it moves along
-    (capped by its memref), 8 bytes an element."""
-    accesses = [acc for st in model.statements for acc in st.accesses]
+    of ``k``: per distinct access of the band's statements (a load and a
+    store of the same element count once), the product of the extents of
+    those members it moves along (capped by its memref), 8 bytes an
+    element. ``kinds``: per member, each access's stride class by ``id``."""
     total = 0
     seen: set[tuple[int, str]] = set()
-    for a, acc in enumerate(accesses):
+    for acc in (acc for st in model.statements for acc in st.accesses):
         key = (id(getattr(acc, "memref", None)), str(getattr(acc, "relation", "")))
-        if key in seen:
+        if id(acc) not in kinds[k] or key in seen:
             continue
         seen.add(key)
         elems = 1
         for j in range(k + 1, len(extents)):
-            if a < len(kinds[j]) and kinds[j][a] != "invariant":
+            if kinds[j].get(id(acc)) != "invariant":
                 elems *= extents[j]
         total += min(elems * 8, _bytes(acc))
     return total
@@ -449,13 +446,7 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, o
                     node = node.band_member_set_coincident(j, int(coinc[k]))
                 partial = newp
         info = BandInfo(n, order, [coinc[k] for k in order], None, vector, _describe(partial, model))
-        if (
-            permutable
-            and n >= 2
-            and tile > 1
-            and _extents_exceed(node, tile)
-            and (_has_reuse(model, partial, min_bytes) or (_carries(model, node, min_bytes) and _outer_footprint(model, partial) > _l1_half(min_bytes)))
-        ):
+        if permutable and n >= 2 and tile > 1 and _extents_exceed(node, tile) and _tiling_pays(model, node, partial, min_bytes):
             tiles = [tile] * (n - 1) + [tile * INNER_TILE_FACTOR if vector is not None else tile]
             sizes = isl.MultiVal.zero(node.band_get_space())
             for k in range(n):
