@@ -28,6 +28,8 @@ from typing import IO, Any
 import pytest
 from lsprotocol import types
 
+from tests.test_server_support import read_messages
+
 ROOT = Path(__file__).resolve().parent.parent
 
 OOB_AND_VERIFIER_ERROR = """func.func @oob(%A: memref<64xf32>) {
@@ -89,19 +91,7 @@ class _Client:
         self.next_id = 0
 
     def _read(self, out: IO[bytes]) -> None:
-        while True:
-            length = 0
-            while True:
-                line = out.readline()
-                if not line:
-                    return
-                line = line.strip()
-                if not line:
-                    break
-                k, _, v = line.partition(b":")
-                if k.lower() == b"content-length":
-                    length = int(v)
-            msg = json.loads(out.read(length))
+        for msg in read_messages(out):
             if "id" in msg and "method" in msg:  # a request of the server: answered
                 self.send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
             with self.cv:

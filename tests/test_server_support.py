@@ -12,7 +12,7 @@ import asyncio
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -222,6 +222,26 @@ def hover_text(h: types.Hover | None) -> str:
     return c.value if isinstance(c, types.MarkupContent) else str(c)
 
 
+def read_messages(out: Any) -> Iterator[dict[str, Any]]:
+    """The LSP messages a server writes on ``out`` (a binary stream), as
+    dicts, until it closes."""
+    import json
+
+    while True:
+        length = 0
+        while True:
+            line = out.readline()
+            if not line:
+                return
+            line = line.strip()
+            if not line:
+                break
+            k, _, v = line.partition(b":")
+            if k.lower() == b"content-length":
+                length = int(v)
+        yield json.loads(out.read(length))
+
+
 class RawClient:
     """A minimal synchronous LSP client over a subprocess's stdio, for
     traffic pytest-lsp cannot produce (malformed JSON, raw params)."""
@@ -239,21 +259,9 @@ class RawClient:
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
-        out = self.proc.stdout
-        assert out is not None
-        while True:
-            length = 0
-            while True:
-                line = out.readline()
-                if not line:
-                    return
-                line = line.strip()
-                if not line:
-                    break
-                k, _, v = line.partition(b":")
-                if k.lower() == b"content-length":
-                    length = int(v)
-            self.queue.put(self._json.loads(out.read(length)))
+        assert self.proc.stdout is not None
+        for msg in read_messages(self.proc.stdout):
+            self.queue.put(msg)
 
     def send_bytes(self, body: bytes) -> None:
         assert self.proc.stdin is not None
