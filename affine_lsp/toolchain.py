@@ -59,6 +59,23 @@ VECTOR_LOWERING: tuple[str, ...] = (
     "-reconcile-unrealized-casts",
 )
 RUNNER_LIBS = ("libmlir_c_runner_utils.so", "libmlir_runner_utils.so")
+# affine.parallel on threads: -lower-affine turns it into scf.parallel,
+# -async-parallel-for splits that into tasks of MLIR's async runtime (a
+# thread pool in libmlir_async_runtime.so; no OpenMP library needed).
+ASYNC_RUNTIME_LIB = "libmlir_async_runtime.so"
+
+
+def parallel_lowering(workers: int) -> tuple[str, ...]:
+    """VECTOR_LOWERING with ``scf.parallel`` loops run on ``workers`` threads."""
+    return (
+        "-lower-affine",
+        f"-async-parallel-for=num-workers={workers}",
+        "-async-to-async-runtime",
+        "-async-runtime-ref-counting",
+        "-async-runtime-ref-counting-opt",
+        "-convert-async-to-llvm",
+        *VECTOR_LOWERING,
+    )
 
 
 class ToolchainError(Exception):
@@ -215,15 +232,33 @@ def crash_summary(stderr: str) -> str:
     return "\n".join(head).strip()[:2000] or "no message before the stack dump"
 
 
-def run(tc: Toolchain, lowered: str, entry: str = "main", *, opt_level: str = "-O3", timeout: float = 600, extra: Sequence[str] = ()) -> str:
+def async_runtime(tc: Toolchain) -> Path | None:
+    """MLIR's async runtime library beside the runner-utils ones (the
+    threads of :func:`parallel_lowering`), or None when the install has none."""
+    lib = tc.libs[0].parent / ASYNC_RUNTIME_LIB if tc.libs else None
+    return lib if lib is not None and lib.is_file() else None
+
+
+def run(
+    tc: Toolchain,
+    lowered: str,
+    entry: str = "main",
+    *,
+    opt_level: str = "-O3",
+    timeout: float = 600,
+    extra: Sequence[str] = (),
+    extra_libs: Sequence[Path] = (),
+) -> str:
     """Run ``@entry`` (``() -> ()``) of a program in the LLVM dialect with
-    ``mlir-runner`` and the runner-utils libraries; return what it printed
-    (RunError on a crash, a non-zero exit or a time-out). ``extra``: more
-    mlir-runner options (e.g. ``-dump-object-file``)."""
+    ``mlir-runner`` and the runner-utils libraries (and ``extra_libs``, e.g.
+    :func:`async_runtime`); return what it printed (RunError on a crash, a
+    non-zero exit or a time-out). ``extra``: more mlir-runner options (e.g.
+    ``-dump-object-file``)."""
     with tempfile.TemporaryDirectory(prefix="affine-lsp-") as d:
         src = Path(d) / "low.mlir"
         src.write_text(lowered)
-        cmd = [str(tc.runner), str(src), opt_level, "-e", entry, "-entry-point-result=void", "-shared-libs=" + ",".join(str(p) for p in tc.libs), *extra]
+        libs = ",".join(str(p) for p in (*tc.libs, *extra_libs))
+        cmd = [str(tc.runner), str(src), opt_level, "-e", entry, "-entry-point-result=void", "-shared-libs=" + libs, *extra]
         try:
             p = subprocess.run(cmd, env=dict(tc.env), capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:

@@ -67,6 +67,7 @@ class Variant:
     kind: str  # "original", "affine-lsp" (a CLI command line), "mlir" (passes run on each func.func)
     args: tuple[str, ...] = ()
     requires: str | None = None  # an affine-lsp subcommand that must exist
+    threads: bool = False  # run affine.parallel loops on every core (timed by the wall clock)
 
 
 # The variants: one line each.
@@ -80,6 +81,7 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("interchange", "affine-lsp", ("interchange",)),
     Variant("unroll-jam --factor 4", "affine-lsp", ("unroll-jam", "--factor", "4")),
     Variant("optimize --all", "affine-lsp", ("optimize", "--all"), requires="optimize"),
+    Variant("optimize --all --parallel", "affine-lsp", ("optimize", "--all", "--parallel"), requires="optimize", threads=True),
     Variant("mlir fusion", "mlir", ("affine-loop-fusion",)),
     Variant("mlir tile", "mlir", ("affine-loop-tile",)),
     Variant("mlir super-vectorize", "mlir", (SUPER_VECTORIZE,)),
@@ -113,9 +115,12 @@ class Outcome:
     speedup: float | None = None
     speedup_bound: float | None = None  # timeouts: below this
     budget: float | None = None  # seconds a run may take
+    threads: int = 0  # worker threads of affine.parallel loops (0: lowered sequentially)
 
     def median(self, clock: str) -> float:
-        return harness.median(self.cpu_times if clock == "cpu" else self.times)
+        """The median time of a call; a threaded variant's is always wall time
+        (its CPU time adds up the threads' time)."""
+        return harness.median(self.cpu_times if clock == "cpu" and not self.threads else self.times)
 
 
 def available_subcommands() -> set[str]:
@@ -176,7 +181,7 @@ def predicted_speedup(preds: Sequence[dict[str, object]]) -> float | None:
 
 
 def produce(kernel: str, text: str, v: Variant, tc: toolchain.Toolchain, baseline: str | None, explain: dict[str, bool], kernels_dir: Path) -> Outcome:
-    out = Outcome(kernel, v.name)
+    out = Outcome(kernel, v.name, threads=(os.cpu_count() or 1) if v.threads else 0)
     t0 = time.perf_counter()
     if v.kind == "original":
         out.text = text
@@ -228,7 +233,11 @@ def prepare(out: Outcome, tc: toolchain.Toolchain, sig: harness.Signature, repea
             out.status, out.detail = FAILED, "the signature of @kernel changed"
             return
         program = harness.build(out.text, new_sig, repeat, sig.written)
-        out.lowered = toolchain.lower(tc, program, timeout=900)
+        if out.threads and toolchain.async_runtime(tc) is None:
+            out.status, out.detail = FAILED, f"no {toolchain.ASYNC_RUNTIME_LIB} beside the runner-utils libraries"
+            return
+        passes = toolchain.parallel_lowering(out.threads) if out.threads else toolchain.VECTOR_LOWERING
+        out.lowered = toolchain.lower(tc, program, passes, timeout=900)
     except harness.HarnessError as e:
         out.status, out.detail = FAILED, str(e)
     except toolchain.CompileError as e:
@@ -240,7 +249,8 @@ def time_round(out: Outcome, tc: toolchain.Toolchain, sig: harness.Signature, re
     if out.status != OK or out.lowered is None:
         return
     try:
-        stdout = toolchain.run(tc, out.lowered, harness.ENTRY, timeout=budget)
+        runtime = toolchain.async_runtime(tc) if out.threads else None
+        stdout = toolchain.run(tc, out.lowered, harness.ENTRY, timeout=budget, extra_libs=(runtime,) if runtime else ())
         m = harness.parse_output(stdout, sig, repeat, sig.written)
     except toolchain.RunError as e:
         if "did not finish" in str(e):
@@ -319,7 +329,7 @@ def run_kernel(kernel: str, text: str, outcomes: list[Outcome], tc: toolchain.To
         if bad:
             o.status, o.detail = WRONG, "; ".join(bad[:3])
             continue
-        t0, t1 = orig.median(clock), o.median(clock)
+        t0, t1 = orig.median("wall" if o.threads else clock), o.median(clock)
         if t0 > 0 and t1 > 0:
             o.speedup = t0 / t1
         else:
@@ -442,7 +452,8 @@ def summarize(per_kernel: dict[str, list[Outcome]], variants: Sequence[Variant],
                         "cell": _cell(o),
                         "speedup": o.speedup,
                         "speedup_bound": o.speedup_bound,
-                        "median_ms": o.median(args.clock) * 1000 if (o.times if args.clock == "wall" else o.cpu_times) else None,
+                        "median_ms": o.median(args.clock) * 1000 if (o.times if args.clock == "wall" or o.threads else o.cpu_times) else None,
+                        "threads": o.threads,
                         "times": o.times,
                         "cpu_times": o.cpu_times,
                         "transform_seconds": o.transform_seconds,
@@ -461,6 +472,7 @@ def summarize(per_kernel: dict[str, list[Outcome]], variants: Sequence[Variant],
         summary[v.name] = {
             "kind": v.kind,
             "command": {"original": "", "affine-lsp": "affine-lsp " + " ".join(v.args) + " FILE", "mlir": "mlir-opt FILE " + mlir_pipeline(v.args)}[v.kind],
+            "note": f"affine.parallel loops on {os.cpu_count() or 1} threads of MLIR's async runtime; speedup from wall times" if v.threads else "",
             **variant_summary(cells),
         }
         for c in cells:
@@ -526,7 +538,9 @@ def markdown(data: dict) -> str:  # type: ignore[type-arg]
         "* Each program gets the harness of `affine_lsp/harness.py`: a generated main that initialises the arrays deterministically before every call, "
         "calls `@kernel` once to warm up, then times "
         f"{data['repeat']} calls through a wrapper LLVM cannot inline, and prints checksums of the arrays the kernel writes. "
-        "Programs are lowered with the pass list of `affine_lsp/toolchain.py` and run with `mlir-runner -O3` (one thread).",
+        "Programs are lowered with the pass list of `affine_lsp/toolchain.py` and run with `mlir-runner -O3` (one thread; "
+        "the `--parallel` variant's `affine.parallel` loops run on every core through MLIR's async runtime, `toolchain.parallel_lowering`, "
+        "and its speedup is a ratio of wall times, whatever the clock of the others).",
         f"* Runs are interleaved: {data['rounds']} rounds, each running every variant of a kernel once in turn; a time is the median of all calls; "
         f"speedups are ratios of medians of the {clock}.",
         "* Values: each variant's checksums (sum, index-weighted sum, sum of absolute values of each written array) are compared with the original's, "
@@ -548,7 +562,7 @@ def markdown(data: dict) -> str:  # type: ignore[type-arg]
         "",
         "## Variants",
         "",
-        *[f"* `{n}`: `{s['command']}`" for n, s in data["summary"].items() if s["command"]],
+        *[f"* `{n}`: `{s['command']}`" + (f" ({s['note']})" if s.get("note") else "") for n, s in data["summary"].items() if s["command"]],
         "",
         "## Speedups (original time / variant time)",
         "",

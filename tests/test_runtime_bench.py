@@ -163,3 +163,52 @@ def test_spearman_and_geomean() -> None:
     assert runtime.spearman([1, 2, 2, 3], [1, 2, 3, 4]) == pytest.approx(0.9486832980505138)
     assert math.isnan(runtime.spearman([1, 2], [1, 2]))
     assert runtime.geomean([2.0, 8.0]) == pytest.approx(4.0)
+
+
+@pytest.mark.oracle
+@needs_runner
+def test_the_parallel_variant_runs_on_threads_with_the_same_values(tmp_path: Path) -> None:
+    """`optimize --all --parallel` is lowered through MLIR's async runtime
+    (affine.parallel -> scf.parallel -> tasks on worker threads); its values
+    are checked like every variant's and its speedup is a ratio of wall times."""
+    kd = tmp_path / "kernels"
+    kd.mkdir()
+    (kd / "matmul.mlir").write_text(MATMUL)
+    out_json, out_md = tmp_path / "r.json", tmp_path / "r.md"
+    argv = ["--kernels-dir", str(kd), "--variants", "optimize --all --parallel", "--repeat", "1", "--rounds", "1", "--clock", "cpu"]
+    assert runtime.main([*argv, "--json", str(out_json), "--markdown", str(out_md)]) == 0
+    data = json.loads(out_json.read_text())
+    v = data["kernels"][0]["variants"]["optimize --all --parallel"]
+    assert v["status"] == "ok", v["detail"]
+    assert v["threads"] >= 1 and v["speedup"] > 0
+    # Wall times: the speedup is the original's wall median over the variant's.
+    assert math.isclose(v["speedup"], data["kernels"][0]["original_wall_ms"] / (harness.median(v["times"]) * 1000), rel_tol=1e-9)
+    assert "threads of MLIR's async runtime; speedup from wall times" in out_md.read_text()
+
+
+@pytest.mark.oracle
+@needs_runner
+def test_parallel_lowering_computes_what_the_sequential_one_does() -> None:
+    from affine_lsp import toolchain
+
+    tc = toolchain.find()
+    assert toolchain.async_runtime(tc) is not None
+    program = """\
+func.func @kernel(%A: memref<64x64xf64>) {
+  affine.parallel (%i, %j) = (0, 0) to (64, 64) {
+    %x = arith.index_cast %i : index to i64
+    %y = arith.index_cast %j : index to i64
+    %s = arith.addi %x, %y : i64
+    %f = arith.sitofp %s : i64 to f64
+    affine.store %f, %A[%i, %j] : memref<64x64xf64>
+  }
+  return
+}
+"""
+    sig = harness.signature_of(program, "kernel")
+    harnessed = harness.build(program, sig, 1, sig.written)
+    seq = harness.parse_output(toolchain.run(tc, toolchain.lower(tc, harnessed), harness.ENTRY), sig, 1, sig.written)
+    lowered = toolchain.lower(tc, harnessed, toolchain.parallel_lowering(2))
+    par = harness.parse_output(toolchain.run(tc, lowered, harness.ENTRY, extra_libs=(toolchain.async_runtime(tc),)), sig, 1, sig.written)
+    assert harness.compare(seq, par) == []
+    assert "async" in lowered or "mlirAsyncRuntime" in lowered
