@@ -23,7 +23,7 @@ innermost first, so code moves out of as many loops as it can.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from affine_lsp.ir.affine_ops import ForView
@@ -261,7 +261,7 @@ def hoist_document(text: str, lines: Sequence[int] | None = None) -> tuple[str, 
     return new, outcomes
 
 
-def _verdicts(loop: Operation) -> list:
+def hoist_verdicts(loop: Operation) -> list:
     from affine_lsp.transforms.loop_catalog import Verdict
 
     if loop.name != "affine.for":
@@ -272,10 +272,7 @@ def _verdicts(loop: Operation) -> list:
     return [Verdict("hoist invariant code", False, plan.reason or "")]
 
 
-def _register() -> None:
-    from affine_lsp.transforms.loop_catalog import register
-
-    register(_verdicts)
-
-
-_register()
+def hoist_rewrite(args: object) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
+    """``affine-lsp hoist``: like ``mlir-opt -affine-loop-invariant-code-motion``,
+    out of every loop (``--all``; innermost first) or the ones on ``--loop``."""
+    return hoist_document

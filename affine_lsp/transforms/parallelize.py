@@ -31,7 +31,7 @@ kind of :data:`REDUCTION_KINDS`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from affine_lsp.ir.affine_expr import AffineMap
@@ -398,3 +398,10 @@ def parallelize_document(text: str, lines: Sequence[int] | None = None, max_nest
         )
     outcomes.sort(key=lambda o: o.offset)
     return new, outcomes
+
+
+def parallelize_rewrite(args: object) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
+    """``affine-lsp parallelize``: like ``mlir-opt
+    -affine-parallelize="parallel-reductions=1"``, every loop without a
+    carried dependence (``--all``) or the ones on ``--loop``."""
+    return lambda text, lines: parallelize_document(text, lines, args.max_nested)  # type: ignore[attr-defined]

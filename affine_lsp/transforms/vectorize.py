@@ -34,7 +34,7 @@ disabled action with the reason). For the CLI: :func:`vectorize_document`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from affine_lsp.ir import printer as _printer
 from affine_lsp.ir.affine_expr import AffineDimExpr, AffineExpr, AffineMap, AffineSymbolExpr, constant, dim, symbol
@@ -44,6 +44,7 @@ from affine_lsp.ir.core import Block, Operation, Value
 from affine_lsp.ir.types import FloatType, IndexType, Type, VectorType
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
 from affine_lsp.transforms.parallelize import Reduction
+from affine_lsp.transforms.registry import OptionError
 from affine_lsp.transforms.rewrite import (
     LoopOutcome,
     NameGen,
@@ -618,3 +619,19 @@ def vectorize_document(
         outcomes.append(LoopOutcome(lp.span.start, doc.lines.line_of(lp.span.start) + 1, r is None, msg))
     outcomes.sort(key=lambda o: o.offset)
     return new, outcomes
+
+
+def vectorize_rewrite(args: object) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
+    """``affine-lsp vectorize``: like ``mlir-opt -affine-super-vectorize``,
+    without its miscompiles; ``--all`` takes the loops :func:`select_loops`
+    picks among those predicted faster (``--force``: among all legal ones)."""
+    if args.vf < 2:  # type: ignore[attr-defined]
+        raise OptionError("--vf must be at least 2")
+    return lambda text, lines: vectorize_document(
+        text,
+        args.vf,  # type: ignore[attr-defined]
+        lines,
+        not args.no_reductions,  # type: ignore[attr-defined]
+        0 if args.fastest_only else 1,  # type: ignore[attr-defined]
+        args.force,  # type: ignore[attr-defined]
+    )
