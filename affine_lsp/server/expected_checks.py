@@ -54,7 +54,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SOURCE_KIND = "source.addExpectedChecks"
-_VIEW_ATTR = "_expected_view"
 
 
 class View:
@@ -112,7 +111,7 @@ def apply(
     reported as "not produced" meanwhile."""
     mode = mode_of(doc.text, settings.verify_diagnostics)
     if mode is None:
-        setattr(st, _VIEW_ATTR, View(doc.version, None, None, (doc, parse_notes, verify_notes)))
+        st.expected_view = View(doc.version, None, None, (doc, parse_notes, verify_notes))
         return notes
     try:
         emitted = X.mlir_opt_diagnostics(doc, parse_notes, verify_notes)
@@ -127,7 +126,7 @@ def apply(
     except Exception:  # pragma: no cover - defensive: never lose the diagnostics
         log.exception("expected-* matching failed")
         return notes
-    setattr(st, _VIEW_ATTR, View(doc.version, emitted, result, needs_remarks=needs))
+    st.expected_view = View(doc.version, emitted, result, needs_remarks=needs)
     return _shown(emitted, result, notes)
 
 
@@ -135,7 +134,7 @@ def remarks_needed(st: DocumentState, doc_version: int) -> bool:
     """Whether the diagnostics of ``doc_version`` (as :func:`apply` saw it)
     include the remarks of ``-test-memref-dependence-check`` (its ``RUN:``
     line runs the pass with ``-verify-diagnostics``, the analysis is on)."""
-    view: View | None = getattr(st, _VIEW_ATTR, None)
+    view = st.expected_view
     return view is not None and view.doc_version == doc_version and view.needs_remarks
 
 
@@ -264,7 +263,7 @@ def _diagnostic(st: DocumentState, d: X.Emitted) -> types.Diagnostic | None:
 
 
 def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int, hi: int) -> list[types.CodeAction]:
-    view: View | None = getattr(st, _VIEW_ATTR, None)
+    view = st.expected_view
     if view is None or view.doc_version != doc.version:
         return []
     text = doc.text

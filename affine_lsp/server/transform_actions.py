@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 KIND = types.CodeActionKind.RefactorRewrite
-_CACHE_ATTR = "_transform_action_cache"
 
 
 def _header_end(doc: Document, loop: Operation) -> int:
@@ -105,12 +104,11 @@ def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int
     vf = int(getattr(ls.settings, "vectorize_default_width", 8) or 8)
     tile_sizes = tuple(getattr(ls.settings, "tile_sizes", (32,)) or (32,))
     key = (doc.version, tuple(op.span.start for op in loops), vf, tile_sizes)
-    cache: dict = getattr(st, _CACHE_ATTR, None) or {}
+    cache = st.transform_actions
     if key not in cache:
         if len(cache) > 64:
             cache.clear()
         cache[key] = transforms_for(doc, loops, vf, tile_sizes)
-        setattr(st, _CACHE_ATTR, cache)
     # Predicted-profitable rewrites first, unprofitable ones last (stable).
     return [_lsp_action(doc, st.uri, t) for t in sorted(cache[key], key=lambda t: rank(t.prediction))]
 
