@@ -140,19 +140,12 @@ def remarks_needed(st: DocumentState, doc_version: int) -> bool:
 
 def dependence_remarks(modules: list[Operation], settings: Settings, cancelled: Callable[[], bool] | None = None) -> list[object] | None:
     """The remarks of ``-test-memref-dependence-check`` on each section's
-    module op (``-split-input-file``: one run per section), computed with
-    isl (the dependence engine caches them per function); None when
-    ``cancelled`` says so between two sections."""
-    from affine_lsp.analysis.isl_support import DEFAULT_BUDGET
-    from affine_lsp.analysis.remarks import memref_dependence_remarks
+    module op (:func:`affine_lsp.ide.remarks.section_remarks`, under the
+    ``isl_ops`` setting); None when ``cancelled`` says so between two
+    sections."""
+    from affine_lsp.ide.remarks import section_remarks
 
-    budget = DEFAULT_BUDGET if settings.isl_ops is None else settings.isl_ops
-    out: list[object] = []
-    for module in modules:
-        if cancelled is not None and cancelled():
-            return None
-        out.extend(memref_dependence_remarks([module], budget))
-    return out
+    return section_remarks(modules, settings.isl_ops, cancelled)  # type: ignore[return-value]
 
 
 def _ann_span(e: X.Expectation | X.AnnotationError) -> Span:
