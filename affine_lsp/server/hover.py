@@ -106,8 +106,6 @@ class HoverBuilder:
         settings = self.ls.settings
         if not settings.analysis_enabled:
             return None, "dependence analysis is disabled (`affineLsp.analysis.enabled`)"
-        if not self.engine.has_analysis:
-            return None, "dependence analysis is not available (package `affine_lsp.analysis` missing)"
         func = scope_of(op)
         if func is None:
             return None, "not inside a function"
