@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.test_server_startup import OUT_OF_BOUNDS, VERIFIER_ERROR, _Client
+from tests.test_server_support import serve_probe
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,29 +47,9 @@ UNKNOWN_OP = """func.func @f(%a: i32) {
 }
 """
 
-_PROBE = """
-import io, json, sys
-
-class Probe(io.RawIOBase):
-    def __init__(self, raw):
-        self.raw = raw
-    def writable(self):
-        return True
-    def write(self, data):
-        data = bytes(data)
-        if b'"textDocument/publishDiagnostics"' in data:
-            probe = {name: name in sys.modules for name in ("pygls", "lsprotocol", "islpy")}
-            sys.stderr.write("PUBLISH " + json.dumps(probe) + "\\n")
-            sys.stderr.flush()
-        self.raw.write(data)
-        return len(data)
-    def flush(self):
-        self.raw.flush()
-
-sys.stdout = io.TextIOWrapper(io.BufferedWriter(Probe(sys.stdout.buffer)), write_through=True)
-from affine_lsp.cli import main
-sys.exit(main(["serve"]))
-"""
+# Runs `affine-lsp serve`, noting (on standard error) which modules are
+# loaded when a publishDiagnostics is written on its standard output.
+_PROBE = serve_probe(b'"textDocument/publishDiagnostics"', "PUBLISH", '{name: name in sys.modules for name in ("pygls", "lsprotocol", "islpy")}')
 
 URI = "file:///tmp/affine-lsp-test/early-open.mlir"
 

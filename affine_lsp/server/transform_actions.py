@@ -1,13 +1,15 @@
-"""Code actions for the loop transformations: "Fuse loops here",
-"Vectorize loop (VF=N)" and "Parallelize loop".
+"""Code actions for the loop transformations of
+:mod:`affine_lsp.transforms.registry` ("Fuse loops here", "Vectorize loop
+(VF=N)", "Tile loop band", ...), each one's ``actions`` function in the
+registry's order.
 
 Offered on an ``affine.for`` whose header holds the cursor, or on the loops
-a selection covers (two selected nests: the fusion of that pair). The
-transforms themselves (:mod:`affine_lsp.transforms`) decide legality from
-the dependence engine and re-parse and re-verify their output before
-anything is offered; an action that cannot apply is shown disabled, with
-the reason. Results are cached per document version and loop, because
-editors ask for code actions on every cursor move.
+a selection covers (two selected nests: the transformations that act on a
+pair, fusion). The transforms themselves decide legality from the
+dependence engine and re-parse and re-verify their output before anything
+is offered; an action that cannot apply is shown disabled, with the reason.
+Results are cached per document version and loop, because editors ask for
+code actions on every cursor move.
 """
 
 from __future__ import annotations
