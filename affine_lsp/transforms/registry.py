@@ -25,7 +25,7 @@ docs/architecture.md).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
 class OptionError(ValueError):
@@ -38,8 +38,7 @@ class OptionError(ValueError):
         self.status = status
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """One CLI option: ``argparse``'s ``add_argument(*flags, **kwargs)``;
     options of the same nonzero ``group`` are mutually exclusive."""
 
@@ -52,8 +51,7 @@ def option(*flags: str, group: int = 0, **kwargs: object) -> Option:
     return Option(flags, kwargs, group)
 
 
-@dataclass(frozen=True)
-class ActionSettings:
+class ActionSettings(NamedTuple):
     """The server settings a code action may read (named in
     :attr:`Transformation.settings`)."""
 
@@ -61,9 +59,10 @@ class ActionSettings:
     tile_sizes: tuple[int, ...] = (32,)
 
 
-@dataclass(frozen=True)
-class Transformation:
-    """One loop transformation, everything each front end needs of it."""
+class Transformation(NamedTuple):
+    """One loop transformation, everything each front end needs of it (a
+    named tuple, not a dataclass: ``--help`` reads it, and ``dataclasses``
+    would import ``inspect``)."""
 
     name: str
     """The CLI subcommand (``unroll-jam``)."""
@@ -87,7 +86,7 @@ class Transformation:
     """Its CLI function, ``(args) -> (text, lines) -> (text, outcomes)``."""
     verb: str = ""
     """The verb of its CLI messages (default: ``name``)."""
-    options: tuple[Option, ...] = field(default_factory=tuple)
+    options: tuple[Option, ...] = ()
     """Its CLI options, after the common ones (``FILE``, ``--loop``, ``--all``, ``-v``, ``-o``)."""
     command: str | None = None
     """A CLI module of its own (``add_arguments``, ``run``) instead of ``rewrite`` and ``options``."""
