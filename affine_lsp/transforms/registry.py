@@ -25,7 +25,6 @@ docs/architecture.md).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple
 
 
 class OptionError(ValueError):
@@ -38,62 +37,91 @@ class OptionError(ValueError):
         self.status = status
 
 
-class Option(NamedTuple):
+class Option:
     """One CLI option: ``argparse``'s ``add_argument(*flags, **kwargs)``;
     options of the same nonzero ``group`` are mutually exclusive."""
 
-    flags: tuple[str, ...]
-    kwargs: Mapping[str, object]
-    group: int = 0
+    __slots__ = ("flags", "group", "kwargs")
+
+    def __init__(self, flags: tuple[str, ...], kwargs: Mapping[str, object], group: int = 0) -> None:
+        self.flags = flags
+        self.kwargs = kwargs
+        self.group = group
 
 
 def option(*flags: str, group: int = 0, **kwargs: object) -> Option:
     return Option(flags, kwargs, group)
 
 
-class ActionSettings(NamedTuple):
+class ActionSettings:
     """The server settings a code action may read (named in
     :attr:`Transformation.settings`)."""
 
-    vf: int = 8
-    tile_sizes: tuple[int, ...] = (32,)
+    __slots__ = ("tile_sizes", "vf")
+
+    def __init__(self, vf: int = 8, tile_sizes: tuple[int, ...] = (32,)) -> None:
+        self.vf = vf
+        self.tile_sizes = tile_sizes
 
 
-class Transformation(NamedTuple):
-    """One loop transformation, everything each front end needs of it (a
-    named tuple, not a dataclass: ``--help`` reads it, and ``dataclasses``
-    would import ``inspect``)."""
+class Transformation:
+    """One loop transformation, everything each front end needs of it.
 
-    name: str
-    """The CLI subcommand (``unroll-jam``)."""
-    title: str
-    """What it is called in the logs (``unroll-and-jam``)."""
-    module: str
-    """The import path of its module."""
-    help: str
-    """The subcommand's one-line help."""
-    actions: str | None = None
-    """Its code-action function, ``(doc, loop, *settings)``."""
-    settings: tuple[str, ...] = ()
-    """The :class:`ActionSettings` fields passed to ``actions``, in order."""
-    pairs: bool = False
-    """``actions(doc, first, second)`` is also offered on two selected loops."""
-    any_loop: bool = False
-    """Offered also on a loop the parser only half read (``nest_is_well_formed`` false)."""
-    verdicts: str | None = None
-    """Its loop-hover function, ``(loop) -> list[Verdict]``."""
-    rewrite: str | None = None
-    """Its CLI function, ``(args) -> (text, lines) -> (text, outcomes)``."""
-    verb: str = ""
-    """The verb of its CLI messages (default: ``name``)."""
-    options: tuple[Option, ...] = ()
-    """Its CLI options, after the common ones (``FILE``, ``--loop``, ``--all``, ``-v``, ``-o``)."""
-    command: str | None = None
-    """A CLI module of its own (``add_arguments``, ``run``) instead of ``rewrite`` and ``options``."""
+    (Plain classes, not dataclasses or named tuples: ``--help`` reads the
+    registry, and those would cost it ``inspect`` or an ``exec`` per class.)"""
+
+    __slots__ = ("actions", "any_loop", "command", "help", "module", "name", "options", "pairs", "rewrite", "settings", "title", "verb", "verdicts")
+
+    def __init__(
+        self,
+        name: str,
+        title: str,
+        module: str,
+        help: str,
+        *,
+        actions: str | None = None,
+        settings: tuple[str, ...] = (),
+        pairs: bool = False,
+        any_loop: bool = False,
+        verdicts: str | None = None,
+        rewrite: str | None = None,
+        verb: str = "",
+        options: tuple[Option, ...] = (),
+        command: str | None = None,
+    ) -> None:
+        self.name = name
+        """The CLI subcommand (``unroll-jam``)."""
+        self.title = title
+        """What it is called in the logs (``unroll-and-jam``)."""
+        self.module = module
+        """The import path of its module."""
+        self.help = help
+        """The subcommand's one-line help."""
+        self.actions = actions
+        """Its code-action function, ``(doc, loop, *settings)``."""
+        self.settings = settings
+        """The :class:`ActionSettings` fields passed to ``actions``, in order."""
+        self.pairs = pairs
+        """``actions(doc, first, second)`` is also offered on two selected loops."""
+        self.any_loop = any_loop
+        """Offered also on a loop the parser only half read (``nest_is_well_formed`` false)."""
+        self.verdicts = verdicts
+        """Its loop-hover function, ``(loop) -> list[Verdict]``."""
+        self.rewrite = rewrite
+        """Its CLI function, ``(args) -> (text, lines) -> (text, outcomes)``."""
+        self.verb = verb
+        """The verb of its CLI messages (default: ``name``)."""
+        self.options = options
+        """Its CLI options, after the common ones (``FILE``, ``--loop``, ``--all``, ``-v``, ``-o``)."""
+        self.command = command
+        """A CLI module of its own (``add_arguments``, ``run``) instead of ``rewrite`` and ``options``."""
 
     @property
     def cli_verb(self) -> str:
         return self.verb or self.name
+
+    def __repr__(self) -> str:
+        return f"Transformation({self.name!r}, module={self.module!r})"
 
 
 def _force(what: str) -> Option:
