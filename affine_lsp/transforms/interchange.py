@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from affine_lsp.ir.affine_expr import _linearize
 from affine_lsp.ir.affine_ops import access_of
@@ -29,6 +30,9 @@ from affine_lsp.transforms.profitability import remark
 from affine_lsp.transforms.registry import OptionError, parse_ints
 from affine_lsp.transforms.rewrite import LoopOutcome, apply_sequentially, checked_in_section, line_indent, loops_on_lines
 from affine_lsp.transforms.tile import body_text
+
+if TYPE_CHECKING:
+    from argparse import Namespace
 
 
 def order_reason(band: Sequence[Operation], order: Sequence[int]) -> str | None:
@@ -274,16 +278,16 @@ def interchange_verdicts(loop: Operation) -> list[loop_catalog.Verdict]:
     return [loop_catalog.Verdict(what, why is None, why or "")]
 
 
-def interchange_rewrite(args: object) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
+def interchange_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
     """``affine-lsp interchange``: with ``--loop LINE --order 1,0`` the band on
     LINE is permuted; without ``--order``, bands are interchanged for
     locality wherever that is legal."""
     order = None
-    if args.order is not None:  # type: ignore[attr-defined]
+    if args.order is not None:
         try:
-            order = parse_ints(args.order)  # type: ignore[attr-defined]
+            order = parse_ints(args.order)
         except ValueError:
             order = []
-        if not order or not args.loop:  # type: ignore[attr-defined]
+        if not order or not args.loop:
             raise OptionError("--order needs --loop and a list like 1,0")
     return lambda text, lines: interchange_document(text, lines, order)

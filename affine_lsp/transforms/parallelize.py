@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from affine_lsp.ir.affine_expr import AffineMap
 from affine_lsp.ir.affine_ops import ForView
@@ -53,6 +54,9 @@ from affine_lsp.transforms.rewrite import (
     print_clone,
     result_base,
 )
+
+if TYPE_CHECKING:
+    from argparse import Namespace
 
 # ------------------------------------------------------------------ reductions
 
@@ -400,8 +404,8 @@ def parallelize_document(text: str, lines: Sequence[int] | None = None, max_nest
     return new, outcomes
 
 
-def parallelize_rewrite(args: object) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
+def parallelize_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
     """``affine-lsp parallelize``: like ``mlir-opt
     -affine-parallelize="parallel-reductions=1"``, every loop without a
     carried dependence (``--all``) or the ones on ``--loop``."""
-    return lambda text, lines: parallelize_document(text, lines, args.max_nested)  # type: ignore[attr-defined]
+    return lambda text, lines: parallelize_document(text, lines, args.max_nested)

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from affine_lsp.ir.affine_expr import AffineMap, _linearize, dim, from_linear_form
 from affine_lsp.ir.affine_ops import Bound, ForView
@@ -62,6 +63,9 @@ from affine_lsp.transforms.rewrite import (
     line_indent,
     loops_on_lines,
 )
+
+if TYPE_CHECKING:
+    from argparse import Namespace
 
 DEFAULT_TILE_SIZE = 32
 
@@ -505,18 +509,18 @@ def tile_verdicts(loop: Operation) -> list[loop_catalog.Verdict]:
     return out
 
 
-def tile_rewrite(args: object) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
+def tile_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
     """``affine-lsp tile``: like ``mlir-opt -affine-loop-tile="tile-sizes=..."``,
     only where legal: the band on ``--loop``, or (``--all``) every outermost
     band as deep as it is fully permutable unless its data already fits in
     half the L2 cache (``--force``: those too); ``--skew`` skews a band first
     when only a skew makes it permutable."""
     sizes: list[int] | None = None
-    if args.sizes.strip() != "auto":  # type: ignore[attr-defined]
+    if args.sizes.strip() != "auto":
         try:
-            sizes = parse_ints(args.sizes)  # type: ignore[attr-defined]
+            sizes = parse_ints(args.sizes)
         except ValueError:
             sizes = []
         if not sizes or any(s < 1 for s in sizes):
             raise OptionError("--sizes must be positive integers, e.g. 32,32, or auto")
-    return lambda text, lines: tile_document(text, sizes, lines, skew=args.skew, profitable_only=not args.force)  # type: ignore[attr-defined]
+    return lambda text, lines: tile_document(text, sizes, lines, skew=args.skew, profitable_only=not args.force)

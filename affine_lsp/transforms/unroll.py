@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from affine_lsp.ir.affine_expr import AffineExpr, AffineMap, dim, symbol
 from affine_lsp.ir.affine_ops import Bound, ForView
@@ -45,6 +46,9 @@ from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform, li
 from affine_lsp.transforms.profitability import remark
 from affine_lsp.transforms.registry import OptionError
 from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, is_unnamed, line_indent, loops_on_lines
+
+if TYPE_CHECKING:
+    from argparse import Namespace
 
 FULL_UNROLL_LIMIT = 16
 """``--full`` / "Fully unroll loop" only for constant trip counts up to this."""
@@ -542,11 +546,11 @@ def _legal(why: str | None) -> tuple[bool, str]:
     return (why is None, why or "")
 
 
-def unroll_rewrite(args: object) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
+def unroll_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
     """``affine-lsp unroll``: like ``mlir-opt -affine-loop-unroll="unroll-factor=N"``
     (or ``unroll-full``), every innermost loop (``--all``) or the ones on
     ``--loop``, by ``--factor`` or fully with ``--full``."""
-    if not args.full and args.factor < 2:  # type: ignore[attr-defined]
+    if not args.full and args.factor < 2:
         raise OptionError("--factor must be at least 2")
-    factor = None if args.full else args.factor  # type: ignore[attr-defined]
+    factor = None if args.full else args.factor
     return lambda text, lines: unroll_document(text, lines, factor)

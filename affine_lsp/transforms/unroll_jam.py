@@ -28,6 +28,7 @@ and ops with unknown memory effects refuse the transformation.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from affine_lsp.ir.affine_ops import ForView
 from affine_lsp.ir.core import Block, Operation, Value
@@ -51,6 +52,9 @@ from affine_lsp.transforms.unroll import (
     uses_value,
     value_text,
 )
+
+if TYPE_CHECKING:
+    from argparse import Namespace
 
 DEFAULT_FACTOR = 2
 
@@ -412,11 +416,11 @@ def unroll_jam_verdicts(loop: Operation) -> list:
     return [Verdict(f"unroll and jam by {DEFAULT_FACTOR}", why is None, why or "")]
 
 
-def unroll_jam_rewrite(args: object) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
+def unroll_jam_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
     """``affine-lsp unroll-jam``: like ``mlir-opt -affine-loop-unroll-jam``, but
     only where no dependence is reversed: every loop with inner loops whose
     copies share a load (``--all``; ``--force``: also the others), or the
     ones on ``--loop``."""
-    if args.factor < 2:  # type: ignore[attr-defined]
+    if args.factor < 2:
         raise OptionError("--factor must be at least 2")
-    return lambda text, lines: unroll_jam_document(text, lines, args.factor, profitable_only=not args.force)  # type: ignore[attr-defined]
+    return lambda text, lines: unroll_jam_document(text, lines, args.factor, profitable_only=not args.force)

@@ -35,6 +35,7 @@ disabled action with the reason). For the CLI: :func:`vectorize_document`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from affine_lsp.ir import printer as _printer
 from affine_lsp.ir.affine_expr import AffineDimExpr, AffineExpr, AffineMap, AffineSymbolExpr, constant, dim, symbol
@@ -62,6 +63,9 @@ from affine_lsp.transforms.rewrite import (
 )
 from affine_lsp.transforms.vectorize_analysis import DIVISIONS, LINEAR, UNIFORM, VECTOR, Rejected, VectorPlan, analyze, neutral_literal
 from affine_lsp.transforms.vectorize_profit import predict
+
+if TYPE_CHECKING:
+    from argparse import Namespace
 
 DEFAULT_WIDTHS = (8, 4, 16)
 
@@ -621,17 +625,17 @@ def vectorize_document(
     return new, outcomes
 
 
-def vectorize_rewrite(args: object) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
+def vectorize_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
     """``affine-lsp vectorize``: like ``mlir-opt -affine-super-vectorize``,
     without its miscompiles; ``--all`` takes the loops :func:`select_loops`
     picks among those predicted faster (``--force``: among all legal ones)."""
-    if args.vf < 2:  # type: ignore[attr-defined]
+    if args.vf < 2:
         raise OptionError("--vf must be at least 2")
     return lambda text, lines: vectorize_document(
         text,
-        args.vf,  # type: ignore[attr-defined]
+        args.vf,
         lines,
-        not args.no_reductions,  # type: ignore[attr-defined]
-        0 if args.fastest_only else 1,  # type: ignore[attr-defined]
-        args.force,  # type: ignore[attr-defined]
+        not args.no_reductions,
+        0 if args.fastest_only else 1,
+        args.force,
     )
