@@ -1,7 +1,8 @@
 """The ``affine-lsp`` command line: one engine, several subcommands.
 
 Each subcommand lives in :mod:`affine_lsp.commands` as a module with
-``add_arguments(parser)`` and ``run(args) -> int``, and reads, writes and
+``add_arguments(parser)`` and ``run(args) -> int`` (the loop transformations
+of :mod:`affine_lsp.transforms.registry` share ``commands/transformation.py``), and reads, writes and
 fails through :mod:`affine_lsp.commands.frontend` (see "How to add a
 command" in docs/architecture.md). Only the module of the command that runs
 is imported: ``--help`` and ``--version`` import none.
@@ -10,38 +11,39 @@ is imported: ``--help`` and ``--version`` import none.
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+
+from affine_lsp.transforms.registry import TRANSFORMATIONS, by_name
+
+TRANSFORMATION_COMMAND = "affine_lsp.commands.transformation"
+"""The CLI module of the transformations of the registry without one of their own."""
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "check": ("affine_lsp.commands.check", "report syntax and verifier diagnostics (mlir-opt's format)"),
     "deps": ("affine_lsp.commands.deps", "print the dependences between memref accesses (--all-pairs: every pair, as -test-memref-dependence-check)"),
-    "fuse": ("affine_lsp.commands.fuse", "fuse affine loop nests"),
-    "vectorize": ("affine_lsp.commands.vectorize", "vectorize affine loops"),
-    "parallelize": ("affine_lsp.commands.parallelize", "turn affine.for loops without carried dependences into affine.parallel"),
-    "tile": ("affine_lsp.commands.tile", "tile perfect affine loop bands (skew first with --skew), when legal"),
-    "interchange": ("affine_lsp.commands.interchange", "permute the loops of perfect affine bands (for locality by default), when legal"),
+    **{t.name: (t.command or TRANSFORMATION_COMMAND, t.help) for t in TRANSFORMATIONS},
     "plot": ("affine_lsp.commands.plot", "draw the iteration space of a loop nest and its dependences as SVG"),
     "upgrade": ("affine_lsp.commands.upgrade", "rewrite a file in MLIR's pre-2022 syntax (func @, constant, addf, alloc, std.*) in the current one"),
     "print": ("affine_lsp.commands.print", "print the textual form of an MLIR file (decodes bytecode: .mlirbc)"),
-    "unroll": ("affine_lsp.commands.unroll", "unroll affine.for loops by a factor or fully"),
-    "unroll-jam": ("affine_lsp.commands.unroll_jam", "unroll-and-jam outer affine.for loops (when no dependence is reversed)"),
-    "hoist": ("affine_lsp.commands.hoist", "hoist loop-invariant code out of affine.for loops"),
-    "scalar-replace": ("affine_lsp.commands.scalar_replace", "forward stores to loads and remove redundant loads (like -affine-scalrep)"),
-    "optimize": ("affine_lsp.commands.optimize", "reschedule (isl's scheduler), tile and regenerate affine loop nests for speed"),
     "serve": ("affine_lsp.commands.serve", "run the language server (stdio by default)"),
     "time": ("affine_lsp.commands.time", "compile and run a function with MLIR (and after a transformation): median times, speedup, whether the values agree"),
 }
+"""Each subcommand's module and one-line help: the commands of
+``affine_lsp/commands/``, and the loop transformations of
+:mod:`affine_lsp.transforms.registry` (which names their modules)."""
 
 
-def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, object]]:
+def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, Callable[[argparse.Namespace], int]]]:
     """The argument parser. ``only``: the subcommand about to run; the
     modules of the others are not imported (each imports its engine: a
     one-shot ``check`` need not load the transformations). ``only=None``
     (``--help``, ``--version``): no command module is imported; ``"*"``:
-    all of them."""
+    all of them. Returns the parser and the ``run`` function of each command
+    whose module was imported."""
     from affine_lsp.commands.frontend import EXIT_STATUS_HELP
 
     parser = argparse.ArgumentParser(
@@ -54,7 +56,7 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict
 
     parser.add_argument("--version", action="version", version=f"affine-lsp {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    modules: dict[str, object] = {}
+    runs: dict[str, Callable[[argparse.Namespace], int]] = {}
     for name, (modname, help_text) in SUBCOMMANDS.items():
         if only != "*" and name != only:
             sub.add_parser(name, help=help_text, description=help_text)
@@ -66,10 +68,15 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict
                 raise
             continue  # not built yet
         p = sub.add_parser(name, help=help_text, description=help_text, formatter_class=argparse.RawDescriptionHelpFormatter)
-        mod.add_arguments(p)  # type: ignore[attr-defined]
+        t = by_name(name)
+        if t is not None and t.command is None:  # a transformation: its options are in the registry
+            mod.add_arguments(t, p)
+            runs[name] = functools.partial(mod.run, t)
+        else:
+            mod.add_arguments(p)
+            runs[name] = mod.run
         p.epilog = ((p.epilog + "\n\n") if p.epilog else "") + EXIT_STATUS_HELP  # type: ignore[attr-defined]
-        modules[name] = mod
-    return parser, modules
+    return parser, runs
 
 
 def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
@@ -77,7 +84,7 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
     :func:`entry`)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     command = next((a for a in argv if not a.startswith("-")), None)
-    parser, modules = build_parser(command)
+    parser, runs = build_parser(command)
     args = parser.parse_args(argv)
     if not args.command:
         parser.print_help()
@@ -90,7 +97,7 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
         gc.disable()
     from affine_lsp.commands.frontend import run_command
 
-    return run_command(args.command, modules[args.command].run, args)  # type: ignore[attr-defined]
+    return run_command(args.command, runs[args.command], args)
 
 
 def entry() -> int:

@@ -7,7 +7,6 @@ a document and prints them the way mlir-opt does (``FILE:LINE:COL: error: MSG``)
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 from collections.abc import Callable, Iterable
@@ -18,25 +17,14 @@ from affine_lsp.syntax.document import Document
 from affine_lsp.syntax.errors import UNKNOWN_OP_CODE
 from affine_lsp.syntax.nodes import Note
 
-# Later layers register document-level checks here (verifier, analyses);
-# each takes a Document and returns Notes.
-_CHECKERS: list[str] = ["affine_lsp.verify:verify_document", "affine_lsp.analysis:analyze_document"]
-
 
 def _checkers() -> list[Callable[[Document], list[Note]]]:
-    out = []
-    for spec in _CHECKERS:
-        modname, fn = spec.split(":")
-        try:
-            mod = importlib.import_module(modname)
-        except ModuleNotFoundError as e:
-            if e.name and modname.startswith(e.name):
-                continue
-            raise
-        f = getattr(mod, fn, None)
-        if f is not None:
-            out.append(f)
-    return out
+    """The document-level checks of the later layers: the verifier and the
+    analyses (imported when first needed)."""
+    from affine_lsp.analysis import analyze_document
+    from affine_lsp.verify import verify_document
+
+    return [verify_document, analyze_document]
 
 
 UNKNOWN_OP_MODES = ("once", "off")

@@ -54,7 +54,7 @@ def _lsp_region(r: dict[str, Any]) -> dict[str, int]:
 def sarif_results(path: str, doc: Document, notes: Iterable[Note]) -> list[dict[str, Any]]:
     """The SARIF ``result`` objects of one file's diagnostics (``ruleIndex``
     is filled in by :func:`sarif_log`)."""
-    from affine_lsp.server.convert import note_fixes  # the quick fixes the editor offers
+    from affine_lsp.ide.fixes import note_fixes  # the quick fixes the editor offers
 
     lines = doc.lines
     uri = artifact_uri(path)

@@ -48,7 +48,7 @@ import random
 import re
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -1400,10 +1400,6 @@ async def fuzz(
         if echo is not None:
             echo(f"session {session} done: {stats.steps} steps, {stats.requests} requests, {stats.problems} problems")
     return stats
-
-
-def iter_failures(stats: FuzzStats) -> Iterator[str]:
-    yield from stats.failures
 
 
 __all__ = ["ROOT", "EditGenerator", "ErrorOracle", "FuzzStats", "Fuzzer", "fuzz", "start_server", "stop_server"]

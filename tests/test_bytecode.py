@@ -27,7 +27,7 @@ from pytest_lsp import LanguageClient
 from affine_lsp import cli
 from affine_lsp.bytecode import MAGIC, BytecodeError, decode_bytecode, is_bytecode
 from affine_lsp.bytecode.cursor import Cursor
-from affine_lsp.commands.check import read_source
+from affine_lsp.ide.sources import read_source
 from tests import oracle
 from tests.corpus import valid_sections
 from tests.test_server_support import config, diagnostics_for, no_server_errors, open_doc, start

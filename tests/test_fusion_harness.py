@@ -200,25 +200,6 @@ def top_level_nests(text: str, func_name: str) -> int:
     raise KeyError(func_name)
 
 
-def all_nests(text: str, func_name: str) -> int:
-    """Every ``affine.for`` whose parent is not an ``affine.for`` body with a
-    single loop: counts the loop nests of every block (fusion inside an outer
-    loop reduces it too)."""
-    doc = Document(text)
-    for s in doc.sections:
-        for f in s.functions():
-            if str(f.attributes["sym_name"].value) == func_name:  # type: ignore[attr-defined]
-                n = 0
-                for op in f.walk():
-                    for r in op.regions:
-                        for b in r.blocks:
-                            k = sum(1 for o in b.operations if o.name == "affine.for")
-                            if k >= 2 or op is f:
-                                n += k
-                return n
-    raise KeyError(func_name)
-
-
 _RUNNABLE_DIALECTS = frozenset({"affine", "arith", "math", "memref", "func", "scf", "builtin"})
 
 

@@ -18,57 +18,30 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.test_server_startup import OUT_OF_BOUNDS, VERIFIER_ERROR, _Client
+from tests.test_server_startup import OOB_AND_VERIFIER_ERROR, OUT_OF_BOUNDS, VERIFIER_ERROR, _Client
+from tests.test_server_support import serve_probe
 
 ROOT = Path(__file__).resolve().parent.parent
 
 # A syntax error, a verifier error and an out-of-bounds access (isl: later).
-THREE_KINDS = """func.func @oob(%A: memref<64xf32>) {
-  affine.for %i = 0 to 65 {
-    %0 = affine.load %A[%i] : memref<64xf32>
-  }
-  return
-}
-
-func.func @bad() {
-  %c = arith.constant 1 : i32
-  return %c : i32
-}
-
+THREE_KINDS = (
+    OOB_AND_VERIFIER_ERROR
+    + """
 func.func @broken() {
   %x = arith.constant 1 :
   return
 }
 """
+)
 UNKNOWN_OP = """func.func @f(%a: i32) {
   %0 = mydialect.thing %a : i32
   return
 }
 """
 
-_PROBE = """
-import io, json, sys
-
-class Probe(io.RawIOBase):
-    def __init__(self, raw):
-        self.raw = raw
-    def writable(self):
-        return True
-    def write(self, data):
-        data = bytes(data)
-        if b'"textDocument/publishDiagnostics"' in data:
-            probe = {name: name in sys.modules for name in ("pygls", "lsprotocol", "islpy")}
-            sys.stderr.write("PUBLISH " + json.dumps(probe) + "\\n")
-            sys.stderr.flush()
-        self.raw.write(data)
-        return len(data)
-    def flush(self):
-        self.raw.flush()
-
-sys.stdout = io.TextIOWrapper(io.BufferedWriter(Probe(sys.stdout.buffer)), write_through=True)
-from affine_lsp.cli import main
-sys.exit(main(["serve"]))
-"""
+# Runs `affine-lsp serve`, noting (on standard error) which modules are
+# loaded when a publishDiagnostics is written on its standard output.
+_PROBE = serve_probe(b'"textDocument/publishDiagnostics"', "PUBLISH", '{name: name in sys.modules for name in ("pygls", "lsprotocol", "islpy")}')
 
 URI = "file:///tmp/affine-lsp-test/early-open.mlir"
 
@@ -90,6 +63,16 @@ class Session:
             params["initializationOptions"] = options
         i = self.client.request("initialize", params)
         self.client.wait(lambda m: m.get("id") == i)
+
+    def initialized(self, capabilities: dict[str, Any], options: Any = None) -> None:
+        """``initialize`` answered, then ``initialized``."""
+        self.initialize(capabilities, options)
+        self.client.notify("initialized", {})
+
+    def start(self, capabilities: dict[str, Any], text: str) -> None:
+        """Initialized, then ``text`` opened (at :data:`URI`)."""
+        self.initialized(capabilities)
+        self.open(text)
 
     def open(self, text: str, uri: str = URI, language: str = "mlir", version: int = 1) -> None:
         self.client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": language, "version": version, "text": text}})
@@ -147,9 +130,7 @@ def test_the_first_publish_comes_before_pygls_and_equals_the_servers(tmp_path: P
     _warm(tmp_path, caps)
     s = Session(tmp_path)
     try:
-        s.initialize(caps)
-        s.client.notify("initialized", {})
-        s.open(THREE_KINDS)
+        s.start(caps, THREE_KINDS)
         s.wait_publish(lambda p: any(d["message"] == OUT_OF_BOUNDS for d in p["diagnostics"]))
         (early, probe), (server, server_probe), *later = s.publishes()
         assert probe == {"pygls": False, "lsprotocol": False, "islpy": False}
@@ -181,9 +162,7 @@ def test_a_pull_client_gets_no_early_push(tmp_path: Path) -> None:
     _warm(tmp_path, caps)
     s = Session(tmp_path)
     try:
-        s.initialize(caps)
-        s.client.notify("initialized", {})
-        s.open(THREE_KINDS)
+        s.start(caps, THREE_KINDS)
         report = s.request("textDocument/diagnostic", {"textDocument": {"uri": URI}})
         assert VERIFIER_ERROR in _messages(report["result"]["items"])
         assert s.publishes() == []
@@ -195,8 +174,7 @@ def _first_two(tmp_path: Path, options: Any, text: str, config: Any = None) -> t
     caps: dict[str, Any] = {}
     _warm(tmp_path, caps, options)
     s = Session(tmp_path)
-    s.initialize(caps, options)
-    s.client.notify("initialized", {})
+    s.initialized(caps, options)
     if config is not None:
         s.client.notify("workspace/didChangeConfiguration", {"settings": config})
     s.open(text)
@@ -250,8 +228,7 @@ def test_documents_and_messages_it_does_not_handle_fall_back(tmp_path: Path) -> 
     for name, act in cases:
         s = Session(tmp_path)
         try:
-            s.initialize(caps)
-            s.client.notify("initialized", {})
+            s.initialized(caps)
             act(s)
             s.wait_publish(lambda p: True)
             (first, probe), *_ = s.publishes()
@@ -272,9 +249,7 @@ def test_a_warm_reopen_publishes_the_cached_complete_diagnostics_early(tmp_path:
     _warm(tmp_path, caps)
     s = Session(tmp_path)
     try:
-        s.initialize(caps)
-        s.client.notify("initialized", {})
-        s.open(THREE_KINDS)
+        s.start(caps, THREE_KINDS)
         complete = s.wait_publish(lambda p: OUT_OF_BOUNDS in _messages(p["diagnostics"]))["params"]
         s.client.notify("textDocument/didClose", {"textDocument": {"uri": URI}})  # (stores them, if not yet)
         s.wait_publish(lambda p: p["diagnostics"] == [])
@@ -286,9 +261,7 @@ def test_a_warm_reopen_publishes_the_cached_complete_diagnostics_early(tmp_path:
         s.close()
     s = Session(tmp_path)
     try:
-        s.initialize(caps)
-        s.client.notify("initialized", {})
-        s.open(THREE_KINDS)
+        s.start(caps, THREE_KINDS)
         s.wait_publish(lambda p: True)
         (early, probe), *_ = s.publishes()
         assert probe["pygls"] is False

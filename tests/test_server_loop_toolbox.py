@@ -12,7 +12,7 @@ from pytest_lsp import LanguageClient
 
 from affine_lsp import diagnostics
 from affine_lsp.syntax.document import Document
-from tests.test_server_support import apply_edits, code_actions_at, config, diagnostics_for, no_server_errors, open_doc, pos, start
+from tests.test_server_support import apply_edits, code_actions_at, config, pos, serving
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -56,12 +56,8 @@ URI = "file:///toolbox.mlir"
 
 @pytest_lsp.fixture(scope="module", config=config())
 async def client(lsp_client: LanguageClient):
-    await start(lsp_client)
-    open_doc(lsp_client, URI, TEXT)
-    await diagnostics_for(lsp_client, URI, 1)
-    yield
-    no_server_errors(lsp_client)
-    await lsp_client.shutdown_session()
+    async for _ in serving(lsp_client, URI, TEXT):
+        yield
 
 
 async def actions(client: LanguageClient, p: types.Position) -> dict[str, types.CodeAction]:

@@ -28,7 +28,7 @@ from typing import IO, Any
 import pytest
 from lsprotocol import types
 
-from tests.test_server_support import read_messages
+from tests.test_server_support import read_messages, serve_probe
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -50,34 +50,12 @@ OUT_OF_BOUNDS = "'affine.load' op memref out of upper bound access along dimensi
 # Runs `affine-lsp serve`, noting (on standard error) which modules are
 # loaded when an answer to initialize is written on its standard output,
 # whoever writes it (early_initialize before the server loads, or pygls).
-_PROBE = """
-import io, json, sys
-
-class Probe(io.RawIOBase):
-    def __init__(self, raw):
-        self.raw = raw
-    def writable(self):
-        return True
-    def write(self, data):
-        data = bytes(data)  # (a memoryview)
-        if b'"capabilities"' in data:
-            parser = sys.modules.get("affine_lsp.syntax.parser")
-            probe = {
-                "islpy": "islpy" in sys.modules,
-                "analysis": "affine_lsp.analysis" in sys.modules,
-                "tables": parser is not None and parser._TABLES is not None,
-            }
-            sys.stderr.write("PROBE " + json.dumps(probe) + "\\n")
-            sys.stderr.flush()
-        self.raw.write(data)
-        return len(data)
-    def flush(self):
-        self.raw.flush()
-
-sys.stdout = io.TextIOWrapper(io.BufferedWriter(Probe(sys.stdout.buffer)), write_through=True)
-from affine_lsp.cli import main
-sys.exit(main(["serve"]))
-"""
+_PROBE = serve_probe(
+    b'"capabilities"',
+    "PROBE",
+    '{"islpy": "islpy" in sys.modules, "analysis": "affine_lsp.analysis" in sys.modules, '
+    '"tables": getattr(sys.modules.get("affine_lsp.syntax.parser"), "_TABLES", None) is not None}',
+)
 
 
 class _Client:
@@ -221,9 +199,9 @@ def _edit(st: Any, version: int, line: int, text: str) -> None:
     st.queue_changes(version, [types.TextDocumentContentChangePartial(range=types.Range(start=pos, end=pos), text=text)])
 
 
-def _fast_while_isl_is_locked(server: Any, st: Any, version: int) -> Any:
-    """The fast phase of ``version`` run while another thread holds the isl
-    lock; its result (the test fails if it waits for the lock)."""
+@contextlib.contextmanager
+def _isl_lock_held_elsewhere() -> Iterator[None]:
+    """Another thread holds the isl lock for the duration of the block."""
     from affine_lsp.analysis.isl_support import LOCK
 
     held, release = threading.Event(), threading.Event()
@@ -236,15 +214,22 @@ def _fast_while_isl_is_locked(server: Any, st: Any, version: int) -> Any:
     holder = threading.Thread(target=hold, daemon=True)
     holder.start()
     assert held.wait(10)
-    out: list[Any] = []
     try:
+        yield
+    finally:
+        release.set()
+        holder.join(10)
+
+
+def _fast_while_isl_is_locked(server: Any, st: Any, version: int) -> Any:
+    """The fast phase of ``version`` run while another thread holds the isl
+    lock; its result (the test fails if it waits for the lock)."""
+    out: list[Any] = []
+    with _isl_lock_held_elsewhere():
         runner = threading.Thread(target=lambda: out.append(server.diagnostics._fast(st, version)), daemon=True)
         runner.start()
         runner.join(20)
         assert out, "the fast phase waited for the isl lock"
-    finally:
-        release.set()
-        holder.join(10)
     return out[0]
 
 
@@ -454,21 +439,6 @@ def test_the_first_pull_answer_carries_the_verifier_error_not_the_isl_warnings()
         async def first_pull() -> Any:
             return await server.diagnostics.pull(st, None)
 
-        from affine_lsp.analysis.isl_support import LOCK
-
-        held, release = threading.Event(), threading.Event()
-
-        def hold() -> None:
-            with LOCK:
-                held.set()
-                release.wait(60)
-
-        holder = threading.Thread(target=hold, daemon=True)
-        holder.start()
-        assert held.wait(10)
-        try:
+        with _isl_lock_held_elsewhere():
             report = asyncio.run(asyncio.wait_for(first_pull(), 20))
-        finally:
-            release.set()
-            holder.join(10)
         assert [d.message for d in report.items] == [VERIFIER_ERROR]

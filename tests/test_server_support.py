@@ -12,7 +12,7 @@ import asyncio
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -208,6 +208,52 @@ async def code_actions_at(client: LanguageClient, uri: str, start: types.Positio
         )
     )
     return [a for a in res or [] if isinstance(a, types.CodeAction)]
+
+
+async def serving(client: LanguageClient, uri: str, text: str, init_options: dict[str, Any] | None = None) -> AsyncIterator[None]:
+    """The body of a fixture that serves one document: start the server,
+    open ``text`` at ``uri`` and wait for its first diagnostics; after the
+    tests, check that the server showed or logged no error and shut it
+    down (``async for _ in serving(...): yield``)."""
+    await start(client, init_options=init_options)
+    open_doc(client, uri, text)
+    await diagnostics_for(client, uri, 1)
+    yield
+    no_server_errors(client)
+    await client.shutdown_session()
+
+
+_SERVE_PROBE = """
+import io, json, sys
+
+class Probe(io.RawIOBase):
+    def __init__(self, raw):
+        self.raw = raw
+    def writable(self):
+        return True
+    def write(self, data):
+        data = bytes(data)  # (a memoryview)
+        if TRIGGER in data:
+            sys.stderr.write(LABEL + " " + json.dumps(probe()) + "\\n")
+            sys.stderr.flush()
+        self.raw.write(data)
+        return len(data)
+    def flush(self):
+        self.raw.flush()
+
+sys.stdout = io.TextIOWrapper(io.BufferedWriter(Probe(sys.stdout.buffer)), write_through=True)
+from affine_lsp.cli import main
+sys.exit(main(["serve"]))
+"""
+
+
+def serve_probe(trigger: bytes, label: str, probe: str) -> str:
+    """The code of a process (``python -c``) that runs ``affine-lsp serve``
+    and, each time it writes a message holding ``trigger`` on its standard
+    output (whoever writes it), writes ``LABEL {json}`` on its standard
+    error: the value of the expression ``probe`` (over ``sys``) then, e.g.
+    which modules are loaded."""
+    return f"TRIGGER = {trigger!r}\nLABEL = {label!r}\n\n\ndef probe():\n    import sys\n\n    return {probe}\n" + _SERVE_PROBE
 
 
 def no_server_errors(client: LanguageClient) -> None:

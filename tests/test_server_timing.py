@@ -15,7 +15,7 @@ from pytest_lsp import LanguageClient
 
 from affine_lsp.server.timing_lens import TIME_FUNCTION
 from tests import oracle
-from tests.test_server_support import config, diagnostics_for, no_server_errors, open_doc, start
+from tests.test_server_support import config, serving
 from tests.test_time_command import MATMUL
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
@@ -46,12 +46,8 @@ async def next_message(client: LanguageClient, seen: int, timeout: float = 240) 
 
 @pytest_lsp.fixture(config=config())
 async def client(lsp_client: LanguageClient):
-    await start(lsp_client, init_options={"toolchain": {"timeAfter": "interchange"}})
-    open_doc(lsp_client, URI, TEXT)
-    await diagnostics_for(lsp_client, URI, 1)
-    yield
-    no_server_errors(lsp_client)
-    await lsp_client.shutdown_session()
+    async for _ in serving(lsp_client, URI, TEXT, init_options={"toolchain": {"timeAfter": "interchange"}}):
+        yield
 
 
 @pytest.mark.oracle
@@ -84,12 +80,8 @@ async def test_time_this_function_lens_and_command(client: LanguageClient):
 
 @pytest_lsp.fixture(config=config(AFFINE_LSP_MLIR_BIN="/nonexistent/mlir/bin"))
 async def client_without_toolchain(lsp_client: LanguageClient):
-    await start(lsp_client)
-    open_doc(lsp_client, URI, TEXT)
-    await diagnostics_for(lsp_client, URI, 1)
-    yield
-    no_server_errors(lsp_client)
-    await lsp_client.shutdown_session()
+    async for _ in serving(lsp_client, URI, TEXT):
+        yield
 
 
 async def test_without_a_toolchain_no_lens_and_a_clear_message(client_without_toolchain: LanguageClient):

@@ -25,7 +25,7 @@ from affine_lsp.transforms.vectorize import vectorize_candidates, vectorize_docu
 from affine_lsp.transforms.vectorize_analysis import analyze
 from affine_lsp.transforms.vectorize_profit import LLVM_DOES_IT, predict
 from tests import oracle
-from tests.test_server_support import code_actions_at, config, diagnostics_for, no_server_errors, open_doc, pos, start
+from tests.test_server_support import code_actions_at, config, pos, serving
 from tests.test_vectorize_harness import DATA, differences, needs_runner, run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -220,12 +220,8 @@ TEXT = MATMUL + "\n" + SCALE
 
 @pytest_lsp.fixture(scope="module", config=config())
 async def client(lsp_client: LanguageClient):
-    await start(lsp_client)
-    open_doc(lsp_client, URI, TEXT)
-    await diagnostics_for(lsp_client, URI, 1)
-    yield
-    no_server_errors(lsp_client)
-    await lsp_client.shutdown_session()
+    async for _ in serving(lsp_client, URI, TEXT):
+        yield
 
 
 async def _vectorize_actions(client: LanguageClient, p: types.Position) -> list[types.CodeAction]:

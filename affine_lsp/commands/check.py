@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from affine_lsp import diagnostics, parallel
 from affine_lsp.commands import frontend
-from affine_lsp.commands.frontend import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputError, decode, read_bytes, read_input
+from affine_lsp.commands.frontend import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputError, read_input
 from affine_lsp.syntax.document import Document, gc_paused
 
 if TYPE_CHECKING:
@@ -83,12 +83,7 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def read_source(path: str) -> str:
-    """The text of ``path`` (bytecode decoded); ``OSError`` when it cannot be read."""
-    return decode(read_bytes(path))
-
-
-__all__ = ["EXIT_ERRORS", "EXIT_OK", "EXIT_USAGE", "InputError", "read_input", "read_source"]
+__all__ = ["EXIT_ERRORS", "EXIT_OK", "EXIT_USAGE", "InputError", "read_input"]
 
 
 @dataclass(frozen=True)
@@ -173,9 +168,9 @@ def _verify_file(path: str, doc: Document, opts: Options) -> FileReport:
 
     emitted = expected.mlir_opt_diagnostics(doc, doc.notes(), verify_document(doc, strict=False))
     if opts.test_memref_dependence_check:
-        from affine_lsp.commands.deps import _remarks
+        from affine_lsp.ide.remarks import section_remarks
 
-        emitted += expected.remark_diagnostics(doc, _remarks(doc, True, None))
+        emitted += expected.remark_diagnostics(doc, section_remarks([s.module for s in doc.sections]) or [])
     result = expected.verify(expected.parse_annotations(doc.text, doc), emitted, only_expected=opts.verify_diagnostics == "only-expected")
     messages = result.messages()
     rep = FileReport(path, EXIT_OK if result.ok else EXIT_ERRORS, errors=len(messages))
@@ -231,7 +226,7 @@ def _warm_up(opts: Options) -> None:
     get_parser()
     diagnostics.collect(Document("func.func @f() {\n  return\n}\n"))
     if opts.format == "sarif":
-        import affine_lsp.server.convert  # noqa: F401
+        import affine_lsp.ide.fixes  # noqa: F401
 
 
 def _reports(targets: list[tuple[str, str | None]], opts: Options, jobs: int, progress: Progress) -> Iterator[FileReport]:

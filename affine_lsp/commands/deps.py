@@ -26,8 +26,10 @@ import argparse
 import json
 import sys
 
-from affine_lsp.analysis.remarks import Remark, memref_dependence_remarks, pass_ops
+from affine_lsp.analysis.remarks import Remark, pass_ops
 from affine_lsp.commands import frontend
+from affine_lsp.ide.remarks import section_remarks
+from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir.core import Operation
 from affine_lsp.syntax.document import Document
 
@@ -47,19 +49,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="also print the value-based dataflow: for each load, the stores it takes its values from and the live-in instances",
     )
     frontend.add_output(p)
-
-
-def _remarks(doc: Document, split: bool, budget: int | None) -> list[Remark]:
-    from affine_lsp.analysis.isl_support import DEFAULT_BUDGET
-
-    b = DEFAULT_BUDGET if budget is None else budget
-    sections = doc.sections
-    if split:
-        out: list[Remark] = []
-        for s in sections:
-            out.extend(memref_dependence_remarks([s.module], b))
-        return out
-    return memref_dependence_remarks([s.module for s in sections], b)
 
 
 def remark_json(path: str, doc: Document, r: Remark) -> dict:
@@ -136,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
         if args.format == "dot":
             print(dot_graphs(path, doc, args.budget))
             continue
-        remarks = _remarks(doc, True, args.budget)
+        remarks = section_remarks([sec.module for sec in doc.sections], args.budget) or []
         if not args.all_pairs:
             remarks = [r for r in remarks if r.failed or r.result != "false"]
         flows = flow_items(doc, True, args.budget) if args.flow else []
@@ -173,7 +162,6 @@ def dot_graphs(path: str, doc: Document, budget: int | None) -> str:
     from affine_lsp.analysis import dependences_of_function
     from affine_lsp.analysis.isl_support import DEFAULT_BUDGET
     from affine_lsp.analysis.iteration_space import dependence_graph, lines_range_of
-    from affine_lsp.server.index import func_name
 
     b = DEFAULT_BUDGET if budget is None else budget
     range_of = lines_range_of(doc.lines)

@@ -29,6 +29,8 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
+from affine_lsp.ide.sources import decode, read_bytes
+
 EXIT_OK = 0
 EXIT_ERRORS = 1
 EXIT_USAGE = 2
@@ -113,25 +115,6 @@ def add_output(p: argparse.ArgumentParser, what: str = "the result") -> None:
 
 
 # ---------------------------------------------------------------- inputs
-
-
-def read_bytes(path: str) -> bytes:
-    if path == "-":
-        return sys.stdin.buffer.read()
-    with open(path, "rb") as f:
-        return f.read()
-
-
-def decode(data: bytes) -> str:
-    """Decode as UTF-8; invalid bytes become U+FFFD (reported by the parser).
-    MLIR bytecode (``ML\\xefR``) becomes its textual form (the generic
-    syntax); a file that cannot be decoded raises ``BytecodeError`` (an
-    ``OSError``)."""
-    if data[:4] == b"ML\xefR":
-        from affine_lsp.bytecode import decode_bytecode
-
-        return decode_bytecode(data)
-    return data.decode("utf-8", errors="replace")
 
 
 def read_input(path: str) -> str:

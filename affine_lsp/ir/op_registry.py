@@ -144,10 +144,6 @@ def lookup(name: str) -> OpInfo | None:
     )
 
 
-def is_known_op(name: str) -> bool:
-    return lookup(name) is not None
-
-
 def is_unknown_upstream(name: str) -> bool:
     """Whether ``name`` is of an upstream dialect and MLIR 22.1.8 has no such op."""
     return is_upstream_dialect(name.partition(".")[0]) and lookup(name) is None

@@ -13,7 +13,7 @@ from typing import Any
 
 from pygls import uris
 
-from affine_lsp.commands.check import read_source
+from affine_lsp.ide.sources import read_source
 from affine_lsp.server.navigation import RequestFailed
 from affine_lsp.server.server import AffineLanguageServer
 

@@ -12,12 +12,13 @@ from typing import Any
 
 from lsprotocol import types
 
+from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir.affine_ops import ACCESS_OPS, LOOP_OPS
 from affine_lsp.ir.core import Operation
 from affine_lsp.server import describe as D
 from affine_lsp.server.engine import scope_of
 from affine_lsp.server.hover import COMMAND_ANALYSIS_WAIT_S, HoverBuilder
-from affine_lsp.server.index import func_name, innermost_op
+from affine_lsp.server.index import innermost_op
 from affine_lsp.server.navigation import RequestFailed
 from affine_lsp.server.server import AffineLanguageServer
 from affine_lsp.server.state import DocumentState

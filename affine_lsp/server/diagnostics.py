@@ -300,7 +300,7 @@ class DiagnosticsManager:
             base = list(notes)
             missing: list[Operation] = []
             complete = True
-            if settings.analysis_enabled and engine.has_analysis:
+            if settings.analysis_enabled:
                 cache = engine.cached(st, funcs, settings)
                 for f in funcs:
                     fa = cache.get(id(f))

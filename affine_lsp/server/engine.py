@@ -22,8 +22,6 @@ access relations from :mod:`affine_lsp.analysis`. This module only
 from __future__ import annotations
 
 import contextlib
-import importlib
-import importlib.util
 import logging
 import threading
 from collections.abc import Callable
@@ -43,23 +41,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("affine_lsp.server.engine")
 
 SCOPE_OPS = frozenset({"func.func", "gpu.func"})
-
-
-def _import(name: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as e:
-        if e.name and name.startswith(e.name):
-            return None
-        raise
-
-
-def _available(name: str) -> bool:
-    """Whether module ``name`` can be imported (found, not imported)."""
-    try:
-        return importlib.util.find_spec(name) is not None
-    except (ImportError, ValueError):
-        return False
 
 
 def functions_of(doc: Document) -> list[Operation]:
@@ -132,43 +113,29 @@ class Engine:
         self.verified_items = 0  # top-level items verified (not reused) so far: tests, benchmarks
         self._lock = threading.Lock()
         self._inflight: dict[int, threading.Event] = {}
-        self._verify: ModuleType | bool | None = False
-        self._analysis: ModuleType | bool | None = False
-        self._dimsym: ModuleType | bool | None = False
-        self._findable: bool | None = None  # the analysis package can be imported (see has_analysis)
         from affine_lsp.server.flowproc import FlowWorker
 
         self.flow_worker = FlowWorker()
 
     # ------------------------------------------------------------ modules
+    # Imported when first needed (the fast phase imports no isl), by plain imports.
     @property
-    def verify_mod(self) -> ModuleType | None:
-        if self._verify is False:
-            self._verify = _import("affine_lsp.verify")
-        return self._verify or None  # type: ignore[return-value]
+    def verify_mod(self) -> ModuleType:
+        import affine_lsp.verify
+
+        return affine_lsp.verify
 
     @property
-    def analysis_mod(self) -> ModuleType | None:
-        if self._analysis is False:
-            self._analysis = _import("affine_lsp.analysis")
-        return self._analysis or None  # type: ignore[return-value]
+    def analysis_mod(self) -> ModuleType:
+        import affine_lsp.analysis
+
+        return affine_lsp.analysis
 
     @property
-    def dimsym_mod(self) -> ModuleType | None:
-        if self._dimsym is False:
-            self._dimsym = _import("affine_lsp.verify.dimsym")
-        return self._dimsym or None  # type: ignore[return-value]
+    def dimsym_mod(self) -> ModuleType:
+        import affine_lsp.verify.dimsym
 
-    @property
-    def has_analysis(self) -> bool:
-        """Whether the analysis package is there, without importing it (and
-        islpy) before it is needed: the fast phase asks."""
-        if self._analysis is False:
-            if self._findable is None:
-                self._findable = _available("affine_lsp.analysis") and _available("islpy")
-            return self._findable
-        m = self.analysis_mod
-        return m is not None and hasattr(m, "dependences_of_function")
+        return affine_lsp.verify.dimsym
 
     # ------------------------------------------------------------ verifier
     def verify(self, doc: Document, st: DocumentState | None = None, foreign: dict[int, list[Any]] | None = None) -> list[Note]:
@@ -186,28 +153,16 @@ class Engine:
         done again every time. ``foreign``: per section index, the results of
         the items verified in another process (see :mod:`affine_lsp.parallel`)."""
         m = self.verify_mod
-        if m is None:
-            return []
-        if st is None or not hasattr(m, "verify_section"):
-            fn = getattr(m, "verify_document", None)
-            if fn is None:
-                return []
-            try:
-                return list(fn(doc, strict=False))
-            except TypeError:
-                return list(fn(doc))
+        if st is None:
+            return list(m.verify_document(doc, strict=False))
         out, computed = verify_items(m, doc, st.verify_cache, foreign)
         self.verified_items += computed
         return out
 
     def classify(self, value: Value, user: Operation, line_of: Callable[[int], int] | None = None) -> Any:
-        """``dimsym.classify`` (None when the verifier package is missing)."""
-        m = self.dimsym_mod
-        fn = getattr(m, "classify", None) if m is not None else None
-        if fn is None:
-            return None
+        """``dimsym.classify`` (None when it fails)."""
         try:
-            return fn(value, user, line_of)
+            return self.dimsym_mod.classify(value, user, line_of)
         except Exception:
             log.exception("dimsym.classify failed")
             return None
@@ -283,16 +238,12 @@ class Engine:
             if fa is not None and fa.deps is not None:
                 fa.deps = None
                 fa.evicted = True
-                forget = getattr(self.analysis_mod, "forget_dependences", None)
-                if forget is not None:
-                    forget(fa.func)
+                self.analysis_mod.forget_dependences(fa.func)
 
     def _revive(self, fa: FunctionAnalysis, settings: Settings) -> None:
         """Compute again the dependence model of an evicted analysis (its
         notes are those of the first computation: the same function op)."""
         m = self.analysis_mod
-        if m is None:
-            return
         with _time_limit(m, settings.time_budget_s):
             try:
                 fa.deps = m.dependences_of_function(fa.func, settings.isl_max_operations)
@@ -311,9 +262,6 @@ class Engine:
     def _compute(self, func: Operation, key: tuple, settings: Settings) -> FunctionAnalysis:
         m = self.analysis_mod
         fa = FunctionAnalysis(func, key)
-        if m is None:
-            fa.skipped = "the analysis package is not installed"
-            return fa
         budget = settings.isl_max_operations
         # The whole analysis of the function (model and diagnostics) under
         # analysis.timeBudgetMs: past it, the function gets an info note and

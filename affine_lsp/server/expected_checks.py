@@ -54,7 +54,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SOURCE_KIND = "source.addExpectedChecks"
-_VIEW_ATTR = "_expected_view"
 
 
 class View:
@@ -112,7 +111,7 @@ def apply(
     reported as "not produced" meanwhile."""
     mode = mode_of(doc.text, settings.verify_diagnostics)
     if mode is None:
-        setattr(st, _VIEW_ATTR, View(doc.version, None, None, (doc, parse_notes, verify_notes)))
+        st.expected_view = View(doc.version, None, None, (doc, parse_notes, verify_notes))
         return notes
     try:
         emitted = X.mlir_opt_diagnostics(doc, parse_notes, verify_notes)
@@ -127,7 +126,7 @@ def apply(
     except Exception:  # pragma: no cover - defensive: never lose the diagnostics
         log.exception("expected-* matching failed")
         return notes
-    setattr(st, _VIEW_ATTR, View(doc.version, emitted, result, needs_remarks=needs))
+    st.expected_view = View(doc.version, emitted, result, needs_remarks=needs)
     return _shown(emitted, result, notes)
 
 
@@ -135,25 +134,18 @@ def remarks_needed(st: DocumentState, doc_version: int) -> bool:
     """Whether the diagnostics of ``doc_version`` (as :func:`apply` saw it)
     include the remarks of ``-test-memref-dependence-check`` (its ``RUN:``
     line runs the pass with ``-verify-diagnostics``, the analysis is on)."""
-    view: View | None = getattr(st, _VIEW_ATTR, None)
+    view = st.expected_view
     return view is not None and view.doc_version == doc_version and view.needs_remarks
 
 
 def dependence_remarks(modules: list[Operation], settings: Settings, cancelled: Callable[[], bool] | None = None) -> list[object] | None:
     """The remarks of ``-test-memref-dependence-check`` on each section's
-    module op (``-split-input-file``: one run per section), computed with
-    isl (the dependence engine caches them per function); None when
-    ``cancelled`` says so between two sections."""
-    from affine_lsp.analysis.isl_support import DEFAULT_BUDGET
-    from affine_lsp.analysis.remarks import memref_dependence_remarks
+    module op (:func:`affine_lsp.ide.remarks.section_remarks`, under the
+    ``isl_ops`` setting); None when ``cancelled`` says so between two
+    sections."""
+    from affine_lsp.ide.remarks import section_remarks
 
-    budget = DEFAULT_BUDGET if settings.isl_ops is None else settings.isl_ops
-    out: list[object] = []
-    for module in modules:
-        if cancelled is not None and cancelled():
-            return None
-        out.extend(memref_dependence_remarks([module], budget))
-    return out
+    return section_remarks(modules, settings.isl_ops, cancelled)  # type: ignore[return-value]
 
 
 def _ann_span(e: X.Expectation | X.AnnotationError) -> Span:
@@ -264,7 +256,7 @@ def _diagnostic(st: DocumentState, d: X.Emitted) -> types.Diagnostic | None:
 
 
 def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int, hi: int) -> list[types.CodeAction]:
-    view: View | None = getattr(st, _VIEW_ATTR, None)
+    view = st.expected_view
     if view is None or view.doc_version != doc.version:
         return []
     text = doc.text

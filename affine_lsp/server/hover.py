@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
 
+from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir import op_registry
 from affine_lsp.ir.affine_ops import ACCESS_OPS, access_of, enclosing_loops
 from affine_lsp.ir.attributes import AffineMapAttr, IntegerSetAttr, TypeAttr
@@ -105,8 +106,6 @@ class HoverBuilder:
         settings = self.ls.settings
         if not settings.analysis_enabled:
             return None, "dependence analysis is disabled (`affineLsp.analysis.enabled`)"
-        if not self.engine.has_analysis:
-            return None, "dependence analysis is not available (package `affine_lsp.analysis` missing)"
         func = scope_of(op)
         if func is None:
             return None, "not inside a function"
@@ -294,7 +293,7 @@ class HoverBuilder:
         sig = str(ft.type) if isinstance(ft, TypeAttr) else ""
         loops = sum(1 for o in op.walk() if o.name in LOOP_OPS)
         accesses = sum(1 for o in op.walk() if o.name in ACCESS_OPS)
-        out = [f"**func.func** {D.code(_func_name(op))}", "", "```mlir", f"{_func_name(op)} : {sig}", "```"]
+        out = [f"**func.func** {D.code(func_name(op))}", "", "```mlir", f"{func_name(op)} : {sig}", "```"]
         out.append(f"{loops} affine loop{'s' if loops != 1 else ''}, {accesses} affine memory access{'es' if accesses != 1 else ''}")
         return "\n".join(out)
 
@@ -521,12 +520,6 @@ def _wait_flows(fut: Any, fa: Any, timeout: float = 60.0) -> Any:
     except Exception:
         return None
     return frozenset(got) if got is not None else None
-
-
-def _func_name(op: Operation) -> str:
-    from affine_lsp.server.index import func_name
-
-    return func_name(op)
 
 
 def _yn(ok: bool, info: Any) -> str:

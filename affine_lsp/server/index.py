@@ -426,8 +426,3 @@ def function_of(op: Operation) -> Operation | None:
             return cur
         cur = cur.parent_op
     return None
-
-
-def func_name(op: Operation) -> str:
-    a = op.attributes.get("sym_name")
-    return "@" + a.value if isinstance(a, StringAttr) else "<anonymous>"

@@ -29,7 +29,7 @@ INLAY_WAIT_S = 0.5
 
 def inlay_hints(ls: AffineLanguageServer, st: DocumentState, rng: types.Range) -> list[types.InlayHint]:
     settings = ls.settings
-    if not settings.analysis_enabled or not ls.engine.has_analysis:
+    if not settings.analysis_enabled:
         return []
     deadline = time.monotonic() + INLAY_WAIT_S
     analyses: dict[int, Any] = {}

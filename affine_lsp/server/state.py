@@ -36,13 +36,18 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
 from affine_lsp.ir.core import Operation
 from affine_lsp.syntax.document import Chunk, Document, Section
 from affine_lsp.syntax.nodes import Note
+
+if TYPE_CHECKING:
+    from affine_lsp.server.expected_checks import View
+    from affine_lsp.transforms.edits import Transform
+    from affine_lsp.transforms.upgrade import UpgradeResult
 
 Change = types.TextDocumentContentChangeEvent
 
@@ -59,6 +64,43 @@ class DiagnosticsResult:
 
 
 class DocumentState:
+    """One open document: its text (the :class:`Document`), the scheduling
+    of its diagnostics, and the caches the features keep for it. Every
+    field is declared here (``__slots__``): a feature that keeps something
+    per document adds a field, never an attribute of its own."""
+
+    __slots__ = (
+        "_doc",
+        "_good_seen",
+        "_initial_text",
+        "_pending",
+        "_pending_lock",
+        "closed",
+        "deps_lru",
+        "diag_task",
+        "expected_view",
+        "fast_future",
+        "fn_cache",
+        "language_id",
+        "last",
+        "last_edit_offset",
+        "last_good",
+        "last_published",
+        "lock",
+        "mirror_text",
+        "partial_open",
+        "persist_wanted",
+        "preloaded",
+        "published_version",
+        "result_counter",
+        "token_cache",
+        "transform_actions",
+        "upgrade_action",
+        "uri",
+        "version",
+        "verify_cache",
+    )
+
     def __init__(self, uri: str, text: str, version: int, language_id: str = "mlir") -> None:
         self.uri = uri
         self.language_id = language_id
@@ -98,8 +140,12 @@ class DocumentState:
         # Semantic tokens per chunk (see semantic_tokens.chunk_tokens).
         self.token_cache: dict[int, tuple[Any, ...]] = {}
         self.result_counter = 0
-        # Loop-transformation code actions per (version, loops, width) (see transform_actions).
-        self._transform_action_cache: dict[Any, Any] = {}
+        # Loop-transformation code actions per (version, loops, width, tile sizes) (see transform_actions).
+        self.transform_actions: dict[tuple[Any, ...], list[Transform]] = {}
+        # The upgrade of the text of one version (see upgrade_action).
+        self.upgrade_action: tuple[int, UpgradeResult] | None = None
+        # What the last diagnostics look like to mlir-opt (see expected_checks).
+        self.expected_view: View | None = None
         # Last successfully built top-level ops by symbol name (completion in
         # a function that currently does not parse).
         self.last_good: dict[str, Operation] = {}

@@ -1,19 +1,21 @@
-"""Code actions for the loop transformations: "Fuse loops here",
-"Vectorize loop (VF=N)" and "Parallelize loop".
+"""Code actions for the loop transformations of
+:mod:`affine_lsp.transforms.registry` ("Fuse loops here", "Vectorize loop
+(VF=N)", "Tile loop band", ...), each one's ``actions`` function in the
+registry's order.
 
 Offered on an ``affine.for`` whose header holds the cursor, or on the loops
-a selection covers (two selected nests: the fusion of that pair). The
-transforms themselves (:mod:`affine_lsp.transforms`) decide legality from
-the dependence engine and re-parse and re-verify their output before
-anything is offered; an action that cannot apply is shown disabled, with
-the reason. Results are cached per document version and loop, because
-editors ask for code actions on every cursor move.
+a selection covers (two selected nests: the transformations that act on a
+pair, fusion). The transforms themselves decide legality from the
+dependence engine and re-parse and re-verify their output before anything
+is offered; an action that cannot apply is shown disabled, with the reason.
+Results are cached per document version and loop, because editors ask for
+code actions on every cursor move.
 """
 
 from __future__ import annotations
 
+import importlib
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -24,6 +26,7 @@ from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Document
 from affine_lsp.transforms.edits import Transform
 from affine_lsp.transforms.profitability import rank
+from affine_lsp.transforms.registry import TRANSFORMATIONS, ActionSettings
 
 if TYPE_CHECKING:
     from affine_lsp.server.server import AffineLanguageServer
@@ -31,7 +34,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 KIND = types.CodeActionKind.RefactorRewrite
-_CACHE_ATTR = "_transform_action_cache"
 
 
 def _header_end(doc: Document, loop: Operation) -> int:
@@ -75,42 +77,25 @@ def _lsp_action(doc: Document, uri: str, t: Transform) -> types.CodeAction:
 
 
 def transforms_for(doc: Document, loops: list[Operation], vf: int, tile_sizes: tuple[int, ...] = (32,)) -> list[Transform]:
-    from affine_lsp.transforms.fusion import fusion_candidates
-    from affine_lsp.transforms.hoist import hoist_candidates
-    from affine_lsp.transforms.interchange import interchange_candidates
-    from affine_lsp.transforms.optimize import optimize_candidates
-    from affine_lsp.transforms.parallelize import parallelize_candidates
-    from affine_lsp.transforms.scalrep import scalrep_candidates
-    from affine_lsp.transforms.tile import tile_candidates
-    from affine_lsp.transforms.unroll import unroll_candidates
-    from affine_lsp.transforms.unroll_jam import unroll_jam_candidates
-    from affine_lsp.transforms.vectorize import vectorize_candidates
-
+    """The actions of every transformation of the registry at the loops, in
+    its order: on one loop, each one's ``actions``; on two selected loops,
+    those of the transformations that act on pairs (fusion)."""
+    settings = ActionSettings(vf=vf, tile_sizes=tile_sizes)
     out: list[Transform] = []
-    if len(loops) == 2:
-        out.extend(fusion_candidates(doc, loops[0], loops[1], include_unprofitable=True))
-    elif len(loops) == 1:
-        loop = loops[0]
-        jobs: list[tuple[str, Callable[[], list[Transform]]]] = [
-            ("fusion", lambda: fusion_candidates(doc, loop, include_unprofitable=True)),
-            ("vectorization", lambda: vectorize_candidates(doc, loop, vf)),
-            ("parallelization", lambda: parallelize_candidates(doc, loop)),
-        ]
-        if nest_is_well_formed(loop):  # a loop the parser only half read has none to transform
-            jobs += [
-                ("tiling", lambda: tile_candidates(doc, loop, tile_sizes)),
-                ("interchange", lambda: interchange_candidates(doc, loop)),
-                ("unrolling", lambda: unroll_candidates(doc, loop)),
-                ("unroll-and-jam", lambda: unroll_jam_candidates(doc, loop)),
-                ("hoisting", lambda: hoist_candidates(doc, loop)),
-                ("scalar replacement", lambda: scalrep_candidates(doc, loop)),
-                ("optimization", lambda: optimize_candidates(doc, loop)),
-            ]
-        for name, fn in jobs:
-            try:
-                out.extend(fn())
-            except Exception:  # a transform bug must not take the menu down
-                log.exception("%s of the loop at offset %d failed", name, loop.span.start)
+    if len(loops) not in (1, 2):
+        return out
+    well_formed = len(loops) == 2 or nest_is_well_formed(loops[0])  # a loop the parser only half read has none to transform
+    for t in TRANSFORMATIONS:
+        if t.actions is None or (len(loops) == 2 and not t.pairs) or not (well_formed or t.any_loop):
+            continue
+        try:
+            actions = getattr(importlib.import_module(t.module), t.actions)
+            if len(loops) == 2:
+                out.extend(actions(doc, loops[0], loops[1]))
+            else:
+                out.extend(actions(doc, loops[0], *(getattr(settings, k) for k in t.settings)))
+        except Exception:  # a transform bug must not take the menu down
+            log.exception("%s of the loop at offset %d failed", t.title, loops[0].span.start)
     return out
 
 
@@ -121,12 +106,11 @@ def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int
     vf = int(getattr(ls.settings, "vectorize_default_width", 8) or 8)
     tile_sizes = tuple(getattr(ls.settings, "tile_sizes", (32,)) or (32,))
     key = (doc.version, tuple(op.span.start for op in loops), vf, tile_sizes)
-    cache: dict = getattr(st, _CACHE_ATTR, None) or {}
+    cache = st.transform_actions
     if key not in cache:
         if len(cache) > 64:
             cache.clear()
         cache[key] = transforms_for(doc, loops, vf, tile_sizes)
-        setattr(st, _CACHE_ATTR, cache)
     # Predicted-profitable rewrites first, unprofitable ones last (stable).
     return [_lsp_action(doc, st.uri, t) for t in sorted(cache[key], key=lambda t: rank(t.prediction))]
 

@@ -27,7 +27,6 @@ from affine_lsp.syntax.legacy import LEGACY_CODE
 
 TITLE = "Upgrade to current MLIR syntax"
 NOTICE_COMMAND = "affine-lsp.upgradeNotice"
-_CACHE_ATTR = "_upgrade_action_cache"
 
 
 def _legacy_diagnostics(st: DocumentState, doc: Document, lo: int, hi: int) -> tuple[bool, list[types.Diagnostic]]:
@@ -57,11 +56,12 @@ def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int
         return []
     from affine_lsp.transforms.upgrade import upgrade_text
 
-    cache: dict = getattr(st, _CACHE_ATTR, None) or {}
-    result = cache.get(doc.version)
-    if result is None:
+    cached = st.upgrade_action
+    if cached is not None and cached[0] == doc.version:
+        result = cached[1]
+    else:
         result = upgrade_text(doc.text)
-        setattr(st, _CACHE_ATTR, {doc.version: result})
+        st.upgrade_action = (doc.version, result)
     if result.text == doc.text:
         return []
     lines = doc.lines

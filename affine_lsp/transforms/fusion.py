@@ -788,6 +788,13 @@ def _nest_root(op: Operation | None) -> Operation | None:
 MODES = ("greedy", "producer", "sibling")
 
 
+def fusion_actions(doc: Document, loop_op: Operation, other: Operation | None = None) -> list[Transform]:
+    """The code actions of fusion (the registry's ``actions``): every legal
+    fusion of the loop (or of the two selected loops), the unprofitable ones
+    included, ranked by their prediction."""
+    return fusion_candidates(doc, loop_op, other, include_unprofitable=True)
+
+
 def fuse_all(text: str, mode: str = "greedy", maximal: bool = False, force: bool = False, applied: list[tuple[int, FusionResult]] | None = None) -> str:
     """Greedy fusion of every block of every function, each ``// -----``
     section on its own (like ``mlir-opt -affine-loop-fusion``)."""

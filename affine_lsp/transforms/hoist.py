@@ -23,8 +23,9 @@ innermost first, so code moves out of as many loops as it can.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from affine_lsp.ir.affine_ops import ForView
 from affine_lsp.ir.core import Operation, Value
@@ -33,6 +34,9 @@ from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform, de
 from affine_lsp.transforms.profitability import remark
 from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, line_indent, loops_on_lines
 from affine_lsp.transforms.unroll import base_name, body_ops, defined_values, ops_text, rename_text
+
+if TYPE_CHECKING:
+    from argparse import Namespace
 
 _EFFECT_FREE_DIALECTS = frozenset({"arith", "math", "index", "complex", "ub"})
 _EFFECT_FREE_OPS = frozenset(
@@ -261,7 +265,7 @@ def hoist_document(text: str, lines: Sequence[int] | None = None) -> tuple[str, 
     return new, outcomes
 
 
-def _verdicts(loop: Operation) -> list:
+def hoist_verdicts(loop: Operation) -> list:
     from affine_lsp.transforms.loop_catalog import Verdict
 
     if loop.name != "affine.for":
@@ -272,10 +276,7 @@ def _verdicts(loop: Operation) -> list:
     return [Verdict("hoist invariant code", False, plan.reason or "")]
 
 
-def _register() -> None:
-    from affine_lsp.transforms.loop_catalog import register
-
-    register(_verdicts)
-
-
-_register()
+def hoist_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
+    """``affine-lsp hoist``: like ``mlir-opt -affine-loop-invariant-code-motion``,
+    out of every loop (``--all``; innermost first) or the ones on ``--loop``."""
+    return hoist_document

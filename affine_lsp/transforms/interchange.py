@@ -15,8 +15,9 @@ coefficient +-1) or invariant (the IV in no index), when that is legal.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from affine_lsp.ir.affine_expr import _linearize
 from affine_lsp.ir.affine_ops import access_of
@@ -26,8 +27,12 @@ from affine_lsp.transforms.band import band_dependences, band_ivs, bound_depende
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
 from affine_lsp.transforms.loop_models import interchange_prediction
 from affine_lsp.transforms.profitability import remark
+from affine_lsp.transforms.registry import OptionError, parse_ints
 from affine_lsp.transforms.rewrite import LoopOutcome, apply_sequentially, checked_in_section, line_indent, loops_on_lines
 from affine_lsp.transforms.tile import body_text
+
+if TYPE_CHECKING:
+    from argparse import Namespace
 
 
 def order_reason(band: Sequence[Operation], order: Sequence[int]) -> str | None:
@@ -257,7 +262,6 @@ def interchange_document(
 # ------------------------------------------------------------------ hover
 
 
-@loop_catalog.register
 def interchange_verdicts(loop: Operation) -> list[loop_catalog.Verdict]:
     if loop.name != "affine.for":
         return []
@@ -272,3 +276,18 @@ def interchange_verdicts(loop: Operation) -> list[loop_catalog.Verdict]:
         loc = got[1]
         what += f" (for locality: {loc.good[order[-1]]}/{loc.total} accesses unit-stride or invariant instead of {loc.good[len(band) - 1]}/{loc.total})"
     return [loop_catalog.Verdict(what, why is None, why or "")]
+
+
+def interchange_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
+    """``affine-lsp interchange``: with ``--loop LINE --order 1,0`` the band on
+    LINE is permuted; without ``--order``, bands are interchanged for
+    locality wherever that is legal."""
+    order = None
+    if args.order is not None:
+        try:
+            order = parse_ints(args.order)
+        except ValueError:
+            order = []
+        if not order or not args.loop:
+            raise OptionError("--order needs --loop and a list like 1,0")
+    return lambda text, lines: interchange_document(text, lines, order)

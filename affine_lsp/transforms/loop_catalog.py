@@ -1,11 +1,11 @@
 """Which loop transformations are legal at a loop, and what forbids the
 others: the "Transformations" part of the loop hover.
 
-Each transformation module registers a check here with :func:`register`;
-a check takes an ``affine.for`` op and returns its verdicts (a module may
-answer for several transformations, e.g. tile and interchange). The hover
-imports the modules listed in :data:`MODULES` lazily and shows every
-verdict; a check that fails is logged and skipped, never breaks the hover.
+Each transformation of :mod:`affine_lsp.transforms.registry` with a
+``verdicts`` function answers for itself (a module may answer for several
+transformations, e.g. tile for tiling and skew-and-tiling); its module is
+imported when a hover first asks. A check that fails is logged and
+skipped, never breaks the hover.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from affine_lsp.ir.core import Operation
+from affine_lsp.transforms.registry import TRANSFORMATIONS
 
 log = logging.getLogger(__name__)
 
@@ -31,23 +32,20 @@ class Verdict:
 
 
 Check = Callable[[Operation], list[Verdict]]
-CHECKS: list[Check] = []
-
-MODULES: list[str] = [
-    "affine_lsp.transforms.tile",
-    "affine_lsp.transforms.interchange",
-    "affine_lsp.transforms.unroll",
-    "affine_lsp.transforms.unroll_jam",
-    "affine_lsp.transforms.hoist",
-    "affine_lsp.transforms.scalrep",
-]
-"""Modules that register checks when imported (one line per module)."""
 
 
-def register(check: Check) -> Check:
-    if check not in CHECKS:
-        CHECKS.append(check)
-    return check
+def checks() -> list[Check]:
+    """The verdict functions of the registry, in its order (a module that
+    fails to load is logged and left out)."""
+    out: list[Check] = []
+    for t in TRANSFORMATIONS:
+        if t.verdicts is None:
+            continue
+        try:
+            out.append(getattr(importlib.import_module(t.module), t.verdicts))
+        except Exception:
+            log.exception("loop transformation module %s failed to load", t.module)
+    return out
 
 
 def verdicts(loop: Operation) -> list[Verdict]:
@@ -55,13 +53,8 @@ def verdicts(loop: Operation) -> list[Verdict]:
 
     if not nest_is_well_formed(loop):
         return []
-    for name in MODULES:
-        try:
-            importlib.import_module(name)
-        except Exception:
-            log.exception("loop transformation module %s failed to load", name)
     out: list[Verdict] = []
-    for check in CHECKS:
+    for check in checks():
         try:
             out.extend(check(loop))
         except Exception:

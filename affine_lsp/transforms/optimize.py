@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import islpy as isl
 
@@ -37,7 +38,11 @@ from affine_lsp.transforms.optimize_codegen import Codegen
 from affine_lsp.transforms.optimize_model import NestModel, Refused, build_model
 from affine_lsp.transforms.optimize_schedule import Schedule, compute, is_identity, stride_counts, violations
 from affine_lsp.transforms.profitability import Prediction
+from affine_lsp.transforms.registry import OptionError
 from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, line_indent
+
+if TYPE_CHECKING:
+    from argparse import Namespace
 
 DEFAULT_TILE: int | None = None  # automatic: 32, where the reused data does not fit in cache
 BUDGET = 20_000_000
@@ -397,3 +402,28 @@ def _parallelize_outermost(text: str, start: int, end: int, new_text: str) -> st
     from affine_lsp.transforms.parallelize import parallelize_document
 
     return _in_place(text, start, end, new_text, lambda full, lines: parallelize_document(full, lines, max_nested=1)[0])
+
+
+def optimize_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
+    """``affine-lsp optimize``: the top-level nest on ``--loop`` alone, every
+    group of consecutive top-level nests of ``--func NAME`` together, or
+    (``--all``) those of every function; ``--explain`` prints the new
+    schedule, the parallel and vector loops and the prediction on standard
+    error."""
+    import sys
+
+    if args.tile is not None and args.tile < 1:
+        raise OptionError("--tile must be a positive integer", status=1)
+
+    def transform(text: str, lines: Sequence[int] | None) -> tuple[str, list[LoopOutcome]]:
+        new, outcomes, explains = optimize_document(text, None if args.func else lines, args.func, args.tile, args.parallel, args.force)
+        if args.explain:
+            for line, explain, pred in explains:
+                print(f"{args.file}:{line}: nest", file=sys.stderr)
+                for e in explain:
+                    print("  " + e, file=sys.stderr)
+                if pred is not None:
+                    print("  " + pred.markdown(), file=sys.stderr)
+        return new, outcomes
+
+    return transform

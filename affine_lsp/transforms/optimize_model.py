@@ -71,10 +71,6 @@ class NestModel:
     dep_memrefs: list[tuple[str, str, Value]] = field(default_factory=list)  # (source, target statement, memref) of each dependence
 
 
-def _is_memory_free(op: Operation) -> bool:
-    return op.name.startswith(_ALLOWED_PREFIXES) or op.name in _INDEX_OPS
-
-
 def _check_op(op: Operation) -> None:
     for inner in op.walk():
         n = inner.name

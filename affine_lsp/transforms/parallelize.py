@@ -31,8 +31,9 @@ kind of :data:`REDUCTION_KINDS`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from affine_lsp.ir.affine_expr import AffineMap
 from affine_lsp.ir.affine_ops import ForView
@@ -53,6 +54,9 @@ from affine_lsp.transforms.rewrite import (
     print_clone,
     result_base,
 )
+
+if TYPE_CHECKING:
+    from argparse import Namespace
 
 # ------------------------------------------------------------------ reductions
 
@@ -398,3 +402,10 @@ def parallelize_document(text: str, lines: Sequence[int] | None = None, max_nest
         )
     outcomes.sort(key=lambda o: o.offset)
     return new, outcomes
+
+
+def parallelize_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
+    """``affine-lsp parallelize``: like ``mlir-opt
+    -affine-parallelize="parallel-reductions=1"``, every loop without a
+    carried dependence (``--all``) or the ones on ``--loop``."""
+    return lambda text, lines: parallelize_document(text, lines, args.max_nested)

@@ -26,13 +26,17 @@ and writes to the memref by non-affine ops, block the replacement.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from affine_lsp.ir.core import Block, Operation, Value, memo_of
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform, delete_op
 from affine_lsp.transforms.profitability import remark
 from affine_lsp.transforms.rewrite import LoopOutcome, apply_sequentially, checked_in_section, is_unnamed, loops_on_lines
+
+if TYPE_CHECKING:
+    from argparse import Namespace
 
 _LOADS = frozenset({"affine.load", "affine.vector_load"})
 _STORES = frozenset({"affine.store", "affine.vector_store"})
@@ -357,7 +361,7 @@ def scalrep_document(text: str, lines: Sequence[int] | None = None) -> tuple[str
     return new, outcomes
 
 
-def _verdicts(loop: Operation) -> list:
+def scalrep_verdicts(loop: Operation) -> list:
     from affine_lsp.analysis.polyhedral import scope_of
     from affine_lsp.transforms.loop_catalog import Verdict
     from affine_lsp.transforms.unroll_jam import ready_deps
@@ -374,10 +378,7 @@ def _verdicts(loop: Operation) -> list:
     return [Verdict("scalar replacement", False, "no load in the loop reads a value already in an SSA value")]
 
 
-def _register() -> None:
-    from affine_lsp.transforms.loop_catalog import register
-
-    register(_verdicts)
-
-
-_register()
+def scalrep_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
+    """``affine-lsp scalar-replace``: like ``mlir-opt -affine-scalrep``, in every
+    function (``--all``) or the loads inside the loops on ``--loop``."""
+    return scalrep_document

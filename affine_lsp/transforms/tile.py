@@ -32,8 +32,9 @@ with ``affine.apply`` at the top of the body.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from affine_lsp.ir.affine_expr import AffineMap, _linearize, dim, from_linear_form
 from affine_lsp.ir.affine_ops import Bound, ForView
@@ -51,6 +52,7 @@ from affine_lsp.transforms.band import (
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
 from affine_lsp.transforms.loop_models import suggest_sizes, tile_prediction
 from affine_lsp.transforms.profitability import Prediction, remark
+from affine_lsp.transforms.registry import OptionError, parse_ints
 from affine_lsp.transforms.rewrite import (
     LoopOutcome,
     NameGen,
@@ -61,6 +63,9 @@ from affine_lsp.transforms.rewrite import (
     line_indent,
     loops_on_lines,
 )
+
+if TYPE_CHECKING:
+    from argparse import Namespace
 
 DEFAULT_TILE_SIZE = 32
 
@@ -489,7 +494,6 @@ def tile_document(
 # ------------------------------------------------------------------ hover
 
 
-@loop_catalog.register
 def tile_verdicts(loop: Operation) -> list[loop_catalog.Verdict]:
     if loop.name != "affine.for":
         return []
@@ -503,3 +507,20 @@ def tile_verdicts(loop: Operation) -> list[loop_catalog.Verdict]:
         name = f"skew and tile ({describe_skew(skewed)})" if skewed.ok and skewed.skewed else "skew and tile"
         out.append(loop_catalog.Verdict(name, skewed.ok, skewed.reason or ""))
     return out
+
+
+def tile_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
+    """``affine-lsp tile``: like ``mlir-opt -affine-loop-tile="tile-sizes=..."``,
+    only where legal: the band on ``--loop``, or (``--all``) every outermost
+    band as deep as it is fully permutable unless its data already fits in
+    half the L2 cache (``--force``: those too); ``--skew`` skews a band first
+    when only a skew makes it permutable."""
+    sizes: list[int] | None = None
+    if args.sizes.strip() != "auto":
+        try:
+            sizes = parse_ints(args.sizes)
+        except ValueError:
+            sizes = []
+        if not sizes or any(s < 1 for s in sizes):
+            raise OptionError("--sizes must be positive integers, e.g. 32,32, or auto")
+    return lambda text, lines: tile_document(text, sizes, lines, skew=args.skew, profitable_only=not args.force)

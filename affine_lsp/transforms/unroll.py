@@ -35,15 +35,20 @@ names renamed -- is shared with unroll-and-jam.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from affine_lsp.ir.affine_expr import AffineExpr, AffineMap, dim, symbol
 from affine_lsp.ir.affine_ops import Bound, ForView
 from affine_lsp.ir.core import Operation, Value
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform, line_start
 from affine_lsp.transforms.profitability import remark
+from affine_lsp.transforms.registry import OptionError
 from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, is_unnamed, line_indent, loops_on_lines
+
+if TYPE_CHECKING:
+    from argparse import Namespace
 
 FULL_UNROLL_LIMIT = 16
 """``--full`` / "Fully unroll loop" only for constant trip counts up to this."""
@@ -525,7 +530,7 @@ def unroll_document(text: str, lines: Sequence[int] | None = None, factor: int |
     return new, outcomes
 
 
-def _verdicts(loop: Operation) -> list:
+def unroll_verdicts(loop: Operation) -> list:
     from affine_lsp.transforms.loop_catalog import Verdict
 
     if loop.name != "affine.for":
@@ -541,10 +546,11 @@ def _legal(why: str | None) -> tuple[bool, str]:
     return (why is None, why or "")
 
 
-def _register() -> None:
-    from affine_lsp.transforms.loop_catalog import register
-
-    register(_verdicts)
-
-
-_register()
+def unroll_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
+    """``affine-lsp unroll``: like ``mlir-opt -affine-loop-unroll="unroll-factor=N"``
+    (or ``unroll-full``), every innermost loop (``--all``) or the ones on
+    ``--loop``, by ``--factor`` or fully with ``--full``."""
+    if not args.full and args.factor < 2:
+        raise OptionError("--factor must be at least 2")
+    factor = None if args.full else args.factor
+    return lambda text, lines: unroll_document(text, lines, factor)

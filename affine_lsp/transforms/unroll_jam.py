@@ -27,13 +27,15 @@ and ops with unknown memory effects refuse the transformation.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from affine_lsp.ir.affine_ops import ForView
 from affine_lsp.ir.core import Block, Operation, Value
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
 from affine_lsp.transforms.loop_models import unroll_jam_prediction
 from affine_lsp.transforms.profitability import remark
+from affine_lsp.transforms.registry import OptionError
 from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, line_indent, loops_on_lines
 from affine_lsp.transforms.unroll import (
     SplitBounds,
@@ -50,6 +52,9 @@ from affine_lsp.transforms.unroll import (
     uses_value,
     value_text,
 )
+
+if TYPE_CHECKING:
+    from argparse import Namespace
 
 DEFAULT_FACTOR = 2
 
@@ -397,7 +402,7 @@ def unroll_jam_document(
     return new, outcomes
 
 
-def _verdicts(loop: Operation) -> list:
+def unroll_jam_verdicts(loop: Operation) -> list:
     from affine_lsp.transforms.loop_catalog import Verdict
 
     if loop.name != "affine.for" or not jammed_loops(loop):
@@ -411,10 +416,11 @@ def _verdicts(loop: Operation) -> list:
     return [Verdict(f"unroll and jam by {DEFAULT_FACTOR}", why is None, why or "")]
 
 
-def _register() -> None:
-    from affine_lsp.transforms.loop_catalog import register
-
-    register(_verdicts)
-
-
-_register()
+def unroll_jam_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
+    """``affine-lsp unroll-jam``: like ``mlir-opt -affine-loop-unroll-jam``, but
+    only where no dependence is reversed: every loop with inner loops whose
+    copies share a load (``--all``; ``--force``: also the others), or the
+    ones on ``--loop``."""
+    if args.factor < 2:
+        raise OptionError("--factor must be at least 2")
+    return lambda text, lines: unroll_jam_document(text, lines, args.factor, profitable_only=not args.force)

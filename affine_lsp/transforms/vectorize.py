@@ -34,7 +34,8 @@ disabled action with the reason). For the CLI: :func:`vectorize_document`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from affine_lsp.ir import printer as _printer
 from affine_lsp.ir.affine_expr import AffineDimExpr, AffineExpr, AffineMap, AffineSymbolExpr, constant, dim, symbol
@@ -44,6 +45,7 @@ from affine_lsp.ir.core import Block, Operation, Value
 from affine_lsp.ir.types import FloatType, IndexType, Type, VectorType
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
 from affine_lsp.transforms.parallelize import Reduction
+from affine_lsp.transforms.registry import OptionError
 from affine_lsp.transforms.rewrite import (
     LoopOutcome,
     NameGen,
@@ -61,6 +63,9 @@ from affine_lsp.transforms.rewrite import (
 )
 from affine_lsp.transforms.vectorize_analysis import DIVISIONS, LINEAR, UNIFORM, VECTOR, Rejected, VectorPlan, analyze, neutral_literal
 from affine_lsp.transforms.vectorize_profit import predict
+
+if TYPE_CHECKING:
+    from argparse import Namespace
 
 DEFAULT_WIDTHS = (8, 4, 16)
 
@@ -618,3 +623,19 @@ def vectorize_document(
         outcomes.append(LoopOutcome(lp.span.start, doc.lines.line_of(lp.span.start) + 1, r is None, msg))
     outcomes.sort(key=lambda o: o.offset)
     return new, outcomes
+
+
+def vectorize_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
+    """``affine-lsp vectorize``: like ``mlir-opt -affine-super-vectorize``,
+    without its miscompiles; ``--all`` takes the loops :func:`select_loops`
+    picks among those predicted faster (``--force``: among all legal ones)."""
+    if args.vf < 2:
+        raise OptionError("--vf must be at least 2")
+    return lambda text, lines: vectorize_document(
+        text,
+        args.vf,
+        lines,
+        not args.no_reductions,
+        0 if args.fastest_only else 1,
+        args.force,
+    )

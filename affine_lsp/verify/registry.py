@@ -116,14 +116,6 @@ _RECURSIVE_EFFECTS = frozenset(
 _RECURSIVELY_SPECULATABLE = frozenset({"affine.if", "scf.if"})
 
 
-def is_registered(op: Operation) -> Tri:
-    """True for ops mlir-opt registers; False for unregistered generic ops;
-    None for ops whose custom syntax we skipped (they may be anything)."""
-    if not op.known:
-        return None
-    return not is_unregistered(op)
-
-
 def is_unregistered(op: Operation) -> bool:
     """A generic-form op MLIR 22.1.8 does not register: of a dialect it
     does not have, or not an op of its (upstream) dialect."""

@@ -1,27 +1,28 @@
-"""``affine-lsp vectorize``: super-vectorize affine loops (1-D, with reductions).
+"""The CLI of every loop transformation of :mod:`affine_lsp.transforms.registry`:
+``affine-lsp <name> FILE [--loop LINE ...|--all] [-v] [-o OUT] [options]``.
 
-Like ``mlir-opt -affine-super-vectorize="virtual-vector-size=N
-vectorize-reductions"``, without its miscompiles: a trip count that is not a
-multiple of ``N`` gets a scalar remainder loop, transfers proven in bounds
-are marked ``in_bounds``, and strided accesses are refused. With
-``--loop LINE`` only the ``affine.for`` starting on that line is vectorized
-(an error says why when it cannot be; a remark says when it is predicted not
-to help); otherwise (``--all``, the default) every section gets the loops
-:func:`~affine_lsp.transforms.vectorize.select_loops` picks among those
-predicted to make the code faster (``--force``: among all legal ones; ``-v``
-lists the others with the reason). The rewritten text goes to standard output (or ``-o``); one remark
-per vectorized loop goes to standard error.
+With ``--loop LINE`` only the ``affine.for`` starting on that line is
+transformed (an error says why when it cannot be); otherwise (``--all``, the
+default) every loop the transformation's strategy picks (``-v`` lists the
+others with the reason). The rewritten text goes to standard output (or
+``-o``); one remark per transformed loop goes to standard error.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from affine_lsp.commands import frontend
-from affine_lsp.syntax.document import Document
-from affine_lsp.transforms.rewrite import LoopOutcome
+from affine_lsp.transforms.registry import OptionError, Transformation
+
+if TYPE_CHECKING:
+    from affine_lsp.transforms.rewrite import LoopOutcome
+
+Rewrite = Callable[[str, Sequence[int] | None], "tuple[str, list[LoopOutcome]]"]
 
 _PAST = {"unroll": "unrolled", "unroll-and-jam": "unrolled and jammed", "unroll and jam": "unrolled and jammed", "hoist": "hoisted"}
 
@@ -39,19 +40,35 @@ def add_common_arguments(p: argparse.ArgumentParser, verb: str) -> None:
     frontend.add_output(p, "the rewritten text")
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    add_common_arguments(p, "vectorize")
-    p.add_argument("--vf", type=int, default=8, metavar="N", help="vector width (default 8)")
-    p.add_argument("--no-reductions", action="store_true", help="do not vectorize loops carrying reductions (iter_args)")
-    p.add_argument("--force", action="store_true", help="with --all, also vectorize the loops predicted not to make the code faster")
-    p.add_argument(
-        "--fastest-only", action="store_true", help="with --all, only loops running along the fastest-varying memref dimension (test-fastest-varying=0)"
-    )
+def add_arguments(t: Transformation, p: argparse.ArgumentParser) -> None:
+    """The common options, then the transformation's own."""
+    add_common_arguments(p, t.cli_verb.replace(" ", "-"))
+    groups: dict[int, argparse._MutuallyExclusiveGroup] = {}
+    for o in t.options:
+        if o.group and o.group not in groups:
+            groups[o.group] = p.add_mutually_exclusive_group()
+        target = groups[o.group] if o.group else p
+        target.add_argument(*o.flags, **o.kwargs)  # type: ignore[arg-type]
 
 
-def run_transform(args: argparse.Namespace, verb: str, transform: Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]) -> int:
+def run(t: Transformation, args: argparse.Namespace) -> int:
+    assert t.rewrite is not None, t.name
+    module = importlib.import_module(t.module)  # named by the registry: imported only when the command runs
+    try:
+        rewrite = getattr(module, t.rewrite)(args)
+    except OptionError as e:
+        if e.status != frontend.EXIT_USAGE:
+            print(f"{args.file}: error: {e}", file=sys.stderr)
+            return e.status
+        raise frontend.UsageError(str(e)) from None
+    return run_transform(args, t.cli_verb, rewrite)
+
+
+def run_transform(args: argparse.Namespace, verb: str, transform: Rewrite) -> int:
     """Read ``args.file``, run ``transform(text, lines)`` (lines: None for
     ``--all``), report the outcomes on standard error, write the text."""
+    from affine_lsp.syntax.document import Document
+
     text = frontend.read_input(args.file)
     doc = Document(text, uri=args.file)
     if frontend.report_errors(args.file, doc):
@@ -76,13 +93,3 @@ def run_transform(args: argparse.Namespace, verb: str, transform: Callable[[str,
             print(f"{args.file}:{o.line}:{col}: remark: not {past(verb)}: {o.message}", file=sys.stderr)
     sys.stdout.write(new)
     return status
-
-
-def run(args: argparse.Namespace) -> int:
-    from affine_lsp.transforms.vectorize import vectorize_document
-
-    if args.vf < 2:
-        raise frontend.UsageError("--vf must be at least 2")
-    return run_transform(
-        args, "vectorize", lambda text, lines: vectorize_document(text, args.vf, lines, not args.no_reductions, 0 if args.fastest_only else 1, args.force)
-    )
