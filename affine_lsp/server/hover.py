@@ -294,7 +294,9 @@ class HoverBuilder:
         sig = str(ft.type) if isinstance(ft, TypeAttr) else ""
         loops = sum(1 for o in op.walk() if o.name in LOOP_OPS)
         accesses = sum(1 for o in op.walk() if o.name in ACCESS_OPS)
-        out = [f"**func.func** {D.code(_func_name(op))}", "", "```mlir", f"{_func_name(op)} : {sig}", "```"]
+        from affine_lsp.server.index import func_name
+
+        out = [f"**func.func** {D.code(func_name(op))}", "", "```mlir", f"{func_name(op)} : {sig}", "```"]
         out.append(f"{loops} affine loop{'s' if loops != 1 else ''}, {accesses} affine memory access{'es' if accesses != 1 else ''}")
         return "\n".join(out)
 
@@ -521,12 +523,6 @@ def _wait_flows(fut: Any, fa: Any, timeout: float = 60.0) -> Any:
     except Exception:
         return None
     return frozenset(got) if got is not None else None
-
-
-def _func_name(op: Operation) -> str:
-    from affine_lsp.server.index import func_name
-
-    return func_name(op)
 
 
 def _yn(ok: bool, info: Any) -> str:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from affine_lsp.ir import op_traits
 from affine_lsp.ir.affine_expr import AffineDimExpr, AffineExpr, AffineMap, AffineSymbolExpr, IntegerSet
 from affine_lsp.ir.affine_ops import IfView, ParallelView, access_of
 from affine_lsp.ir.attributes import AffineMapAttr, ArrayAttr, Attribute, DictAttr, IntegerSetAttr, StringAttr, SymbolRefAttr
@@ -418,16 +419,7 @@ def find_symbol(section: Section, name: str) -> Operation | None:
     return None
 
 
-def function_of(op: Operation) -> Operation | None:
-    """The enclosing ``func.func`` (or the op itself)."""
-    cur: Operation | None = op
-    while cur is not None:
-        if cur.name == "func.func":
-            return cur
-        cur = cur.parent_op
-    return None
-
-
 def func_name(op: Operation) -> str:
-    a = op.attributes.get("sym_name")
-    return "@" + a.value if isinstance(a, StringAttr) else "<anonymous>"
+    """``@name`` of a function (``<anonymous>`` without a name)."""
+    name = op_traits.symbol_name(op)
+    return "<anonymous>" if name is None else "@" + name

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from affine_lsp.ir import op_registry
+from affine_lsp.ir import op_registry, op_traits
 from affine_lsp.ir.affine_expr import AffineBinaryExpr, AffineExpr, AffineExprKind, AffineMap, IntegerSet
 from affine_lsp.ir.attributes import AffineMapAttr, IntegerSetAttr, TypeAttr
 from affine_lsp.ir.core import Block, Operation, Span, Value
@@ -60,6 +60,10 @@ class Checker:
     def __init__(self, text: str, line_of: Callable[[int], int] | None = None) -> None:
         self.text = text
         self.line_of = line_of
+        # False when some top-level item of the section has no IR here (it
+        # failed to parse, or another process verifies it): the symbol
+        # table is then incomplete and a callee not found says nothing.
+        self.symbols_complete = True
 
     # ------------------------------------------------------------ notes
     def guard(self, span: Span, fn: Callable[..., Note | None], *args: object) -> Note | None:
@@ -288,12 +292,12 @@ class Checker:
             fn = affine_checks.ENTRANCE.get(op.name) or _ENTRANCE.get(op.name)
             if fn is None and op.name in _ARITH_BINARY:
                 fn = _arith_binary
-            if op.name in registry.TERMINATOR_OPS:
+            if op_traits.is_terminator(op.name):
                 fn = _with_terminator_trait(fn)
             info = op_registry.lookup(op.name)
             if info is not None and info.structured:
                 fn = _with_structure(fn)
-            h = _HOOKS[op.name] = (fn, affine_checks.EXIT.get(op.name))
+            h = _HOOKS[op.name] = (fn, affine_checks.EXIT.get(op.name) or _EXIT.get(op.name))
         return h
 
     def terminator_trait(self, op: Operation) -> Note | None:
@@ -359,7 +363,7 @@ class Checker:
             return False
         if op.name == "func.func":
             return True
-        return not op.custom and op.name not in registry.NO_TERMINATOR_OPS
+        return not op.custom and not op_traits.has_no_terminator(op.name)
 
 
 def _undefined(v: Value) -> bool:
@@ -449,11 +453,6 @@ def _func_type(op: Operation) -> FunctionType | None:
     return a.type if isinstance(a, TypeAttr) and isinstance(a.type, FunctionType) else None
 
 
-def _func_name(op: Operation) -> str:
-    a = op.attributes.get("sym_name")
-    return getattr(a, "value", "?")
-
-
 def _parse_func(c: Checker, op: Operation) -> Note | None:
     if op.regions and len(op.regions[0].blocks) == 1:
         blk = op.regions[0].blocks[0]
@@ -498,11 +497,11 @@ def _func_return(c: Checker, op: Operation) -> Note | None:
         return None
     results = ft.results
     if len(op.operands) != len(results):
-        return c.op_error(op, f"has {len(op.operands)} operands, but enclosing function (@{_func_name(parent)}) returns {len(results)}")
+        return c.op_error(op, f"has {len(op.operands)} operands, but enclosing function (@{op_traits.symbol_name(parent) or '?'}) returns {len(results)}")
     for i, (v, t) in enumerate(zip(op.operands, results, strict=False)):
         if v.type is not None and v.type != t and not _undefined(v):
             return c.error(
-                f"type of return operand {i} ('{v.type}') doesn't match function result type ('{t}') in function @{_func_name(parent)}",
+                f"type of return operand {i} ('{v.type}') doesn't match function result type ('{t}') in function @{op_traits.symbol_name(parent) or '?'}",
                 op.name_span,
             )
     return None
@@ -607,6 +606,16 @@ _PARSE_CHECKS: dict[str, CheckFn] = {
     "memref.expand_shape": _parse_expand_shape,
     "tensor.expand_shape": _parse_expand_shape,
 }
+
+
+def _module_exit(c: Checker, op: Operation) -> Note | None:
+    """The module's ``SymbolTable`` trait: its calls against their callees."""
+    from affine_lsp.verify.symbol_uses import call_note
+
+    return call_note(op, c.text, c.symbols_complete)
+
+
+_EXIT: dict[str, CheckFn] = {"builtin.module": _module_exit}
 _ENTRANCE: dict[str, CheckFn] = {
     "func.func": _func_func,
     "func.return": _func_return,
