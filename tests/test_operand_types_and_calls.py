@@ -27,6 +27,11 @@ _SECTIONS = [
         'func.func @f(%a: i32) {\n  %0 = "memref.load"(%a) : (i32) -> f32\n  return\n}\n',
         "2:8: 'memref.load' op operand #0 must be memref of any type values, but got 'i32'",
     ),
+    # An optional group: its constraint's words (MLIR's Optional<T> keeps T's summary).
+    (
+        'func.func @f(%m: memref<2xf32>) {\n  %0 = "memref.realloc"(%m, %m) : (memref<2xf32>, memref<2xf32>) -> memref<4xf32>\n  return\n}\n',
+        "2:8: 'memref.realloc' op operand #1 must be index, but got 'memref<2xf32>'",
+    ),
     ('func.func @f(%a: i32, %i: index, %m: memref<4xf32>) {\n  %0 = "memref.load"(%m, %i) : (memref<4xf32>, index) -> f32\n  return\n}\n', None),
     (
         _SIG + "func.func @f(%a: i32, %b: f32) {\n  %0 = func.call @g(%a) : (i32) -> i32\n  return\n}\n",

@@ -496,7 +496,7 @@ class _Analyzer:
         from affine_lsp.analysis.summary import locally_defined
 
         for op in self.loop.walk():
-            if op.name in ("memref.alloc", "memref.alloca") and op is not self.loop:
+            if op.known and op_traits.allocates(op.name) and op is not self.loop:
                 raise Rejected(f"the loop body allocates memory ('{op.name}')", op)
             if op.name in ("affine.load", "affine.store") and locally_defined(op.operands[0 if op.name == "affine.load" else 1], self.loop):
                 raise Rejected("the loop body accesses memory allocated inside it", op)

@@ -211,7 +211,7 @@ def _operand_type_message(op: Operation, info: op_registry.OpInfo) -> str | None
         accepts = TYPE_CONSTRAINTS.get(constraint)
         for v in op.operands[index : index + size]:
             t = v.type
-            if accepts is not None and group.kind != "?" and isinstance(t, Type) and type(t).__name__ != "OpaqueType" and not accepts(t):
+            if accepts is not None and isinstance(t, Type) and type(t).__name__ != "OpaqueType" and not accepts(t):
                 prefix = "variadic of " if group.kind == "*" else ""
                 return f"operand #{index} must be {prefix}{op_registry.type_constraint_summary(constraint)}, but got '{t}'"
             index += 1
