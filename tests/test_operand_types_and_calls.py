@@ -1,6 +1,8 @@
-"""The ODS operand type constraints of a generic-form op and ``func.call``
-against its callee (issue #32's differential misses), in mlir-opt 22.1.8's
-words and on its line; checked against the real mlir-opt when installed."""
+"""The ODS operand type constraints of a generic-form op, ``func.call``
+against its callee, ``scf.parallel`` against its ``scf.reduce`` and
+``linalg.yield`` against its ``linalg.generic`` (issue #32's differential
+misses), in mlir-opt 22.1.8's words and on its line; checked against the
+real mlir-opt when installed."""
 
 from __future__ import annotations
 
@@ -64,6 +66,57 @@ _SECTIONS = [
         None,
     ),
     (_SIG + "func.func @f(%a: i32, %b: f32) -> i32 {\n  %0 = func.call @g(%a, %b) : (i32, f32) -> i32\n  return %0 : i32\n}\n", None),
+    # scf.parallel against its scf.reduce (the op's own verifier).
+    (
+        "func.func @ok(%n: index, %m: memref<?xf32>) {\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %z = arith.constant 0.0 : f32\n  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%z) -> f32 {\n    %v = memref.load %m[%i] : memref<?xf32>\n    scf.reduce(%v : f32) {\n    ^bb0(%a: f32, %b: f32):\n      %s = arith.addf %a, %b : f32\n      scf.reduce.return %s : f32\n    }\n  }\n  return\n}\n",
+        None,
+    ),
+    (
+        'func.func @noreduce(%n: index) {\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  "scf.parallel"(%c0, %n, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({\n  ^bb0(%i: index):\n    "scf.reducee"() : () -> ()\n  }) : (index, index, index) -> ()\n  return\n}\n',
+        "4:3: 'scf.parallel' op expects body to terminate with 'scf.reduce'",
+    ),
+    (
+        'func.func @extra(%n: index) {\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  "scf.parallel"(%c0, %n, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({\n  ^bb0(%i: index):\n    "scf.reduce"() ({}) : () -> ()\n  }) : (index, index, index) -> ()\n  return\n}\n',
+        "4:3: 'scf.parallel' op expects number of results: 0 to be the same as number of reductions: 1",
+    ),
+    (
+        "func.func @plain(%n: index) {\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  scf.parallel (%i) = (%c0) to (%n) step (%c1) {\n    scf.reduce\n  }\n  return\n}\n",
+        None,
+    ),
+    (
+        'func.func @noinit(%n: index, %m: memref<?xf32>) {\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %r = "scf.parallel"(%c0, %n, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({\n  ^bb0(%i: index):\n    %v = memref.load %m[%i] : memref<?xf32>\n    "scf.reduce"(%v) ({\n    ^bb0(%a: f32, %b: f32):\n      %s = arith.addf %a, %b : f32\n      scf.reduce.return %s : f32\n    }) : (f32) -> ()\n  }) : (index, index, index) -> f32\n  return\n}\n',
+        "4:8: 'scf.parallel' op expects number of results: 1 to be the same as number of initial values: 0",
+    ),
+    # linalg.yield against its linalg.generic (the yield's own verifier).
+    (
+        '#map = affine_map<(d0) -> (d0)>\nfunc.func @g(%a: memref<4xf32>, %b: memref<4xf32>) {\n  linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%a : memref<4xf32>) outs(%b : memref<4xf32>) {\n  ^bb0(%x: f32, %y: f32):\n    linalg.yield %x, %y : f32, f32\n  }\n  return\n}\n',
+        "5:5: 'linalg.yield' op expected number of yield values (2) to match the number of inits / outs operands of the enclosing LinalgOp (1)",
+    ),
+    (
+        '#map = affine_map<(d0) -> (d0)>\nfunc.func @g(%a: memref<4xf32>, %b: memref<4xf32>) {\n  linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%a : memref<4xf32>) outs(%b : memref<4xf32>) {\n  ^bb0(%x: f32, %y: f32):\n    linalg.yield\n  }\n  return\n}\n',
+        "5:5: 'linalg.yield' op expected number of yield values (0) to match the number of inits / outs operands of the enclosing LinalgOp (1)",
+    ),
+    (
+        '#map = affine_map<(d0) -> (d0)>\nfunc.func @g(%a: memref<4xf32>, %b: memref<4xf32>) {\n  linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%a : memref<4xf32>) outs(%b : memref<4xf32>) {\n  ^bb0(%x: f32, %y: f32):\n    linalg.yield %x : f32\n  }\n  return\n}\n',
+        None,
+    ),
+    (
+        '#map = affine_map<(d0) -> (d0)>\nfunc.func @g(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {\n  %r = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%b : tensor<4xf32>) {\n  ^bb0(%x: f32, %y: f32):\n    %s = arith.addf %x, %y : f32\n    linalg.yield %s : f32\n  } -> tensor<4xf32>\n  return %r : tensor<4xf32>\n}\n',
+        None,
+    ),
+    # memref.view: one size per dynamic dimension of the view.
+    (
+        "func.func @v(%b: memref<2048xi8>, %s: index) {\n  %c0 = arith.constant 0 : index\n  %0 = memref.view %b[%c0][%s] : memref<2048xi8> to memref<?x?xf32>\n  return\n}\n",
+        "3:8: 'memref.view' op incorrect number of dynamic sizes, has 1, expected 2",
+    ),
+    (
+        "func.func @v(%b: memref<2048xi8>, %s: index) {\n  %c0 = arith.constant 0 : index\n  %0 = memref.view %b[%c0][%s, %s] : memref<2048xi8> to memref<?x?xf32>\n  return\n}\n",
+        None,
+    ),
+    (
+        "func.func @v(%b: memref<2048xi8>, %s: index) {\n  %c0 = arith.constant 0 : index\n  %0 = memref.view %b[%c0][%s] : memref<2048xi8> to memref<4x4xf32>\n  return\n}\n",
+        "3:8: 'memref.view' op incorrect number of dynamic sizes, has 1, expected 0",
+    ),
     # Another error of the section comes first: the call is checked last.
     (
         _SIG + "func.func @f(%a: i32, %b: f32) {\n  %0 = func.call @g(%a) : (i32) -> i32\n  %1 = arith.addi %a, %b : i32\n  return\n}\n",

@@ -548,7 +548,20 @@ def _memref_view(c: Checker, op: Operation) -> Note | None:
         return None
     t = op.operands[0].type
     ok = isinstance(t, MemRefType) and t.rank == 1 and isinstance(t.element, IntegerType) and t.element.width == 8 and t.element.signedness == ""
-    return c.operand_constraint(op, 0, ok, "1D memref of 8-bit signless integer values")
+    note = c.operand_constraint(op, 0, ok, "1D memref of 8-bit signless integer values")
+    if note is not None:
+        return note
+    # ViewOp::verify: identity layouts and one memory space (not modelled
+    # here: then nothing is said), then one size per dynamic dimension.
+    view = op.results[0].type if len(op.results) == 1 else None
+    if not isinstance(t, MemRefType) or not isinstance(view, MemRefType) or len(op.operands) < 2:
+        return None
+    if not t.has_identity_layout or not view.has_identity_layout or t.memory_space != view.memory_space:
+        return None
+    dynamic, sizes = sum(1 for d in view.shape if d is None), len(op.operands) - 2
+    if sizes == dynamic:
+        return None
+    return c.op_error(op, f"incorrect number of dynamic sizes, has {sizes}, expected {dynamic}")
 
 
 def _memref_indices(op: Operation, memref: int) -> tuple[int, int] | None:
@@ -615,6 +628,51 @@ def _module_exit(c: Checker, op: Operation) -> Note | None:
     return call_note(op, c.text, c.symbols_complete)
 
 
+def _linalg_yield(c: Checker, op: Operation) -> Note | None:
+    """``linalg::YieldOp::verify`` in a ``linalg.generic``: as many values
+    as the generic has inits (when its region's arguments match its
+    operands, checked by the generic before)."""
+    parent = op.parent_op
+    if parent is None or parent.name != "linalg.generic" or not parent.known or parent.operand_segments is None:
+        return None
+    if len(parent.operand_segments) != 2 or len(parent.regions) != 1 or len(parent.regions[0].blocks) != 1:
+        return None
+    if len(parent.regions[0].blocks[0].arguments) != len(parent.operands):
+        return None
+    inits = parent.operand_segments[1]
+    if len(op.operands) == inits:
+        return None
+    return c.op_error(
+        op, f"expected number of yield values ({len(op.operands)}) to match the number of inits / outs operands of the enclosing LinalgOp ({inits})"
+    )
+
+
+def _scf_parallel(c: Checker, op: Operation) -> Note | None:
+    """``scf::ParallelOp::verify``'s terminator and result checks, when the
+    checks it makes before them hold (bounds, induction variables of index
+    type; a step known to be constant and not positive is left alone)."""
+    if op.operand_segments is None or len(op.operand_segments) != 4 or len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
+        return None
+    steps = op.segment(2)
+    body = op.regions[0].blocks[0]
+    if not steps or len(body.arguments) != len(steps) or not all(isinstance(a.type, IndexType) for a in body.arguments):
+        return None
+    constant_steps = [registry.constant_int(s.defining_op) for s in steps]
+    if any(v is not None and v <= 0 for v in constant_steps):
+        return None
+    last = body.operations[-1] if body.operations else None
+    if last is not None and not last.known:
+        return None
+    if last is None or last.name != "scf.reduce":
+        return c.op_error(op, "expects body to terminate with 'scf.reduce'")
+    results, reductions, inits = len(op.results), len(last.regions), len(op.segment(3))
+    if results != reductions:
+        return c.op_error(op, f"expects number of results: {results} to be the same as number of reductions: {reductions}")
+    if results != inits:
+        return c.op_error(op, f"expects number of results: {results} to be the same as number of initial values: {inits}")
+    return None
+
+
 _EXIT: dict[str, CheckFn] = {"builtin.module": _module_exit}
 _ENTRANCE: dict[str, CheckFn] = {
     "func.func": _func_func,
@@ -623,6 +681,8 @@ _ENTRANCE: dict[str, CheckFn] = {
     "memref.load": _memref_load,
     "memref.store": _memref_store,
     "linalg.map": _linalg_map,
+    "scf.parallel": _scf_parallel,
+    "linalg.yield": _linalg_yield,
 }
 _HOOKS: dict[str, tuple[CheckFn | None, CheckFn | None]] = {}
 _NO_HOOKS: tuple[None, None] = (None, None)
