@@ -87,6 +87,12 @@ _SECTIONS = [
         'func.func @noinit(%n: index, %m: memref<?xf32>) {\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %r = "scf.parallel"(%c0, %n, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({\n  ^bb0(%i: index):\n    %v = memref.load %m[%i] : memref<?xf32>\n    "scf.reduce"(%v) ({\n    ^bb0(%a: f32, %b: f32):\n      %s = arith.addf %a, %b : f32\n      scf.reduce.return %s : f32\n    }) : (f32) -> ()\n  }) : (index, index, index) -> f32\n  return\n}\n',
         "4:8: 'scf.parallel' op expects number of results: 1 to be the same as number of initial values: 0",
     ),
+    # The custom form's implicit (empty) scf.reduce.
+    (
+        "func.func @p(%n: index) {\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"
+        "  scf.parallel (%t) = (%c0) to (%n) step (%c1) {\n    %w = arith.addi %t, %c0 : index\n  }\n  return\n}\n",
+        None,
+    ),
     # linalg.yield against its linalg.generic (the yield's own verifier).
     (
         '#map = affine_map<(d0) -> (d0)>\nfunc.func @g(%a: memref<4xf32>, %b: memref<4xf32>) {\n  linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%a : memref<4xf32>) outs(%b : memref<4xf32>) {\n  ^bb0(%x: f32, %y: f32):\n    linalg.yield %x, %y : f32, f32\n  }\n  return\n}\n',
@@ -103,6 +109,15 @@ _SECTIONS = [
     (
         '#map = affine_map<(d0) -> (d0)>\nfunc.func @g(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {\n  %r = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%b : tensor<4xf32>) {\n  ^bb0(%x: f32, %y: f32):\n    %s = arith.addf %x, %y : f32\n    linalg.yield %s : f32\n  } -> tensor<4xf32>\n  return %r : tensor<4xf32>\n}\n',
         None,
+    ),
+    # A named op in the generic form is a LinalgOp too.
+    (
+        "func.func @m(%a: memref<4x4xf32>) {\n"
+        '  "linalg.matmul"(%a, %a, %a) <{operandSegmentSizes = array<i32: 2, 1>}> ({\n'
+        "  ^bb0(%x: f32, %y: f32, %z: f32):\n"
+        '    "linalg.yield"() : () -> ()\n'
+        "  }) : (memref<4x4xf32>, memref<4x4xf32>, memref<4x4xf32>) -> ()\n  return\n}\n",
+        "4:5: 'linalg.yield' op expected number of yield values (0) to match the number of inits / outs operands of the enclosing LinalgOp (1)",
     ),
     # memref.view: one size per dynamic dimension of the view.
     (

@@ -629,11 +629,14 @@ def _module_exit(c: Checker, op: Operation) -> Note | None:
 
 
 def _linalg_yield(c: Checker, op: Operation) -> Note | None:
-    """``linalg::YieldOp::verify`` in a ``linalg.generic``: as many values
-    as the generic has inits (when its region's arguments match its
-    operands, checked by the generic before)."""
+    """``linalg::YieldOp::verify`` in a ``LinalgOp`` (``linalg.generic``, a
+    named op in the generic form): as many values as the op has inits (its
+    ``outs`` segment), when its region's arguments match its operands
+    (checked by the parent before)."""
     parent = op.parent_op
-    if parent is None or parent.name != "linalg.generic" or not parent.known or parent.operand_segments is None:
+    if parent is None or not parent.known or parent.dialect != "linalg" or parent.operand_segments is None:
+        return None
+    if not op_traits.has_trait(parent.name, "DestinationStyleOpInterface"):
         return None
     if len(parent.operand_segments) != 2 or len(parent.regions) != 1 or len(parent.regions[0].blocks) != 1:
         return None
@@ -663,9 +666,13 @@ def _scf_parallel(c: Checker, op: Operation) -> Note | None:
     last = body.operations[-1] if body.operations else None
     if last is not None and not last.known:
         return None
-    if last is None or last.name != "scf.reduce":
+    if op.custom and (last is None or registry.is_terminator(last) is False):
+        reductions = 0  # the custom parser appends an empty scf.reduce (ensureTerminator)
+    elif last is None or last.name != "scf.reduce":
         return c.op_error(op, "expects body to terminate with 'scf.reduce'")
-    results, reductions, inits = len(op.results), len(last.regions), len(op.segment(3))
+    else:
+        reductions = len(last.regions)
+    results, inits = len(op.results), len(op.segment(3))
     if results != reductions:
         return c.op_error(op, f"expects number of results: {results} to be the same as number of reductions: {reductions}")
     if results != inits:
