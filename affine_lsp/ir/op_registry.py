@@ -156,6 +156,14 @@ def lookup(name: str) -> OpInfo | None:
 
 
 @cache
+def ops_with_trait(trait: str) -> frozenset[str]:
+    """The full names of the ops that have the trait or interface ``trait``
+    (computed once per trait: asking is one set lookup)."""
+    sets = [trait in ts for ts in _trait_sets()]
+    return frozenset(f"{d}.{short}" for d, ops in _data()["dialects"].items() for short, raw in ops.items() if "t" in raw and sets[raw["t"]])
+
+
+@cache
 def _trait_sets() -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(t) for t in _data().get("trait_sets", ()))
 

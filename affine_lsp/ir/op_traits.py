@@ -40,15 +40,10 @@ class Effect:
     name: str = ""
 
 
-def _traits(name: str) -> frozenset[str]:
-    info = op_registry.lookup(name)
-    return info.traits if info is not None else frozenset()
-
-
 def has_trait(name: str, trait: str) -> bool:
     """Whether the registered op ``name`` has the trait or interface
     ``trait`` (MLIR's C++ name: ``IsTerminator``, ``ViewLikeOpInterface``)."""
-    return trait in _traits(name)
+    return name in op_registry.ops_with_trait(trait)
 
 
 # ---- structure ---------------------------------------------------------------
@@ -64,7 +59,7 @@ def has_no_terminator(name: str) -> bool:
 
 
 def is_isolated_from_above(name: str) -> bool:
-    return has_trait(name, "IsIsolatedFromAbove")
+    return name in op_registry.ops_with_trait("IsIsolatedFromAbove")
 
 
 def is_affine_scope(name: str) -> bool:
