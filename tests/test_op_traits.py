@@ -127,6 +127,13 @@ _SECTIONS = [
         "    %d = arith.remui %a, %b : index\n    %v = affine.load %m[%d] : memref<10xf32>\n  }\n  return\n}\n",
         None,
     ),
+    # tensor.dim is only conditionally speculatable now (the old list said
+    # Pure); its result is still a valid symbol through MLIR's dim-op rule.
+    (
+        "func.func @d(%m: memref<10xf32>, %t: tensor<?x?xf32>, %a: index) {\n  affine.for %i = 0 to 10 {\n"
+        "    %d = tensor.dim %t, %a : tensor<?x?xf32>\n    %v = affine.load %m[%d] : memref<10xf32>\n  }\n  return\n}\n",
+        None,
+    ),
     # index.add is Pure: a valid dimension.
     (
         "func.func @c(%m: memref<10xf32>, %a: index, %b: index) {\n  affine.for %i = 0 to 10 {\n"
