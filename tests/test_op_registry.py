@@ -47,6 +47,47 @@ def test_regenerating_gives_the_shipped_data() -> None:
     assert p.returncode == 0, p.stdout + p.stderr
 
 
+def _td_root() -> Path | None:
+    """MLIR 22.1.8's ``mlir/include`` (``AFFINE_LSP_MLIR_INCLUDE``, or the
+    ``mlir/include`` of an installed ``xtc-mlir-dev==22.1.8.4``)."""
+    import os
+
+    env = os.environ.get("AFFINE_LSP_MLIR_INCLUDE")
+    candidates = [Path(env)] if env else []
+    spec = importlib.util.find_spec("mlir")
+    for loc in (spec.submodule_search_locations or []) if spec is not None else []:
+        candidates.append(Path(loc) / "include")
+    return next((c for c in candidates if (c / "mlir" / "IR" / "OpBase.td").is_file()), None)
+
+
+def test_shipped_traits_are_mlirs() -> None:
+    """The .td facts are shipped: every op of MLIR's ODS has its traits,
+    effects and operand type constraints (the two C++-only affine DMA ops
+    have none)."""
+    data = json.loads(op_registry.DATA_FILE.read_text())
+    assert "llvm-tblgen" in data["sources"]["traits"]
+    assert data["without_td"] == ["affine.dma_start", "affine.dma_wait"]
+    func = op_registry.lookup("func.func")
+    assert func is not None and {"IsIsolatedFromAbove", "AffineScope", "FunctionOpInterface"} <= func.traits
+    load = op_registry.lookup("memref.load")
+    assert load is not None and load.effects == ("read:o:memref",) and load.operand_types == ("AnyMemRef", "Index")
+    assert op_registry.type_constraint_summary("Index") == "index"
+    rmw = op_registry.lookup("memref.atomic_rmw")
+    assert rmw is not None and rmw.operand_types is not None
+    assert op_registry.type_constraint_summary(rmw.operand_types[0]) == "signless integer or floating-point"
+
+
+@pytest.mark.oracle
+@pytest.mark.skipif(
+    not oracle.available() or importlib.util.find_spec("mlir.dialects._arith_ops_gen") is None or _td_root() is None,
+    reason="mlir-opt, the MLIR Python bindings or MLIR 22.1.8's .td files (AFFINE_LSP_MLIR_INCLUDE, xtc-mlir-dev==22.1.8.4) not available",
+)
+def test_regenerating_with_the_td_files_gives_the_shipped_data() -> None:
+    script = str(ROOT / "scripts" / "gen_op_registry.py")
+    p = subprocess.run([sys.executable, script, "--check", "--td", str(_td_root())], capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stdout + p.stderr
+
+
 def test_lookup() -> None:
     addf = op_registry.lookup("arith.addf")
     assert addf is not None and addf.structured

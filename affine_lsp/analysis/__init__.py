@@ -293,9 +293,9 @@ def time_budget_note(scope: Operation, seconds: float) -> Note:
 def _is_function_scope(op: Operation) -> bool:
     if op.name == "builtin.module":
         return any(o.name.startswith("affine.") for r in op.regions for b in r.blocks for o in b.operations)
-    from affine_lsp.analysis.polyhedral import SCOPE_OPS
+    from affine_lsp.ir import op_traits
 
-    return op.name in SCOPE_OPS
+    return op_traits.is_analysis_scope(op)
 
 
 def _dedupe(notes: list[Note]) -> list[Note]:

@@ -50,16 +50,13 @@ from typing import TypeVar
 import islpy as isl
 
 from affine_lsp.analysis.isl_support import CTX, DT, BudgetExceeded, IslFailure, limited, param_id, val
+from affine_lsp.ir import op_traits
 from affine_lsp.ir.affine_expr import AffineExpr, AffineExprKind, AffineMap, IntegerSet
 from affine_lsp.ir.affine_ops import ForView, IfView, ParallelView
 from affine_lsp.ir.attributes import AffineMapAttr, BoolAttr, IntegerAttr
 from affine_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Value
 from affine_lsp.ir.types import MemRefType, VectorType
 
-SCOPE_OPS = frozenset({"func.func", "gpu.func", "llvm.func", "spirv.func", "builtin.module", "gpu.module"})
-"""Ops that start an analysis scope (MLIR's AffineScope / isolated from above)."""
-
-ACCESS_OP_NAMES = frozenset({"affine.load", "affine.store", "affine.vector_load", "affine.vector_store", "affine.prefetch", "affine.dma_start"})
 _NON_LOOPING_REGION_OPS = frozenset({"affine.if", "scf.if", "scf.execute_region", "scf.index_switch"})
 _CONDITIONAL_OPS = frozenset({"scf.if", "scf.index_switch"})
 
@@ -77,19 +74,16 @@ class Unanalysable(Exception):
     """A value or expression the polyhedral model cannot represent exactly."""
 
 
-def scope_of(op: Operation) -> Operation | None:
-    """The nearest enclosing op that starts an analysis scope (function)."""
-    for a in op.ancestors():
-        if a.name in SCOPE_OPS:
-            return a
-    return None
+scope_of = op_traits.analysis_scope_of
+"""The nearest enclosing op that starts an analysis scope (a function, or a
+module for its top level): :func:`affine_lsp.ir.op_traits.analysis_scope_of`."""
 
 
 def _scope_ops(scope: Operation) -> Iterator[Operation]:
     """The ops nested in ``scope`` whose :func:`scope_of` is ``scope``, in
     walk order (pre-order): the walk does not enter nested scopes instead of
     asking every op for its ancestors."""
-    if scope.name not in SCOPE_OPS:
+    if not op_traits.is_analysis_scope(scope):
         return
     stack: list[Operation] = []
     for region in reversed(scope.regions):
@@ -98,7 +92,7 @@ def _scope_ops(scope: Operation) -> Iterator[Operation]:
     while stack:
         op = stack.pop()
         yield op
-        if op.name not in SCOPE_OPS:
+        if not op_traits.is_analysis_scope(op):
             for region in reversed(op.regions):
                 for block in reversed(region.blocks):
                     stack.extend(reversed(block.operations))
@@ -367,7 +361,7 @@ class FunctionModel:
         if lv is not None:
             return lv
         parent_op = block.parent_op
-        if parent_op is None or parent_op is self.scope or parent_op.name in SCOPE_OPS:
+        if parent_op is None or parent_op is self.scope or op_traits.is_analysis_scope(parent_op):
             lv = self._root_level(block)
             region = block.parent
             if region is not None and region.blocks and region.blocks[0] is not block:

@@ -32,71 +32,10 @@ import islpy as isl
 from affine_lsp.analysis.dependences import DEPENDENCE, UNKNOWN, DepResult
 from affine_lsp.analysis.isl_support import DT, BudgetExceeded, IslFailure, limited, val
 from affine_lsp.analysis.polyhedral import AccessModel
+from affine_lsp.ir import op_traits
 from affine_lsp.ir.affine_ops import ForView
 from affine_lsp.ir.core import Operation, OpResult, Value
 from affine_lsp.syntax.nodes import Note
-
-_PURE_DIALECTS = frozenset({"arith", "math", "index", "complex", "tensor", "ub", "builtin"})
-_PURE_OPS = frozenset(
-    {
-        "affine.for",
-        "affine.parallel",
-        "affine.if",
-        "affine.yield",
-        "affine.apply",
-        "affine.min",
-        "affine.max",
-        "affine.delinearize_index",
-        "affine.linearize_index",
-        "affine.load",
-        "affine.store",
-        "affine.vector_load",
-        "affine.vector_store",
-        "affine.prefetch",
-        "affine.dma_start",
-        "affine.dma_wait",
-        "memref.alloc",
-        "memref.alloca",
-        "memref.dealloc",
-        "memref.dim",
-        "memref.rank",
-        "memref.cast",
-        "memref.subview",
-        "memref.view",
-        "memref.reinterpret_cast",
-        "memref.expand_shape",
-        "memref.collapse_shape",
-        "memref.extract_strided_metadata",
-        "memref.get_global",
-        "memref.assume_alignment",
-        "scf.yield",
-        "scf.if",
-        "scf.for",
-        "scf.condition",
-        "scf.execute_region",
-        "vector.broadcast",
-        "vector.extract",
-        "vector.insert",
-        "vector.extractelement",
-        "vector.insertelement",
-        "vector.splat",
-        "vector.shape_cast",
-        "vector.reduction",
-        "vector.fma",
-        "vector.contract",
-        "vector.shuffle",
-        "vector.transpose",
-        "vector.constant_mask",
-        "vector.create_mask",
-        "vector.bitcast",
-        "vector.step",
-        "vector.from_elements",
-        "vector.multi_reduction",
-        "vector.outerproduct",
-    }
-)
-_ALLOC_OPS = frozenset({"memref.alloc", "memref.alloca"})
-_VIEW_OPS = frozenset({"memref.cast", "memref.subview", "memref.view", "memref.reinterpret_cast", "memref.expand_shape", "memref.collapse_shape"})
 
 
 @dataclass(eq=False)
@@ -134,12 +73,9 @@ class LoopSummary:
 
 
 def unknown_effects(op: Operation) -> bool:
-    """``op`` (not its regions) may touch memory in a way we do not model."""
-    if op.name in _PURE_OPS:
-        return False
-    if not op.known:
-        return True
-    return op.dialect not in _PURE_DIALECTS
+    """``op`` (not its regions) may touch memory in a way we do not model
+    (:func:`affine_lsp.ir.op_traits.has_unmodeled_effects`)."""
+    return op_traits.has_unmodeled_effects(op)
 
 
 def locally_defined(v: Value | None, loop: Operation) -> bool:
@@ -151,9 +87,9 @@ def locally_defined(v: Value | None, loop: Operation) -> bool:
         owner = v.defining_op if isinstance(v, OpResult) else None
         if owner is None:
             return False
-        if owner.name in _ALLOC_OPS:
+        if owner.known and op_traits.allocates(owner.name):
             return loop.is_ancestor_of(owner)
-        if owner.name in _VIEW_OPS and owner.operands:
+        if op_traits.view_source(owner):
             v = owner.operands[0]
             continue
         return False

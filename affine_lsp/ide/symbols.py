@@ -3,10 +3,11 @@ dependence graphs, the server's symbols, hovers and views)."""
 
 from __future__ import annotations
 
-from affine_lsp.ir.attributes import StringAttr
+from affine_lsp.ir import op_traits
 from affine_lsp.ir.core import Operation
 
 
 def func_name(op: Operation) -> str:
-    a = op.attributes.get("sym_name")
-    return "@" + a.value if isinstance(a, StringAttr) else "<anonymous>"
+    """``@name`` of a function (``<anonymous>`` without a name)."""
+    name = op_traits.symbol_name(op)
+    return "<anonymous>" if name is None else "@" + name

@@ -55,6 +55,11 @@ class OpInfo:
     attributes: tuple[AttrSpec, ...] = ()
     operand_segments: bool = False  # AttrSizedOperandSegments
     result_segments: bool = False  # AttrSizedResultSegments
+    # From the .td files (see docs/op_registry.md); read them through
+    # affine_lsp/ir/op_traits.py, which knows what they mean.
+    traits: frozenset[str] = frozenset()  # MLIR's C++ trait and interface names
+    effects: tuple[str, ...] | None = None  # "read", "write:o:memref", ...; None: not stated in ODS
+    operand_types: tuple[str, ...] | None = None  # each operand group's ODS type constraint; None: not known
 
     @property
     def dialect(self) -> str:
@@ -125,8 +130,13 @@ def lookup(name: str) -> OpInfo | None:
     raw = _data()["dialects"].get(dialect, {}).get(short) if short else None
     if raw is None:
         return None
+    td = {
+        "traits": frozenset(_trait_sets()[raw["t"]]) if "t" in raw else frozenset(),
+        "effects": tuple(raw["e"]) if "e" in raw else None,
+        "operand_types": tuple(raw["ot"]) if "ot" in raw else None,
+    }
     if "o" not in raw:
-        return OpInfo(name, raw.get("s", ""), False)
+        return OpInfo(name, raw.get("s", ""), False, **td)
     regions, exact = raw["g"]
     return OpInfo(
         name,
@@ -141,7 +151,29 @@ def lookup(name: str) -> OpInfo | None:
         tuple(AttrSpec(n, bool(r), k) for n, r, k in raw["a"]),
         bool(raw.get("os")),
         bool(raw.get("rs")),
+        **td,
     )
+
+
+@cache
+def ops_with_trait(trait: str) -> frozenset[str]:
+    """The full names of the ops that have the trait or interface ``trait``
+    (computed once per trait: asking is one set lookup)."""
+    sets = [trait in ts for ts in _trait_sets()]
+    return frozenset(f"{d}.{short}" for d, ops in _data()["dialects"].items() for short, raw in ops.items() if "t" in raw and sets[raw["t"]])
+
+
+@cache
+def _trait_sets() -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(t) for t in _data().get("trait_sets", ()))
+
+
+def type_constraint_summary(constraint: str) -> str:
+    """mlir-opt's words for an ODS type constraint (``Index``: "index"); an
+    anonymous one (``~...``) carries its own."""
+    if constraint.startswith("~"):
+        return constraint[1:]
+    return str(_data().get("type_constraints", {}).get(constraint, constraint))
 
 
 def is_unknown_upstream(name: str) -> bool:

@@ -623,8 +623,9 @@ def _refreeze(full: bool) -> None:
 
 
 def _func_label(f: Operation) -> str:
-    a = f.attributes.get("sym_name")
-    return "@" + str(getattr(a, "value", "?"))
+    from affine_lsp.ir.op_traits import symbol_name
+
+    return "@" + (symbol_name(f) or "?")
 
 
 class _Progress:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from types import ModuleType, SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from affine_lsp.ir import op_traits
 from affine_lsp.ir.core import ROOT_ANCHOR, Anchor, Operation, Span, Value
 from affine_lsp.syntax.document import Document
 from affine_lsp.syntax.nodes import Note
@@ -40,8 +41,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("affine_lsp.server.engine")
 
-SCOPE_OPS = frozenset({"func.func", "gpu.func"})
-
 
 def functions_of(doc: Document) -> list[Operation]:
     """The analysis scopes (functions) of every section, in text order."""
@@ -51,10 +50,10 @@ def functions_of(doc: Document) -> list[Operation]:
             op = c.ir_op
             if op is None:
                 continue
-            if op.name in SCOPE_OPS:
+            if op_traits.is_function_op(op):
                 out.append(op)
             elif op.regions:
-                out.extend(o for o in op.walk() if o.name in SCOPE_OPS)
+                out.extend(o for o in op.walk() if op_traits.is_function_op(o))
     return out
 
 
@@ -505,10 +504,4 @@ class _VerifyCache:
                 del entries[k]
 
 
-def scope_of(op: Operation) -> Operation | None:
-    cur: Operation | None = op
-    while cur is not None:
-        if cur.name in SCOPE_OPS:
-            return cur
-        cur = cur.parent_op
-    return None
+scope_of = op_traits.enclosing_function

@@ -416,13 +416,3 @@ def find_symbol(section: Section, name: str) -> Operation | None:
             if isinstance(a, StringAttr) and a.value == bare:
                 return o
     return None
-
-
-def function_of(op: Operation) -> Operation | None:
-    """The enclosing ``func.func`` (or the op itself)."""
-    cur: Operation | None = op
-    while cur is not None:
-        if cur.name == "func.func":
-            return cur
-        cur = cur.parent_op
-    return None

@@ -230,7 +230,7 @@ def rename(ls: AffineLanguageServer, st: DocumentState, pos: types.Position, new
 def _check_conflict(section: Section, t: Target, new: str) -> None:
     if t.kind == "value" and t.value is not None:
         # Any value of the same isolated region with that name would clash.
-        from affine_lsp.server.index import function_of
+        from affine_lsp.ir.op_traits import enclosing_function as function_of
 
         v = t.value
         blk = v.parent_block

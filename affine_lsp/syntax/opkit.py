@@ -132,10 +132,6 @@ def unquote(s: str) -> str:
 
 
 _DEBUG = bool(os.environ.get("AFFINE_LSP_DEBUG_PARSER"))
-# arith::AtomicRMWKind values accepted by affine.parallel's `reduce` in MLIR 22.1.8.
-ATOMIC_RMW_KINDS = frozenset(
-    {"addf", "addi", "assign", "maximumf", "maxs", "maxu", "minimumf", "mins", "minu", "mulf", "muli", "ori", "andi", "maxnumf", "minnumf", "xori"}
-)
 _SHAPED_RE = re.compile(
     r"(memref|vector|tensor)<[ \t]*(((\d+|\?|\[\d+\])[ \t]*x[ \t]*)*)([su]?i\d+|bf16|f16|tf32|f32|f64|f80|f128|index)[ \t]*(,[ \t]*\d+[ \t]*)?>"
 )

@@ -49,6 +49,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from affine_lsp.analysis.isl_support import BudgetExceeded, IslFailure, limited
+from affine_lsp.ir import op_traits
 from affine_lsp.ir.core import Block, Operation, Value, memo_if_any, memo_of
 from affine_lsp.ir.types import MemRefType
 from affine_lsp.syntax.chunks import SPLIT_MARKER_RE, split_sections
@@ -468,8 +469,7 @@ def _same_function(section: Section, func: Operation) -> Operation | None:
 
 
 def _sym(f: Operation) -> str:
-    a = f.attributes.get("sym_name")
-    return str(getattr(a, "value", a))
+    return str(op_traits.symbol_name(f))
 
 
 def fuse_pair(text: str, kind: str, src: Operation, dst: Operation, maximal: bool = False, include_unprofitable: bool = False) -> FusionResult | None:

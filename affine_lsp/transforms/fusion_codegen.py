@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from affine_lsp.ir import op_traits
 from affine_lsp.ir.affine_expr import AffineExpr, AffineExprKind, IntegerSet, dim, symbol
 from affine_lsp.ir.affine_expr import constant as const_expr
 from affine_lsp.ir.affine_ops import ForView
@@ -427,9 +428,7 @@ def build_rewrite(text: str, plan: Plan, names: NameGen) -> Rewrite:
     layout: list[tuple[str, Operation | None]] = []
     moved = plan.insert_before is not None and plan.insert_before is not dst
     dst_indent = line_indent(text, dst.span.start)
-    func = block.parent_op
-    while func is not None and func.name not in ("func.func", "gpu.func", "llvm.func"):
-        func = func.parent_op
+    func = op_traits.enclosing_function(block.parent_op) if block.parent_op is not None else None
     entry = func.regions[0].blocks[0] if func is not None and func.regions and func.regions[0].blocks else None
     hoisted = 0
     if entry is not None and entry is not block and plan.private and entry.operations:

@@ -24,50 +24,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from affine_lsp.ir.affine_ops import ForView
+from affine_lsp.ir import op_traits
+from affine_lsp.ir.affine_ops import ACCESS_OPS, LOAD_OPS, STORE_OPS, ForView
 from affine_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Value
 from affine_lsp.ir.types import MemRefType, UnrankedMemRefType
 
-ACCESS_OPS = frozenset({"affine.load", "affine.store", "affine.vector_load", "affine.vector_store"})
-READ_OPS = frozenset({"affine.load", "affine.vector_load"})
-WRITE_OPS = frozenset({"affine.store", "affine.vector_store"})
+READ_OPS = LOAD_OPS
+WRITE_OPS = STORE_OPS
 CONTROL_OPS = frozenset({"affine.for", "affine.if", "affine.yield"})
-AFFINE_VALUE_OPS = frozenset({"affine.apply", "affine.min", "affine.max", "affine.delinearize_index", "affine.linearize_index"})
-PURE_DIALECTS = frozenset({"arith", "math", "index", "complex"})
-PURE_VECTOR_OPS = frozenset(
-    {
-        "vector.broadcast",
-        "vector.splat",
-        "vector.extract",
-        "vector.insert",
-        "vector.extractelement",
-        "vector.insertelement",
-        "vector.fma",
-        "vector.reduction",
-        "vector.shape_cast",
-        "vector.shuffle",
-        "vector.transpose",
-        "vector.bitcast",
-        "vector.from_elements",
-        "vector.step",
-    }
-)
-OUTPUT_OPS = frozenset({"vector.print"})
-VIEW_OPS = frozenset(
-    {
-        "memref.cast",
-        "memref.subview",
-        "memref.view",
-        "memref.reinterpret_cast",
-        "memref.expand_shape",
-        "memref.collapse_shape",
-        "memref.transpose",
-        "memref.memory_space_cast",
-        "memref.assume_alignment",
-        "memref.extract_strided_metadata",
-    }
-)
-ALLOC_OPS = frozenset({"memref.alloc", "memref.alloca"})
+OUTPUT_OPS = frozenset({"vector.print"})  # fusion keeps their order among themselves
 
 
 def is_memref(v: Value) -> bool:
@@ -154,11 +119,7 @@ def find_block(scope: Operation, path: list[tuple[int, int, int]]) -> Block | No
     return blk
 
 
-def function_of(op: Operation) -> Operation | None:
-    for a in op.ancestors():
-        if a.name in ("func.func", "gpu.func", "llvm.func"):
-            return a
-    return None
+function_of = op_traits.enclosing_function
 
 
 # ------------------------------------------------------------------ effects
@@ -184,9 +145,7 @@ def classify_op(op: Operation) -> str:
         return "impure"
     if _has_memref_operand_or_result(op):
         return "impure"
-    if name in AFFINE_VALUE_OPS or name in PURE_VECTOR_OPS or name in ("memref.dim", "ub.poison"):
-        return "pure"
-    if op.dialect in PURE_DIALECTS and not op.regions:
+    if not op.regions and op_traits.is_memory_effect_free(name):
         return "pure"
     if name in OUTPUT_OPS:
         return "output"
@@ -251,7 +210,7 @@ def screen_between(ops: Iterable[Operation], touched: set[Value]) -> Screen:
                     if m is not None and view_related(m):
                         return Screen(False, f"memref {m.name} may be aliased (a view, a cast or an op of unknown syntax uses it)")
                 continue
-            if op is top and op.name in ALLOC_OPS:
+            if op is top and op.known and op_traits.allocates(op.name):
                 continue
             if op is top and op.name == "memref.dealloc" and op.operands and op.operands[0] not in touched:
                 continue
@@ -263,9 +222,9 @@ def view_related(m: Value) -> bool:
     """``m`` is produced by a view-like op, or is the source of one: it may
     alias another memref value."""
     owner = m.defining_op if isinstance(m, OpResult) else None
-    if owner is not None and owner.name in VIEW_OPS:
+    if owner is not None and owner.known and op_traits.is_view(owner.name):
         return True
-    return any(u.user.name in VIEW_OPS or (not u.user.known and u.user.name != "memref.dealloc") for u in m.uses)
+    return any((u.user.known and op_traits.is_view(u.user.name)) or (not u.user.known and u.user.name != "memref.dealloc") for u in m.uses)
 
 
 def memref_dead_after(m: Value, block: Block, nests: Iterable[Operation]) -> bool:
@@ -273,7 +232,7 @@ def memref_dead_after(m: Value, block: Block, nests: Iterable[Operation]) -> boo
     ``nests``, only deallocated after them: its contents after the nests are
     never read."""
     owner = m.defining_op if isinstance(m, OpResult) else None
-    if owner is None or owner.name not in ALLOC_OPS or owner.parent is not block or view_related(m):
+    if owner is None or not owner.known or not op_traits.allocates(owner.name) or owner.parent is not block or view_related(m):
         return False
     roots = list(nests)
     last = max(index_in_block(r) for r in roots)

@@ -363,10 +363,11 @@ def _compare(plan: object, cm_o: CanonModel, old_accs: list[CAccess], corrs: lis
 def _local_scratch(m: Value, nests: list[Operation]) -> bool:
     """``m`` is allocated in the function (no view, no escape) and every use
     is an affine access inside ``nests`` (or a dealloc)."""
-    from affine_lsp.transforms.fusion_ir import ALLOC_OPS, access_memref, view_related
+    from affine_lsp.ir import op_traits
+    from affine_lsp.transforms.fusion_ir import access_memref, view_related
 
     owner = m.defining_op
-    if owner is None or owner.name not in ALLOC_OPS or view_related(m):
+    if owner is None or not owner.known or not op_traits.allocates(owner.name) or view_related(m):
         return False
     for u in m.uses:
         if u.user.name == "memref.dealloc":

@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from affine_lsp.ir import op_traits
 from affine_lsp.ir.affine_ops import ForView
 from affine_lsp.ir.core import Operation, Value
 from affine_lsp.ir.types import MemRefType
@@ -38,42 +39,14 @@ from affine_lsp.transforms.unroll import base_name, body_ops, defined_values, op
 if TYPE_CHECKING:
     from argparse import Namespace
 
-_EFFECT_FREE_DIALECTS = frozenset({"arith", "math", "index", "complex", "ub"})
-_EFFECT_FREE_OPS = frozenset(
-    {
-        "affine.apply",
-        "affine.min",
-        "affine.max",
-        "affine.linearize_index",
-        "affine.delinearize_index",
-        "memref.dim",
-        "memref.rank",
-        "memref.cast",
-        "memref.subview",
-        "memref.view",
-        "memref.reinterpret_cast",
-        "memref.expand_shape",
-        "memref.collapse_shape",
-        "memref.extract_strided_metadata",
-        "memref.get_global",
-    }
-)
 _STRUCTURE = frozenset({"affine.for", "affine.if", "affine.yield"})
-_LOADS = frozenset({"affine.load", "affine.vector_load"})
-_STORES = frozenset({"affine.store", "affine.vector_store"})
-_READ_ONLY = frozenset({"affine.load", "affine.vector_load", "memref.load", "vector.load", "vector.transfer_read", "affine.prefetch"})
-
-
-_VIEWS = frozenset(
-    {"memref.cast", "memref.subview", "memref.view", "memref.reinterpret_cast", "memref.expand_shape", "memref.collapse_shape", "memref.assume_alignment"}
-)
 
 
 def _root(v: Value) -> Value:
     """The memref ``v`` is a view of (itself when it is not a view)."""
     for _ in range(64):
         owner = v.defining_op
-        if owner is None or owner.name not in _VIEWS or not owner.operands:
+        if owner is None or not op_traits.view_source(owner):
             return v
         v = owner.operands[0]
     return v
@@ -81,7 +54,7 @@ def _root(v: Value) -> Value:
 
 def effect_free(op: Operation) -> bool:
     """``op`` (not its regions) has no memory effect at all."""
-    return op.known and (op.name in _EFFECT_FREE_OPS or (op.dialect in _EFFECT_FREE_DIALECTS and not op.regions))
+    return op.known and not op.regions and op_traits.is_memory_effect_free(op.name)
 
 
 @dataclass
@@ -145,14 +118,15 @@ def plan_hoist(loop: Operation) -> HoistPlan:
                     return f"'{o.name}' uses {v.name}, defined in the loop"
             if o.name in _STRUCTURE or effect_free(o):
                 continue
-            if o.name in _LOADS or o.name in _STORES:
+            load, store = op_traits.is_affine_read(o.name), op_traits.is_affine_write(o.name)
+            if load or store:
                 if unknown is not None:
                     return f"the loop contains '{unknown.name}', whose memory effects are unknown"
-                mem = o.operands[0] if o.name in _LOADS else o.operands[1]
+                mem = o.operands[0] if load else o.operands[1]
                 others = [u for u in accessors(mem) if u is not o]
-                if o.name in _LOADS and any(u.name not in _READ_ONLY for u in others):
+                if load and any(op_traits.writes_memory(u.name) is not False or not op_traits.reads_memory(u.name) for u in others):
                     return f"{mem.name} is written in the loop"
-                if o.name in _STORES:
+                if store:
                     if others:
                         return f"{mem.name} is accessed elsewhere in the loop"
                     if not runs:

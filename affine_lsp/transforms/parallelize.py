@@ -35,8 +35,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from affine_lsp.ir import op_traits
 from affine_lsp.ir.affine_expr import AffineMap
-from affine_lsp.ir.affine_ops import ForView
+from affine_lsp.ir.affine_ops import ACCESS_OPS, ForView
 from affine_lsp.ir.core import BlockArgument, Operation, OpResult, Value
 from affine_lsp.ir.types import FloatType, IntegerType, MemRefType, Type, UnrankedMemRefType
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform, delete_op
@@ -178,9 +179,7 @@ def parallel_kind(r: Reduction) -> str | None:
 
 # ------------------------------------------------------------------ legality
 
-_ALLOC_OPS = frozenset({"memref.alloc", "memref.alloca"})
 _STRUCTURAL = frozenset({"affine.for", "affine.parallel", "affine.if", "affine.yield", "affine.apply", "affine.min", "affine.max"})
-_AFFINE_ACCESS = frozenset({"affine.load", "affine.store", "affine.vector_load", "affine.vector_store"})
 
 
 def memory_effect_reason(loop: Operation) -> str | None:
@@ -191,7 +190,7 @@ def memory_effect_reason(loop: Operation) -> str | None:
     from affine_lsp.analysis.summary import locally_defined, unknown_effects
 
     for op in loop.walk():
-        if op is loop or op.name in _STRUCTURAL or op.name in _AFFINE_ACCESS or op.name in _ALLOC_OPS:
+        if op is loop or op.name in _STRUCTURAL or op.name in ACCESS_OPS or (op.known and op_traits.allocates(op.name)):
             continue
         if op.name == "memref.dealloc":
             if op.operands and locally_defined(op.operands[0], loop):

@@ -162,9 +162,9 @@ def plan_scalrep(func_op: Operation, fd: object | None = None) -> list[Replaceme
     """The loads of ``func_op`` (a function) that can take an SSA value
     (cached on the op; ``fd``: its dependence engine, built when not given)."""
     from affine_lsp.analysis import dependences_of_function
-    from affine_lsp.analysis.polyhedral import SCOPE_OPS
+    from affine_lsp.ir import op_traits
 
-    if func_op.name not in SCOPE_OPS or not func_op.regions:
+    if not op_traits.is_analysis_scope(func_op) or not func_op.regions:
         return []
     store = memo_of(func_op)
     got = store.get(_PLAN_ATTR)
@@ -217,10 +217,10 @@ def dead_stores(func_op: Operation, fd: object | None = None) -> list[Operation]
     depth inside their loops, by the dependence engine) can see the first."""
     from affine_lsp.analysis import dependences_of_function
     from affine_lsp.analysis.dependences import NONE, num_common_loops
-    from affine_lsp.analysis.polyhedral import SCOPE_OPS
     from affine_lsp.analysis.summary import unknown_effects
+    from affine_lsp.ir import op_traits
 
-    if func_op.name not in SCOPE_OPS or not func_op.regions:
+    if not op_traits.is_analysis_scope(func_op) or not func_op.regions:
         return []
     if fd is None:
         fd = dependences_of_function(func_op)

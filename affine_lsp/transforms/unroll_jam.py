@@ -119,9 +119,10 @@ def ready_deps(op: Operation) -> object | None:
     from affine_lsp.analysis import _CACHE_ATTR, _CACHE_LOCK
     from affine_lsp.analysis.isl_support import DEFAULT_BUDGET
     from affine_lsp.analysis.polyhedral import scope_of
+    from affine_lsp.ir import op_traits
     from affine_lsp.ir.core import memo_if_any
 
-    scope = op if op.name in ("func.func", "gpu.func") else scope_of(op)
+    scope = op if op_traits.is_function_op(op) else scope_of(op)
     store = memo_if_any(scope) if scope is not None else None
     if store is None:
         return None

@@ -56,6 +56,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from affine_lsp.ir import op_traits
 from affine_lsp.ir.affine_expr import AffineExpr, AffineMap, dim
 from affine_lsp.ir.affine_ops import Access, ForView, access_of
 from affine_lsp.ir.attributes import AffineMapAttr
@@ -68,9 +69,6 @@ LINEAR = "linear"
 VECTOR = "vector"
 
 DIVISIONS = frozenset({"arith.divsi", "arith.divui", "arith.remsi", "arith.remui", "arith.ceildivsi", "arith.ceildivui", "arith.floordivsi"})
-# Pure ops kept as they are when all their operands are uniform.
-_PURE_UNIFORM_DIALECTS = frozenset({"arith", "math", "index"})
-_PURE_UNIFORM_OPS = frozenset({"memref.dim", "affine.min", "affine.max", "affine.apply", "affine.delinearize_index", "affine.linearize_index"})
 
 
 class Rejected(Exception):
@@ -395,9 +393,10 @@ class _Analyzer:
             raise Rejected(f"the loop already contains vector code ('{name}')", op)
         if name == "arith.constant":
             return
-        if all(k == UNIFORM for k in kinds) and (op.dialect in _PURE_UNIFORM_DIALECTS or name in _PURE_UNIFORM_OPS):
+        effect_free = op_traits.is_memory_effect_free(name)
+        if all(k == UNIFORM for k in kinds) and effect_free:
             return  # a scalar op computing the same value in every lane
-        if name in _PURE_UNIFORM_OPS:
+        if effect_free and op.dialect not in ("arith", "math"):
             raise Rejected(f"'{name}' depends on {self.iv.name}: only memory indices may", op)
         if op.dialect not in ("arith", "math"):
             raise Rejected(f"'{name}' cannot be vectorized", op)
@@ -497,7 +496,7 @@ class _Analyzer:
         from affine_lsp.analysis.summary import locally_defined
 
         for op in self.loop.walk():
-            if op.name in ("memref.alloc", "memref.alloca") and op is not self.loop:
+            if op.known and op_traits.allocates(op.name) and op is not self.loop:
                 raise Rejected(f"the loop body allocates memory ('{op.name}')", op)
             if op.name in ("affine.load", "affine.store") and locally_defined(op.operands[0 if op.name == "affine.load" else 1], self.loop):
                 raise Rejected("the loop body accesses memory allocated inside it", op)

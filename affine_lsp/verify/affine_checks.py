@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from affine_lsp.ir import op_traits
 from affine_lsp.ir.affine_expr import AffineMap, IntegerSet
 from affine_lsp.ir.attributes import (
     AffineMapAttr,
@@ -32,11 +33,6 @@ from affine_lsp.verify.checks import Checker, CheckFn, is_index, tstr
 
 IMPLICIT_YIELD_OPS = frozenset({"affine.for", "affine.if", "affine.parallel"})
 
-# arith::AtomicRMWKind, the reduction kinds affine.parallel accepts in 22.1.8.
-REDUCTION_KINDS = (
-    "addf", "addi", "assign", "maximumf", "maxs", "maxu", "minimumf", "mins", "minu", "mulf", "muli", "ori", "andi",
-    "maxnumf", "minnumf", "xori",
-)  # fmt: skip
 
 _DYNAMIC = -(2**63)
 
@@ -191,8 +187,8 @@ def _parse_parallel(c: Checker, op: Operation) -> Note | None:
     red = op.attributes.get("reductions")
     if isinstance(red, ArrayAttr):
         for e in red.elements:
-            if isinstance(e, StringAttr) and e.value not in REDUCTION_KINDS:
-                related = [(e.span, "valid kinds: " + ", ".join(f'"{k}"' for k in REDUCTION_KINDS))]
+            if isinstance(e, StringAttr) and e.value not in op_traits.atomic_rmw_kinds():
+                related = [(e.span, "valid kinds: " + ", ".join(f'"{k}"' for k in op_traits.atomic_rmw_kinds()))]
                 return c.custom_error(op, f'invalid reduction value: "{e.value}"', e.span, related)
     return None
 
@@ -571,7 +567,7 @@ def _verify_parallel(c: Checker, op: Operation) -> Note | None:
     if len(kinds) != len(op.results):
         return c.op_error(op, "a reduction must be specified for each output", [(op.name_span, f"{len(op.results)} result(s), {len(kinds)} reduction(s)")])
     for k, r in zip(kinds, op.results, strict=False):
-        if k is None or k not in REDUCTION_KINDS:
+        if k is None or k not in op_traits.atomic_rmw_kinds():
             return c.op_error(op, "invalid reduction attribute")
         if _reduction_matches(k, r.type) is False:
             return c.op_error(op, "result type cannot match reduction attribute", [(op.name_span, f"\"{k}\" cannot reduce a value of type '{r.type}'")])
@@ -733,4 +729,4 @@ EXIT: dict[str, CheckFn] = {
     "affine.parallel": _exit_parallel,
 }
 
-__all__ = ["ENTRANCE", "EXIT", "IMPLICIT_YIELD_OPS", "PARSE_CHECKS", "REDUCTION_KINDS", "check_yield", "tstr"]
+__all__ = ["ENTRANCE", "EXIT", "IMPLICIT_YIELD_OPS", "PARSE_CHECKS", "check_yield", "tstr"]

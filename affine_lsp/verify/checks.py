@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from affine_lsp.ir import op_registry
+from affine_lsp.ir import op_registry, op_traits
 from affine_lsp.ir.affine_expr import AffineBinaryExpr, AffineExpr, AffineExprKind, AffineMap, IntegerSet
 from affine_lsp.ir.attributes import AffineMapAttr, IntegerSetAttr, TypeAttr
 from affine_lsp.ir.core import Block, Operation, Span, Value
@@ -60,6 +60,10 @@ class Checker:
     def __init__(self, text: str, line_of: Callable[[int], int] | None = None) -> None:
         self.text = text
         self.line_of = line_of
+        # False when some top-level item of the section has no IR here (it
+        # failed to parse, or another process verifies it): the symbol
+        # table is then incomplete and a callee not found says nothing.
+        self.symbols_complete = True
 
     # ------------------------------------------------------------ notes
     def guard(self, span: Span, fn: Callable[..., Note | None], *args: object) -> Note | None:
@@ -288,12 +292,12 @@ class Checker:
             fn = affine_checks.ENTRANCE.get(op.name) or _ENTRANCE.get(op.name)
             if fn is None and op.name in _ARITH_BINARY:
                 fn = _arith_binary
-            if op.name in registry.TERMINATOR_OPS:
+            if op_traits.is_terminator(op.name):
                 fn = _with_terminator_trait(fn)
             info = op_registry.lookup(op.name)
             if info is not None and info.structured:
                 fn = _with_structure(fn)
-            h = _HOOKS[op.name] = (fn, affine_checks.EXIT.get(op.name))
+            h = _HOOKS[op.name] = (fn, affine_checks.EXIT.get(op.name) or _EXIT.get(op.name))
         return h
 
     def terminator_trait(self, op: Operation) -> Note | None:
@@ -359,7 +363,7 @@ class Checker:
             return False
         if op.name == "func.func":
             return True
-        return not op.custom and op.name not in registry.NO_TERMINATOR_OPS
+        return not op.custom and not op_traits.has_no_terminator(op.name)
 
 
 def _undefined(v: Value) -> bool:
@@ -449,11 +453,6 @@ def _func_type(op: Operation) -> FunctionType | None:
     return a.type if isinstance(a, TypeAttr) and isinstance(a.type, FunctionType) else None
 
 
-def _func_name(op: Operation) -> str:
-    a = op.attributes.get("sym_name")
-    return getattr(a, "value", "?")
-
-
 def _parse_func(c: Checker, op: Operation) -> Note | None:
     if op.regions and len(op.regions[0].blocks) == 1:
         blk = op.regions[0].blocks[0]
@@ -498,11 +497,11 @@ def _func_return(c: Checker, op: Operation) -> Note | None:
         return None
     results = ft.results
     if len(op.operands) != len(results):
-        return c.op_error(op, f"has {len(op.operands)} operands, but enclosing function (@{_func_name(parent)}) returns {len(results)}")
+        return c.op_error(op, f"has {len(op.operands)} operands, but enclosing function (@{op_traits.symbol_name(parent) or '?'}) returns {len(results)}")
     for i, (v, t) in enumerate(zip(op.operands, results, strict=False)):
         if v.type is not None and v.type != t and not _undefined(v):
             return c.error(
-                f"type of return operand {i} ('{v.type}') doesn't match function result type ('{t}') in function @{_func_name(parent)}",
+                f"type of return operand {i} ('{v.type}') doesn't match function result type ('{t}') in function @{op_traits.symbol_name(parent) or '?'}",
                 op.name_span,
             )
     return None
@@ -549,7 +548,20 @@ def _memref_view(c: Checker, op: Operation) -> Note | None:
         return None
     t = op.operands[0].type
     ok = isinstance(t, MemRefType) and t.rank == 1 and isinstance(t.element, IntegerType) and t.element.width == 8 and t.element.signedness == ""
-    return c.operand_constraint(op, 0, ok, "1D memref of 8-bit signless integer values")
+    note = c.operand_constraint(op, 0, ok, "1D memref of 8-bit signless integer values")
+    if note is not None:
+        return note
+    # ViewOp::verify: identity layouts and one memory space (not modelled
+    # here: then nothing is said), then one size per dynamic dimension.
+    view = op.results[0].type if len(op.results) == 1 else None
+    if not isinstance(t, MemRefType) or not isinstance(view, MemRefType) or len(op.operands) < 2:
+        return None
+    if not t.has_identity_layout or not view.has_identity_layout or t.memory_space != view.memory_space:
+        return None
+    dynamic, sizes = sum(1 for d in view.shape if d is None), len(op.operands) - 2
+    if sizes == dynamic:
+        return None
+    return c.op_error(op, f"incorrect number of dynamic sizes, has {sizes}, expected {dynamic}")
 
 
 def _memref_indices(op: Operation, memref: int) -> tuple[int, int] | None:
@@ -607,6 +619,68 @@ _PARSE_CHECKS: dict[str, CheckFn] = {
     "memref.expand_shape": _parse_expand_shape,
     "tensor.expand_shape": _parse_expand_shape,
 }
+
+
+def _module_exit(c: Checker, op: Operation) -> Note | None:
+    """The module's ``SymbolTable`` trait: its calls against their callees."""
+    from affine_lsp.verify.symbol_uses import call_note
+
+    return call_note(op, c.text, c.symbols_complete)
+
+
+def _linalg_yield(c: Checker, op: Operation) -> Note | None:
+    """``linalg::YieldOp::verify`` in a ``LinalgOp`` (``linalg.generic``, a
+    named op in the generic form): as many values as the op has inits (its
+    ``outs`` segment), when its region's arguments match its operands
+    (checked by the parent before)."""
+    parent = op.parent_op
+    if parent is None or not parent.known or parent.dialect != "linalg" or parent.operand_segments is None:
+        return None
+    if not op_traits.has_trait(parent.name, "DestinationStyleOpInterface"):
+        return None
+    if len(parent.operand_segments) != 2 or len(parent.regions) != 1 or len(parent.regions[0].blocks) != 1:
+        return None
+    if len(parent.regions[0].blocks[0].arguments) != len(parent.operands):
+        return None
+    inits = parent.operand_segments[1]
+    if len(op.operands) == inits:
+        return None
+    return c.op_error(
+        op, f"expected number of yield values ({len(op.operands)}) to match the number of inits / outs operands of the enclosing LinalgOp ({inits})"
+    )
+
+
+def _scf_parallel(c: Checker, op: Operation) -> Note | None:
+    """``scf::ParallelOp::verify``'s terminator and result checks, when the
+    checks it makes before them hold (bounds, induction variables of index
+    type; a step known to be constant and not positive is left alone)."""
+    if op.operand_segments is None or len(op.operand_segments) != 4 or len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
+        return None
+    steps = op.segment(2)
+    body = op.regions[0].blocks[0]
+    if not steps or len(body.arguments) != len(steps) or not all(isinstance(a.type, IndexType) for a in body.arguments):
+        return None
+    constant_steps = [registry.constant_int(s.defining_op) for s in steps]
+    if any(v is not None and v <= 0 for v in constant_steps):
+        return None
+    last = body.operations[-1] if body.operations else None
+    if last is not None and not last.known:
+        return None
+    if op.custom and (last is None or registry.is_terminator(last) is False):
+        reductions = 0  # the custom parser appends an empty scf.reduce (ensureTerminator)
+    elif last is None or last.name != "scf.reduce":
+        return c.op_error(op, "expects body to terminate with 'scf.reduce'")
+    else:
+        reductions = len(last.regions)
+    results, inits = len(op.results), len(op.segment(3))
+    if results != reductions:
+        return c.op_error(op, f"expects number of results: {results} to be the same as number of reductions: {reductions}")
+    if results != inits:
+        return c.op_error(op, f"expects number of results: {results} to be the same as number of initial values: {inits}")
+    return None
+
+
+_EXIT: dict[str, CheckFn] = {"builtin.module": _module_exit}
 _ENTRANCE: dict[str, CheckFn] = {
     "func.func": _func_func,
     "func.return": _func_return,
@@ -614,6 +688,8 @@ _ENTRANCE: dict[str, CheckFn] = {
     "memref.load": _memref_load,
     "memref.store": _memref_store,
     "linalg.map": _linalg_map,
+    "scf.parallel": _scf_parallel,
+    "linalg.yield": _linalg_yield,
 }
 _HOOKS: dict[str, tuple[CheckFn | None, CheckFn | None]] = {}
 _NO_HOOKS: tuple[None, None] = (None, None)

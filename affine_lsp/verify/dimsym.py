@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from affine_lsp.ir import op_traits
 from affine_lsp.ir.attributes import StringAttr
 from affine_lsp.ir.core import BlockArgument, Operation, Region, Value
 from affine_lsp.ir.types import MemRefType, UnrankedMemRefType
@@ -90,10 +91,10 @@ def describe_op(op: Operation | None, line_of: LineOf | None = None) -> str:
     if op is None:
         return "<none>"
     text = op.name
-    if op.name in ("func.func", "gpu.func", "llvm.func"):
-        sym = op.attributes.get("sym_name")
-        if isinstance(sym, StringAttr):
-            text += f" @{sym.value}"
+    if op_traits.is_function_op(op):
+        sym = op_traits.symbol_name(op)
+        if sym is not None:
+            text += f" @{sym}"
     elif op.name == "builtin.module":
         sym = op.attributes.get("sym_name")
         text = f"builtin.module @{sym.value}" if isinstance(sym, StringAttr) else "the top-level builtin.module"

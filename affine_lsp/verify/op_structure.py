@@ -14,15 +14,30 @@ mlir-opt 22.1.8's words and locations:
 * a known op in the generic form has the region, result, successor and
   operand counts and the required attributes of its ODS definition, checked
   in the order of its traits (regions, results, successors, operands, then
-  the attributes of ``OpInvariants``).
+  the attributes of ``OpInvariants``), then the ODS type constraint of each
+  operand whose type is known, for the constraints of :data:`TYPE_CONSTRAINTS`
+  (``operand #4 must be variadic of index, but got 'i32'``).
 
 Ops of dialects MLIR does not have are left alone (the parser's remark).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from affine_lsp.ir import op_registry
 from affine_lsp.ir.core import Operation
+from affine_lsp.ir.types import (
+    FloatType,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    TensorType,
+    Type,
+    UnrankedMemRefType,
+    UnrankedTensorType,
+    VectorType,
+)
 from affine_lsp.syntax.nodes import Note
 from affine_lsp.syntax.unknown_ops import UNKNOWN_UPSTREAM_OP_CODE, custom_unknown_note, did_you_mean
 
@@ -126,6 +141,80 @@ def _structure_message(op: Operation, info: op_registry.OpInfo) -> str | None:
     for a in info.required_attributes:
         if a not in present and renamed.get(a) not in present:
             return f"requires attribute '{a}'"
+    return _operand_type_message(op, info)
+
+
+def _signless(width: int | None = None) -> Callable[[Type], bool]:
+    return lambda t: isinstance(t, IntegerType) and t.signedness == "" and (width is None or t.width == width)
+
+
+def _float(kind: str | None = None) -> Callable[[Type], bool]:
+    return lambda t: isinstance(t, FloatType) and (kind is None or t.kind == kind)
+
+
+TYPE_CONSTRAINTS: dict[str, Callable[[Type], bool]] = {
+    "AnyType": lambda t: True,
+    "Index": lambda t: isinstance(t, IndexType),
+    "I1": _signless(1),
+    "I8": _signless(8),
+    "I16": _signless(16),
+    "I32": _signless(32),
+    "I64": _signless(64),
+    "AnySignlessInteger": _signless(),
+    "AnySignlessIntegerOrIndex": lambda t: isinstance(t, IndexType) or _signless()(t),
+    "AnyInteger": lambda t: isinstance(t, IntegerType),
+    "F16": _float("f16"),
+    "F32": _float("f32"),
+    "F64": _float("f64"),
+    "AnyFloat": _float(),
+    "AnyMemRef": lambda t: isinstance(t, MemRefType),
+    "AnyRankedOrUnrankedMemRef": lambda t: isinstance(t, MemRefType | UnrankedMemRefType),
+    "AnyRankedTensor": lambda t: isinstance(t, TensorType),
+    "AnyTensor": lambda t: isinstance(t, TensorType | UnrankedTensorType),
+    "AnyVectorOfAnyRank": lambda t: isinstance(t, VectorType),
+    "AnyShaped": lambda t: isinstance(t, MemRefType | UnrankedMemRefType | TensorType | UnrankedTensorType | VectorType),
+}
+"""What the ODS type constraints that the checks know accept (MLIR's
+``CommonTypeConstraints.td``); operands of other constraints are not checked."""
+
+
+def _group_sizes(op: Operation, info: op_registry.OpInfo) -> list[int] | None:
+    """How many of ``op``'s operands each ODS operand group holds (None
+    when it cannot be told)."""
+    kinds = [g.kind for g in info.operands]
+    n = len(op.operands)
+    if info.operand_segments:
+        values = getattr(op.attributes.get("operandSegmentSizes"), "values", None)
+        if values is None or len(values) != len(kinds) or not all(isinstance(v, int) for v in values):
+            return None
+        return list(values)
+    varying = [i for i, k in enumerate(kinds) if k != "1"]
+    fixed = len(kinds) - len(varying)
+    if not varying:
+        return [1] * len(kinds) if n == fixed else None
+    if len(varying) == 1:
+        return [n - fixed if i in varying else 1 for i in range(len(kinds))] if n >= fixed else None
+    return None  # several variadic groups without segment sizes (SameVariadicOperandSize): not modelled
+
+
+def _operand_type_message(op: Operation, info: op_registry.OpInfo) -> str | None:
+    """``operand #N must be <constraint>, but got '<type>'``: the first
+    operand, in order, whose known type breaks its group's ODS constraint."""
+    constraints = info.operand_types
+    if constraints is None or len(constraints) != len(info.operands):
+        return None
+    sizes = _group_sizes(op, info)
+    if sizes is None or sum(sizes) != len(op.operands):
+        return None
+    index = 0
+    for group, constraint, size in zip(info.operands, constraints, sizes, strict=True):
+        accepts = TYPE_CONSTRAINTS.get(constraint)
+        for v in op.operands[index : index + size]:
+            t = v.type
+            if accepts is not None and isinstance(t, Type) and type(t).__name__ != "OpaqueType" and not accepts(t):
+                prefix = "variadic of " if group.kind == "*" else ""
+                return f"operand #{index} must be {prefix}{op_registry.type_constraint_summary(constraint)}, but got '{t}'"
+            index += 1
     return None
 
 

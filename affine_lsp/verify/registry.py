@@ -22,7 +22,7 @@ single-block region of theirs needs no terminator).
 
 from __future__ import annotations
 
-from affine_lsp.ir import op_registry
+from affine_lsp.ir import op_registry, op_traits
 from affine_lsp.ir.attributes import IntegerAttr
 from affine_lsp.ir.core import Operation
 from affine_lsp.ir.types import IntegerType
@@ -32,22 +32,9 @@ Tri = bool | None
 # The dialects mlir-opt registers and their ops: the op registry
 # (:mod:`affine_lsp.ir.op_registry`, generated from MLIR 22.1.8).
 
-AFFINE_SCOPE_OPS = frozenset({"func.func", "builtin.module", "gpu.func", "gpu.launch"})
-# Ops whose regions are isolated from above (MLIR's IsolatedFromAbove trait).
-ISOLATED_OPS = frozenset({"func.func", "builtin.module", "gpu.func", "gpu.module", "llvm.func", "spirv.func", "spirv.module", "transform.named_sequence"})
-GRAPH_REGION_OPS = frozenset({"builtin.module", "gpu.module", "spirv.module"})
-NO_TERMINATOR_OPS = frozenset({"builtin.module", "gpu.module", "spirv.module", "memref.global", "func.func_decl"})
-
-TERMINATOR_OPS = frozenset(
-    {
-        "func.return", "affine.yield", "scf.yield", "scf.condition", "scf.reduce", "scf.reduce.return",
-        "scf.forall.in_parallel", "scf.in_parallel", "cf.br", "cf.cond_br", "cf.switch", "cf.assert_never",
-        "memref.alloca_scope.return", "vector.yield", "tensor.yield", "linalg.yield", "gpu.terminator",
-        "gpu.return", "gpu.yield", "llvm.return", "llvm.br", "llvm.cond_br", "llvm.unreachable",
-        "bufferization.yield", "shape.yield", "async.yield", "transform.yield", "omp.terminator", "omp.yield", "spirv.Return",
-        "ub.unreachable",
-    }
-)  # fmt: skip
+# Traits come from the one registry of op facts, affine_lsp/ir/op_traits.py
+# (MLIR 22.1.8's ODS): the answers below only add what to say for ops whose
+# syntax was skipped (unknown) and for unregistered ops.
 
 # What MLIR's verifier checks on these terminators before their IsTerminator
 # trait ("must be the last operation in the parent block"). An op's traits are
@@ -87,33 +74,13 @@ _TERMINATOR_PRECONDITIONS: dict[str, tuple[frozenset[str] | None, int | None]] =
 }
 _TYPED_TERMINATOR_OPERANDS = frozenset({"llvm.return", "transform.yield"})
 
-# Ops that are Pure (speculatable, no memory effects) unconditionally.
-_PURE_PREFIXES = ("math.", "index.", "complex.")
-_PURE_OPS = frozenset(
-    {
-        "affine.apply", "affine.min", "affine.max", "affine.delinearize_index", "affine.linearize_index",
-        "affine.yield", "arith.constant", "arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.ori",
-        "arith.xori", "arith.shli", "arith.shrsi", "arith.shrui", "arith.maxsi", "arith.maxui", "arith.minsi",
-        "arith.minui", "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.remf", "arith.negf",
-        "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf", "arith.cmpi", "arith.cmpf",
-        "arith.select", "arith.index_cast", "arith.index_castui", "arith.bitcast", "arith.sitofp", "arith.uitofp",
-        "arith.fptosi", "arith.fptoui", "arith.trunci", "arith.truncf", "arith.extsi", "arith.extui", "arith.extf",
-        "arith.addui_extended", "arith.mulsi_extended", "arith.mului_extended", "arith.scaling_extf",
-        "arith.scaling_truncf", "ub.poison", "scf.yield", "vector.broadcast", "vector.shape_cast", "vector.splat",
-        "vector.extract", "vector.insert", "vector.fma", "vector.reduction", "vector.constant_mask",
-        "vector.create_mask", "memref.cast", "tensor.empty", "tensor.extract", "tensor.insert", "tensor.dim",
-        "builtin.unrealized_conversion_cast", "memref.extract_strided_metadata", "memref.subview", "memref.view",
-        "memref.reinterpret_cast", "memref.get_global", "memref.collapse_shape", "memref.expand_shape",
-    }
-)  # fmt: skip
-# Division-like arith ops: speculatable only with a suitable constant divisor.
+# Speculatability that MLIR computes in C++ (``getSpeculatability``), not
+# stated by a trait: division-like ops are speculatable with a suitable
+# constant divisor; ``memref.dim``/``tensor.dim`` with a constant index in
+# range; ``affine.for`` with step 1 whose body is.
 _SIGNED_DIV = frozenset({"arith.divsi", "arith.ceildivsi"})
 _UNSIGNED_DIV = frozenset({"arith.divui", "arith.ceildivui", "arith.remui", "arith.remsi", "arith.floordivsi"})
-# Region ops whose memory effects are those of their bodies.
-_RECURSIVE_EFFECTS = frozenset(
-    {"affine.for", "affine.if", "affine.parallel", "scf.for", "scf.if", "scf.parallel", "scf.while", "scf.execute_region", "memref.alloca_scope"}
-)
-_RECURSIVELY_SPECULATABLE = frozenset({"affine.if", "scf.if"})
+_DIM_OPS = frozenset({"memref.dim", "tensor.dim"})
 
 
 def is_unregistered(op: Operation) -> bool:
@@ -128,13 +95,13 @@ def is_unregistered(op: Operation) -> bool:
 def is_affine_scope(op: Operation) -> Tri:
     if not op.known:
         return None
-    return op.name in AFFINE_SCOPE_OPS
+    return op_traits.is_affine_scope(op.name)
 
 
 def is_isolated(op: Operation) -> Tri:
     if not op.known:
         return None
-    return op.name in ISOLATED_OPS
+    return op_traits.is_isolated_from_above(op.name)
 
 
 def has_ssa_dominance(op: Operation) -> Tri:
@@ -143,7 +110,7 @@ def has_ssa_dominance(op: Operation) -> Tri:
         return None
     if is_unregistered(op):
         return False  # MLIR: the regions of an unregistered op have no SSA dominance
-    return op.name not in GRAPH_REGION_OPS
+    return not op_traits.has_graph_regions(op.name)
 
 
 def constant_int(op: Operation | None) -> int | None:
@@ -159,7 +126,7 @@ def constant_int(op: Operation | None) -> int | None:
 def is_constant_like(op: Operation) -> Tri:
     if not op.known:
         return None
-    return op.name in ("arith.constant", "ub.poison")
+    return op_traits.is_constant_like(op.name)
 
 
 def _divisor_constant(op: Operation) -> int | None:
@@ -173,7 +140,7 @@ def _speculatable(op: Operation) -> Tri:
     if not op.known:
         return None
     name = op.name
-    if name in _PURE_OPS or name.startswith(_PURE_PREFIXES):
+    if op_traits.is_always_speculatable(name):
         return True
     if name in _SIGNED_DIV:
         c = _divisor_constant(op)
@@ -186,9 +153,9 @@ def _speculatable(op: Operation) -> Tri:
         if isinstance(step, IntegerAttr) and step.value != 1:
             return False
         return _nested_all(op, _speculatable)
-    if name in _RECURSIVELY_SPECULATABLE:
+    if op_traits.is_recursively_speculatable(name):
         return _nested_all(op, _speculatable)
-    if name == "memref.dim":
+    if name in _DIM_OPS:
         idx = constant_int(op.operands[1].defining_op) if len(op.operands) > 1 else None
         t = op.operands[0].type if op.operands else None
         rank = getattr(t, "rank", None)
@@ -200,13 +167,12 @@ def _memory_effect_free(op: Operation) -> Tri:
     if not op.known:
         return None
     name = op.name
-    if name in _PURE_OPS or name.startswith(_PURE_PREFIXES) or name in _SIGNED_DIV or name in _UNSIGNED_DIV:
-        return True
-    if name in ("memref.dim", "tensor.dim"):
-        return True
-    if name in _RECURSIVE_EFFECTS:
-        return _nested_all(op, _memory_effect_free)
-    return False
+    if op_traits.has_recursive_effects(name):
+        own = op_traits.memory_effects(name)
+        if own == () or (own is None and not op_traits.has_trait(name, "MemoryEffectOpInterface")):
+            return _nested_all(op, _memory_effect_free)
+        return False
+    return op_traits.is_memory_effect_free(name)
 
 
 def _nested_all(op: Operation, pred: object) -> Tri:
@@ -239,14 +205,14 @@ def is_terminator(op: Operation) -> Tri:
     """``mightHaveTrait<IsTerminator>``: unregistered ops might."""
     if not op.known or is_unregistered(op):
         return None
-    return op.name in TERMINATOR_OPS
+    return op_traits.is_terminator(op.name)
 
 
 def may_lack_terminator(op: Operation) -> Tri:
     """``mightHaveTrait<NoTerminator>`` for the parent op of a single-block region."""
     if not op.known or is_unregistered(op):
         return None
-    return op.name in NO_TERMINATOR_OPS
+    return op_traits.has_no_terminator(op.name)
 
 
 def reaches_terminator_trait(op: Operation) -> Tri:

@@ -161,6 +161,15 @@ def verify_section(
     if strict and (out or parse_failed or foreign_failed):
         return out
     # Verification proper.
+    checker.symbols_complete = (
+        not parse_failed
+        and not foreign
+        and all(
+            c.ir_op is not None
+            for c in section.chunks
+            if c.kind == "item"  # type: ignore[attr-defined]
+        )
+    )
     v = _Verifier(checker, skip=set(parse_failed) if not strict else set())
     if cache is not None:
         v.cache, v.items = cache, {id(op) for _, op in items}

@@ -9,6 +9,7 @@ from typing import Any
 
 from lark import Token
 
+from affine_lsp.ir import op_traits
 from affine_lsp.ir.affine_expr import AffineDimExpr, AffineExpr, AffineMap, constant, symbol
 from affine_lsp.ir.attributes import (
     AffineMapAttr,
@@ -33,7 +34,6 @@ from affine_lsp.syntax.nodes import (
     RegionSyn,
 )
 from affine_lsp.syntax.opkit import (
-    ATOMIC_RMW_KINDS,
     TOKENS,
     IterArgs,
     LoopBound,
@@ -332,7 +332,7 @@ class AffineOps:
     def par_reduce(self, c: list) -> ParallelReductions:
         kinds = [x for x in c if isinstance(x, TOKENS) and x.type == "STRING"]
         for k in kinds:
-            if unquote(str(k)) not in ATOMIC_RMW_KINDS:
+            if unquote(str(k)) not in op_traits.atomic_rmw_kinds():
                 raise _SyntaxIssue(f"custom op 'affine.parallel' invalid reduction value: {k}", self.sp(k))
         return ParallelReductions(kinds)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from affine_lsp.ir import op_traits
 from affine_lsp.ir.attributes import (
     AffineMapAttr,
     ArrayAttr,
@@ -38,11 +39,6 @@ from affine_lsp.syntax.opkit import (
 )
 
 I64 = IntegerType(64)
-# arith::AtomicRMWKind (MLIR 22.1.8, as mlir-opt prints it), the `kind` of memref.atomic_rmw.
-ATOMIC_RMW_KIND = {
-    "addf": 0, "addi": 1, "andi": 2, "assign": 3, "maximumf": 4, "maxnumf": 5, "maxs": 6, "maxu": 7,
-    "minimumf": 8, "minnumf": 9, "mins": 10, "minu": 11, "mulf": 12, "muli": 13, "ori": 14, "xori": 15,
-}  # fmt: skip
 
 
 class MemrefOps:
@@ -252,13 +248,14 @@ class MemrefOps:
     def memref_atomic_rmw(self: Any, c: list) -> OpSyn:
         op = self._op(c[0], c, "memref.atomic_rmw")
         kind = str(c[1])
-        if kind in ATOMIC_RMW_KIND:
-            op.attrs["kind"] = IntegerAttr(ATOMIC_RMW_KIND[kind], I64, self.sp(c[1]))
+        kinds = op_traits.atomic_rmw_kinds()  # arith::AtomicRMWKind: a keyword's position is its value
+        if kind in kinds:
+            op.attrs["kind"] = IntegerAttr(kinds.index(kind), I64, self.sp(c[1]))
         else:
             self.note(
                 "error",
                 "custom op 'memref.atomic_rmw' expected string or keyword containing one of the following enum values"
-                f" for attribute 'kind' [{', '.join(sorted(ATOMIC_RMW_KIND))}]",
+                f" for attribute 'kind' [{', '.join(sorted(kinds))}]",
                 self.sp(c[1]),
                 "syntax",
             )
