@@ -386,9 +386,9 @@ def split_open(
     owned = plan(doc)
     if owned is None:
         return None
-    from affine_lsp.syntax.parser import get_parser
+    from affine_lsp.syntax.parser import shared_tables
 
-    get_parser()  # built before the fork (it is built under a lock)
+    shared_tables()  # built before the fork (it is built under a lock)
     t0 = time.perf_counter()
     try:
         child = Child(doc, owned, analyses=False, on_fork=on_fork)

@@ -89,8 +89,8 @@ import affine_lsp.syntax.document, affine_lsp.verify.verifier
 t1 = time.process_time()
 import affine_lsp.diagnostics, affine_lsp.commands.check
 t2 = time.process_time()
-from affine_lsp.syntax.parser import get_parser
-get_parser()
+from affine_lsp.syntax.parser import shared_tables
+shared_tables()
 t3 = time.process_time()
 from affine_lsp.syntax.document import Document
 notes = affine_lsp.diagnostics.collect(Document(open(PATH).read(), uri=PATH))

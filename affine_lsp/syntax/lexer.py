@@ -185,6 +185,13 @@ class _FastLexing:
     def tok(self, type_: str, value: str, start: int) -> Tok:
         return self.new(type_, value, start, 0, 0, 0, 0, start + len(value))
 
+    def vocabulary(self) -> tuple[dict[str, list[str]], dict[str, list[str]], str | None]:
+        """What the lexer read of the grammar's terminals, as plain data
+        (the driver's row cache stores it, :mod:`.driver_cache`): the
+        keywords, the punctuation, the SIMPLE_SUBSCRIPTS pattern."""
+        subs = self.simple_subscripts
+        return self.keywords, self.punct, subs.__self__.pattern if subs is not None else None  # type: ignore[attr-defined]
+
     def bind(self, states: dict[int, dict[str, Any]]) -> None:
         # Many states accept the same terminals: one frozenset for each set.
         shared: dict[frozenset[str], frozenset[str]] = {}
@@ -426,6 +433,28 @@ class TokenStream:
         next(gen)
         self._gen = gen
         self.next_token = gen.send
+
+
+class CachedLexer(_FastLexing):
+    """Our lexer rebuilt from the driver's row cache (:mod:`.driver_cache`)
+    without lark's terminals: the vocabulary (:meth:`_FastLexing.vocabulary`)
+    and each state's accepted symbols, making the tokens of the chosen
+    engine (``new``: lark-cython's Token or :class:`Tok`), as the lexer
+    lark would have built does."""
+
+    def __init__(
+        self, keywords: dict[str, list[str]], punct: dict[str, list[str]], subscripts: str | None, accepts: list[frozenset[str]], cython: bool
+    ) -> None:
+        self.keywords = keywords
+        self.punct = punct
+        self.simple_subscripts = re.compile(subscripts).match if subscripts is not None else None
+        self.accepts = dict(enumerate(accepts))
+        self.memo = {}
+        self.memo_kind = {}
+        self.look_text = {}
+        self.look_kind = {}
+        if cython and _lc is not None:
+            self.new = _lc.Token  # type: ignore[assignment]
 
 
 def lexer_class(cython: bool) -> type:

@@ -387,7 +387,9 @@ def shared_tables() -> ParserTables:
 
 
 def get_parser() -> tuple[Lark, ParserTables]:
-    """lark's parser (its rules and terminals) and the shared tables."""
+    """lark's parser (its rules and terminals) and the shared tables; this
+    builds lark's parser when the driver's table came from its cache
+    (:func:`shared_tables` does not)."""
     tables = shared_tables()
     return tables.lark, tables
 
