@@ -45,13 +45,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import itemgetter
-from typing import Any, NamedTuple
-
-from lark import Lark
-from lark.parsers.lalr_analysis import Shift
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from affine_lsp.syntax.lexer import _BY_TEXT, _MASTER_MATCH, _FastLexing
 from affine_lsp.syntax.reductions import Reductions, RuleSpec, rule_spec
+
+if TYPE_CHECKING:
+    from lark import Lark
 
 Rule = tuple[int, Callable[..., Any], dict[int, int], bool | None]
 """``(size, action, goto, stateful)``: the rule's length, its reduce
@@ -96,6 +96,8 @@ class FlatTable(NamedTuple):
 def flatten(table: Any) -> tuple[FlatTable, list[Any]]:
     """lark's parse table ``table`` in the driver's form, and the table's
     rule object of each rule number (to find its reduce action)."""
+    from lark.parsers.lalr_analysis import Shift
+
     if sorted(table.states) != list(range(len(table.states))):
         raise ValueError("parse states are not numbered 0..n-1")
     n = len(table.states)
@@ -285,6 +287,8 @@ def _unit_rule_cycle(states: dict[int, dict[str, tuple[Any, Any]]]) -> bool:
     """Whether the table's rules of one symbol (``A: B``, reducing B to A
     without changing the stack's height) form a cycle; default reductions
     could then reduce forever without a shift."""
+    from lark.parsers.lalr_analysis import Shift
+
     edges: dict[str, set[str]] = {}
     for row in states.values():
         for action, arg in row.values():

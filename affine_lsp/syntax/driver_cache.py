@@ -16,7 +16,7 @@ and stores them again).
 The key covers everything the stored data is a function of: the text of
 every grammar file, affine-lsp's version, this module's format, the
 source of the modules that compute it (driver, lexer, reductions), lark's
-and Python's versions. The name of the file is the key's hash, and the
+version (its ``__init__.py``, read without importing it) and Python's. The name of the file is the key's hash, and the
 key is stored inside too and compared on load.
 """
 
@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import getpass
 import hashlib
+import importlib.util
 import marshal
 import os
 import sys
@@ -40,12 +41,11 @@ _SOURCES = ("driver.py", "lexer.py", "reductions.py", "driver_cache.py")
 
 def cache_key(grammar_texts: list[str]) -> str:
     """The key of the driver's table for these grammar texts."""
-    import lark
-
     from affine_lsp import __version__
 
     h = hashlib.sha256(FORMAT.encode())
-    h.update(f"\0affine-lsp {__version__}\0lark {lark.__version__}\0python {sys.version_info[:2]}".encode())
+    h.update(f"\0affine-lsp {__version__}\0python {sys.version_info[:2]}\0".encode())
+    h.update(_lark_version())
     here = Path(__file__).resolve().parent
     for name in _SOURCES:
         try:
@@ -55,6 +55,18 @@ def cache_key(grammar_texts: list[str]) -> str:
     for t in grammar_texts:
         h.update(b"\0" + t.encode())
     return h.hexdigest()
+
+
+def _lark_version() -> bytes:
+    """lark's ``__init__.py``, which holds its version, read without
+    importing lark (a start that parses valid text never does)."""
+    try:
+        spec = importlib.util.find_spec("lark")
+        if spec is not None and spec.origin:
+            return Path(spec.origin).read_bytes()
+    except (ImportError, OSError, ValueError):
+        pass
+    return b"lark ?"
 
 
 def cache_file(key: str) -> Path:

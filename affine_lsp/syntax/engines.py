@@ -30,15 +30,14 @@ import threading
 from collections.abc import Callable
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import Any
-
-from lark import Lark
-from lark.parsers.lalr_parser import _Parser as _LarkLoop
+from typing import TYPE_CHECKING, Any
 
 from affine_lsp.syntax.driver import LalrDriver
-from affine_lsp.syntax.lexer import TokenStream, _FastLexing, lexer_class
+from affine_lsp.syntax.lexer import _FastLexing
 from affine_lsp.syntax.reductions import Reductions, compile_reductions
-from affine_lsp.syntax.table_cache import cache_path, compact_tables
+
+if TYPE_CHECKING:
+    from lark import Lark
 
 GRAMMAR_PATH = Path(__file__).resolve().parent.parent.parent / "grammar" / "mlir.lark"
 _PACKAGED_GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "mlir.lark"
@@ -69,14 +68,17 @@ def grammar_texts() -> list[str]:
 class _LarkParts:
     """lark's parser and what its loop needs, once built."""
 
-    __slots__ = ("lark", "reductions", "frontend", "loop", "table", "builders")
+    __slots__ = ("lark", "reductions", "frontend", "loop", "python_loop", "table", "builders")
 
     def __init__(self, lark: Lark, reductions: Reductions | None) -> None:
+        from lark.parsers.lalr_parser import _Parser as _LarkLoop
+
         self.lark = lark
         self.reductions = reductions
         frontend = lark.parser
         self.frontend = frontend
         self.loop = type(frontend.parser.parser)  # type: ignore[union-attr]  # lark's (or lark-cython's) _Parser
+        self.python_loop = self.loop is _LarkLoop
         self.table = frontend.parser._parse_table  # type: ignore[union-attr]
         self.builders = dict(lark._parse_tree_builder.rule_builders)  # type: ignore[attr-defined]  # rule -> lark's wrapper chain
 
@@ -146,7 +148,7 @@ class ParserTables:
         actions call the transformer of the parse running on that thread
         (:class:`_Route`); a parse sets it for its duration."""
         parts = self._lark_parts()
-        if parts.loop is _LarkLoop:
+        if parts.python_loop:
             if parts.reductions is not None:
                 callbacks = parts.reductions.bind(tr)
             else:
@@ -246,6 +248,11 @@ def make_lark(transformer: type, lexer: str | None = None, engine: str | None = 
     # (lark binds its own callbacks to it; each parse binds to its own).
     global LARK_BUILDS
     LARK_BUILDS += 1
+    from lark import Lark
+
+    from affine_lsp.syntax.lexer_lark import TokenStream, lexer_class
+    from affine_lsp.syntax.table_cache import cache_path, compact_tables
+
     prototype = transformer(None)
     kwargs: dict[str, Any] = dict(parser="lalr", start="start", transformer=prototype, source_path=str(grammar_path()))
     cython = False
@@ -299,17 +306,7 @@ def _choices(lexer: str | None, engine: str | None, compiled: bool | None, drive
     return lexer, engine, compiled, driver
 
 
-def _cython(engine: str) -> bool:
-    if engine != "cython":
-        return False
-    try:
-        import lark_cython  # noqa: F401
-    except ImportError:  # pragma: no cover - optional speed-up
-        return False
-    return True
-
-
-def cached_driver(transformer: type, engine: str, path: Path | None = None) -> LalrDriver | None:
+def cached_driver(transformer: type, path: Path | None = None) -> LalrDriver | None:
     """Our driver and lexer from the driver's table cache
     (:mod:`.driver_cache`; ``path``: another file than its own), or None
     when the cache does not hold them."""
@@ -321,7 +318,7 @@ def cached_driver(transformer: type, engine: str, path: Path | None = None) -> L
     if cached is None:
         return None
     try:
-        lexer = CachedLexer(cached.keywords, cached.punct, cached.subscripts, cached.accepts, _cython(engine))
+        lexer = CachedLexer(cached.keywords, cached.punct, cached.subscripts, cached.accepts)
         return LalrDriver(lexer, cached.flat, [compile_spec(spec, transformer) for spec in cached.flat.specs])
     except Exception:  # (a cache that does not fit this code: built again)
         return None
@@ -353,7 +350,7 @@ def build_tables(
 
     ours = lexer == "fast" and compiled and driver != "lark"
     if ours and os.environ.get("AFFINE_LSP_DRIVER_CACHE", "1") != "0":
-        d = cached_driver(transformer, engine)
+        d = cached_driver(transformer)
         if d is not None:
             return ParserTables(None, None, d, transformer, build_lark)
     lark, reductions = build_lark()

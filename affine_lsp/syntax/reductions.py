@@ -29,10 +29,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from operator import itemgetter
 from types import MethodType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lark import Lark
-from lark.grammar import Rule
+if TYPE_CHECKING:
+    from lark import Lark
+    from lark.grammar import Rule
 
 Callback = Callable[[list], Any]
 
@@ -257,6 +258,8 @@ def compile_reductions(lark: Lark, transformer: type) -> Reductions:
     ``parser="lalr"``), in place: the parser keeps a reference to the
     callbacks dictionary and to the parse table. ``transformer`` is the
     transformer's class (each parse makes its own instance)."""
+    from lark.grammar import Rule
+
     callbacks: dict = lark._callbacks  # type: ignore[attr-defined]
     table = lark.parser.parser._parse_table  # type: ignore[union-attr]
     compiled: dict[int, ReduceRule] = {}
