@@ -346,7 +346,7 @@ def test_a_file_without_syntax_errors_is_published_without_lark(tmp_path: Path) 
     try:
         s.initialize(caps)
         s.client.notify("initialized", {})
-        s.open(VALID_SYNTAX)
+        s.open(VALID_SYNTAX + "// another text: not in the persistent cache\n")
         s.wait_publish(lambda p: any(d["message"] == OUT_OF_BOUNDS for d in p["diagnostics"]))
         (early, probe), (server, _), *_ = s.publishes()
         assert probe == {"pygls": False, "lsprotocol": False, "islpy": False, "lark": False}
