@@ -251,6 +251,9 @@ class Child:
             status = 0
             try:
                 os.close(r)
+                from affine_lsp.syntax.parser import after_fork
+
+                after_fork()  # (another thread may be building lark's parser: this process builds its own if needed)
                 if on_fork is not None:
                     on_fork()
                 try:

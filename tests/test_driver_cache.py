@@ -170,3 +170,33 @@ def test_the_cached_driver_parses_as_the_driver_built_from_larks_table(tmp_path:
             assert parse(with_cached, b) == parse(with_built, b), where
         seen += 1
     assert seen > 50
+
+
+_FORK_SCRIPT = """
+import json, os, signal, sys
+from affine_lsp.ir.core import Anchor
+from affine_lsp.syntax import parser as P
+broken = sys.stdin.read()
+tables = P.shared_tables()
+assert not tables.lark_built
+tables._lock.acquire()  # as if another thread were building lark's parser when the process forks
+pid = os.fork()
+if pid == 0:
+    signal.alarm(120)  # (a child stuck on the copied lock dies instead of hanging the test)
+    P.after_fork()
+    r = P.parse_chunk(broken, Anchor(0))
+    os._exit(0 if r.item is None and r.notes and r.notes[0].code == "syntax" else 1)
+_, status = os.waitpid(pid, 0)
+print(json.dumps({"child_status": os.waitstatus_to_exitcode(status)}))
+"""
+
+
+def test_a_fork_beside_a_build_of_larks_parser_builds_its_own(private_tmp: Path) -> None:
+    """The dataflow worker and the child of a split open are forked beside
+    other threads: one of them may hold the lock of lark's parser's build;
+    the forked process gets a new lock and builds its own parser."""
+    _start(private_tmp)  # the driver's table, cached
+    env = dict(os.environ, TMPDIR=str(private_tmp), PYTHONPATH=str(ROOT))
+    p = subprocess.run([sys.executable, "-c", _FORK_SCRIPT], input=BROKEN, env=env, capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout) == {"child_status": 0}

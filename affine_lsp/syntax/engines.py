@@ -124,6 +124,13 @@ class ParserTables:
                     parts = self._parts = _LarkParts(*self._build_lark())
         return parts
 
+    def after_fork(self) -> None:
+        """In a process just forked beside other threads: a new lock for the
+        build of lark's parser (another thread may have held it; the build
+        it guarded is not in this process, which builds its own if a parse
+        needs it)."""
+        self._lock = threading.Lock()
+
     @property
     def lark_built(self) -> bool:
         """Whether lark's parser has been built in this process."""

@@ -403,6 +403,17 @@ def shared_tables() -> ParserTables:
     return tables
 
 
+def after_fork() -> None:
+    """In a process just forked beside other threads (the dataflow worker,
+    the child of a document opened on two processes): the locks of the
+    parser's build, new (:meth:`ParserTables.after_fork`)."""
+    global _TABLES_LOCK
+    _TABLES_LOCK = threading.Lock()
+    tables = _TABLES
+    if tables is not None:
+        tables.after_fork()
+
+
 def get_parser() -> tuple[Lark, ParserTables]:
     """lark's parser (its rules and terminals) and the shared tables; this
     builds lark's parser when the driver's table came from its cache
