@@ -15,6 +15,7 @@ import argparse
 import os
 import statistics
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -37,6 +38,10 @@ def main(argv: list[str] | None = None) -> int:
     for name, root in roots.items():
         if not (Path(root) / "affine_lsp" / "__init__.py").is_file():
             p.error(f"--{name}: {root} holds no affine_lsp package")
+    roots = {name: str(Path(root).resolve()) for name, root in roots.items()}
+    # `python -m` puts the working directory first on the path: run from
+    # one that holds neither tree.
+    os.chdir(tempfile.gettempdir())
     run_args = argparse.Namespace(timeout=args.timeout, complete_timeout=0.0)
     cmd = [sys.executable, "-m", "affine_lsp", "serve"]
 
