@@ -87,9 +87,7 @@ def plan(doc: Document) -> list[int] | None:
     not worth splitting or may not be split."""
     if not available() or len(doc.text) < MIN_CHARS:
         return None
-    if any(c.kind == "item" and _VALUE_HEAD_RE.match(c.text) for c in doc.chunks):
-        return None  # a value at the top of a module
-    funcs = _function_chunks(doc)
+    funcs = _independent_functions(doc)
     if len(funcs) < 2:
         return None
     total = sum(doc.chunks[i].length for i in funcs)
@@ -99,6 +97,24 @@ def plan(doc: Document) -> list[int] | None:
         if acc >= total * (1 - CHILD_SHARE):
             return funcs[k + 1 :] or None
     return None
+
+
+def _independent_functions(doc: Document) -> list[int]:
+    """The top-level ``func.func`` chunks of the sections (``// -----``)
+    without a value at the top of a module: in a section with one, an
+    untyped result may learn its type from a use in any item, so none of
+    its functions is verified apart (the other sections' are: a section is
+    a document of its own)."""
+    section = 0
+    section_of: list[int] = []
+    with_values: set[int] = set()
+    for c in doc.chunks:
+        if c.kind == "split":
+            section += 1
+        elif c.kind == "item" and _VALUE_HEAD_RE.match(c.text):
+            with_values.add(section)
+        section_of.append(section)
+    return [i for i in _function_chunks(doc) if section_of[i] not in with_values]
 
 
 def _function_chunks(doc: Document) -> list[int]:
@@ -235,6 +251,9 @@ class Child:
             status = 0
             try:
                 os.close(r)
+                from affine_lsp.syntax.parser import after_fork
+
+                after_fork()  # (another thread may be building lark's parser: this process builds its own if needed)
                 if on_fork is not None:
                     on_fork()
                 try:
@@ -386,9 +405,9 @@ def split_open(
     owned = plan(doc)
     if owned is None:
         return None
-    from affine_lsp.syntax.parser import get_parser
+    from affine_lsp.syntax.parser import shared_tables
 
-    get_parser()  # built before the fork (it is built under a lock)
+    shared_tables()  # built before the fork (it is built under a lock)
     t0 = time.perf_counter()
     try:
         child = Child(doc, owned, analyses=False, on_fork=on_fork)

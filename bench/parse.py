@@ -92,7 +92,7 @@ def config_parser(engine: str, lexer: str, transformer: bool, fast: bool = True)
         import lark_rust
 
         kwargs["_plugins"] = lark_rust.plugins
-    from affine_lsp.syntax.lexer import lexer_class
+    from affine_lsp.syntax.lexer_lark import lexer_class
 
     kwargs["lexer"] = lexer_class(cython) if lexer == "fast" else lexer
     lark = Lark(grammar_text(), source_path=str(grammar_path()), **kwargs)

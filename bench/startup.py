@@ -89,8 +89,8 @@ import affine_lsp.syntax.document, affine_lsp.verify.verifier
 t1 = time.process_time()
 import affine_lsp.diagnostics, affine_lsp.commands.check
 t2 = time.process_time()
-from affine_lsp.syntax.parser import get_parser
-get_parser()
+from affine_lsp.syntax.parser import shared_tables
+shared_tables()
 t3 = time.process_time()
 from affine_lsp.syntax.document import Document
 notes = affine_lsp.diagnostics.collect(Document(open(PATH).read(), uri=PATH))
@@ -100,7 +100,7 @@ print(t1 - t0, t2 - t1, t3 - t2, t4 - t3)
 PHASES = (
     "import the syntax, IR and verifier",
     "import the diagnostics and the check command",
-    "build the parser from its table cache",
+    "build the parser (the driver's table from its cache)",
     "check the file (analyses included)",
 )
 
@@ -202,13 +202,15 @@ bounds check of its loops, islpy. Where the CPU time of `check` goes:
 
 {split}
 
-The parser is built from lark's table cache at every start, in three passes
-over the ~200k entries of the LALR table (`syntax/parser.py:get_parser`):
-lark reads the table, the compiled reduce actions are installed in every
-entry (`syntax/reductions.py`) and our driver flattens it into its own rows
-(`syntax/driver.py`). That is two thirds of the CPU time of `check` on a
-small file, and what keeps it above 0.3 s; one cached form of the driver's
-rows, read without lark's table, would remove most of it.
+A start reads the driver's own table (its flattened rows, each rule's
+reduce-action recipe, the lexer's vocabulary and accepted symbols) from
+one `marshal` file beside lark's table cache
+(`syntax/driver_cache.py`); lark's parser is built, from lark's own
+table cache, only when a parse needs lark's loop (a syntax error, the
+soft-dialect retries), and lark is not even imported before that
+(`syntax/lexer_lark.py`; `tests/test_driver_cache.py`). A missing,
+corrupt or foreign file, or a new grammar, costs one build from lark's
+table (~0.2 s of CPU) and the file is written again.
 """
         Path(args.write).write_text(doc)
         print(f"wrote {args.write}")

@@ -112,6 +112,15 @@ def test_not_split_when_not_worth_it_or_not_independent(monkeypatch: pytest.Monk
     assert parallel.plan(Document(KERNEL.format(n=0))) is None  # one function
     # A value at the top of the module: its type may be learned from any item.
     assert parallel.plan(Document('%x = "test.op"() : () -> i32\n' + _doc())) is None
+    # ... but only in its own section (`// -----`): the other sections' functions are split.
+    text = '%x = "test.op"() : () -> i32\n' + _doc() + "// -----\n" + _doc()
+    owned = parallel.plan(Document(text))
+    assert owned is not None
+    first_section_end = text.index("// -----")
+    assert all(Document(text).chunks[i].start > first_section_end for i in owned)
+    k = text.rindex("%B[%i, %j]")  # a verifier error in the child's share, and one in the parent's
+    broken = text[:k] + "%B[%i]" + text[k + len("%B[%i, %j]") :]
+    assert _same("f.mlir", broken.replace("%B[%i, %j]", "%B[%i]", 1))
 
 
 def _child_fails(monkeypatch: pytest.MonkeyPatch, how: str) -> None:

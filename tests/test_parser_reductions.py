@@ -28,7 +28,7 @@ from affine_lsp.syntax import parser as P
 from affine_lsp.syntax.document import Document
 from affine_lsp.syntax.driver import LalrDriver, NeedsLark
 from affine_lsp.syntax.engines import ParserTables, make_driver, make_lark
-from affine_lsp.syntax.lexer import TokenStream
+from affine_lsp.syntax.lexer_lark import TokenStream
 from affine_lsp.syntax.reductions import ReduceRule
 from tests.corpus import corpus_files
 

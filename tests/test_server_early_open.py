@@ -3,8 +3,8 @@ server load (``server/early_open.py``, issue #34), through a real
 ``affine-lsp serve`` process.
 
 A probe wraps the server's standard output and notes, for each
-``publishDiagnostics`` written, whether pygls, lsprotocol and islpy were
-loaded then; the client sees the publishes in the same order.
+``publishDiagnostics`` written, whether pygls, lsprotocol, islpy and lark
+were loaded then; the client sees the publishes in the same order.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ UNKNOWN_OP = """func.func @f(%a: i32) {
 
 # Runs `affine-lsp serve`, noting (on standard error) which modules are
 # loaded when a publishDiagnostics is written on its standard output.
-_PROBE = serve_probe(b'"textDocument/publishDiagnostics"', "PUBLISH", '{name: name in sys.modules for name in ("pygls", "lsprotocol", "islpy")}')
+_PROBE = serve_probe(b'"textDocument/publishDiagnostics"', "PUBLISH", '{name: name in sys.modules for name in ("pygls", "lsprotocol", "islpy", "lark")}')
 
 URI = "file:///tmp/affine-lsp-test/early-open.mlir"
 
@@ -133,7 +133,7 @@ def test_the_first_publish_comes_before_pygls_and_equals_the_servers(tmp_path: P
         s.start(caps, THREE_KINDS)
         s.wait_publish(lambda p: any(d["message"] == OUT_OF_BOUNDS for d in p["diagnostics"]))
         (early, probe), (server, server_probe), *later = s.publishes()
-        assert probe == {"pygls": False, "lsprotocol": False, "islpy": False}
+        assert probe == {"pygls": False, "lsprotocol": False, "islpy": False, "lark": True}  # (lark reports the syntax error)
         assert server_probe["pygls"] is True
         assert early["uri"] == URI and early["version"] == 1
         messages = _messages(early["diagnostics"])
@@ -294,3 +294,36 @@ def test_the_json_conversion_is_byte_identical_to_lsprotocols() -> None:
             for k in seen:
                 seen[k] += k in early
     assert seen["relatedInformation"] and seen["data"]
+
+
+# A verifier error and an out-of-bounds access, no syntax error.
+VALID_SYNTAX = THREE_KINDS[: THREE_KINDS.index("func.func @broken")]
+
+
+def test_a_file_without_syntax_errors_is_published_without_lark(tmp_path: Path) -> None:
+    """Once the driver's table is cached (a first session stored it), the
+    early publish of a file that parses is made by our driver alone: lark
+    is not even imported; the verifier error is there, the out-of-bounds
+    warning follows."""
+    caps = {"textDocument": {"publishDiagnostics": {"versionSupport": True}}}
+    first = Session(tmp_path)
+    try:
+        first.initialize(caps)
+        first.client.notify("initialized", {})
+        first.open(VALID_SYNTAX)
+        first.wait_publish(lambda p: any(d["message"] == OUT_OF_BOUNDS for d in p["diagnostics"]))
+    finally:
+        first.close()
+    assert list(tmp_path.glob(".affine_lsp_driver_*.marshal"))
+    s = Session(tmp_path)
+    try:
+        s.initialize(caps)
+        s.client.notify("initialized", {})
+        s.open(VALID_SYNTAX + "// another text: not in the persistent cache\n")
+        s.wait_publish(lambda p: any(d["message"] == OUT_OF_BOUNDS for d in p["diagnostics"]))
+        (early, probe), (server, _), *_ = s.publishes()
+        assert probe == {"pygls": False, "lsprotocol": False, "islpy": False, "lark": False}
+        assert VERIFIER_ERROR in _messages(early["diagnostics"]) and OUT_OF_BOUNDS not in _messages(early["diagnostics"])
+        assert server == early
+    finally:
+        s.close()

@@ -221,9 +221,9 @@ def _plural(n: int, word: str) -> str:
 def _warm_up(opts: Options) -> None:
     """Build the parser and import the checkers once, before the worker
     processes are forked (each would otherwise spend half a second on it)."""
-    from affine_lsp.syntax.parser import get_parser
+    from affine_lsp.syntax.parser import shared_tables
 
-    get_parser()
+    shared_tables()
     diagnostics.collect(Document("func.func @f() {\n  return\n}\n"))
     if opts.format == "sarif":
         import affine_lsp.ide.fixes  # noqa: F401

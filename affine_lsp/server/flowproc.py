@@ -188,6 +188,9 @@ class _Forked(_Channel):
                 from affine_lsp.syntax.document import gc_paused
 
                 gc_paused.reset()  # (the parse of another thread may have held it)
+                from affine_lsp.syntax.parser import after_fork
+
+                after_fork()  # (lark's parser may be built by another thread meanwhile)
                 os.close(req_w)
                 os.close(ans_r)
                 null = os.open(os.devnull, os.O_RDONLY)

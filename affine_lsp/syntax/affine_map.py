@@ -3,7 +3,7 @@ names), as MLIR's ``AffineParser``: the names a map binds are per-map state of t
 
 from __future__ import annotations
 
-from lark import Token
+from typing import TYPE_CHECKING
 
 from affine_lsp.ir.affine_expr import AffineDimExpr, AffineExpr, AffineMap, IntegerSet, constant, dim, symbol
 from affine_lsp.ir.attributes import (
@@ -17,7 +17,7 @@ from affine_lsp.syntax.nodes import (
 )
 from affine_lsp.syntax.opkit import (
     MAX_EXPR_DEPTH,
-    TOKENS,
+    TOKEN_TYPES,
     _Decls,
     _end,
     _set_span,
@@ -25,19 +25,22 @@ from affine_lsp.syntax.opkit import (
     _SyntaxIssue,
 )
 
+if TYPE_CHECKING:
+    from lark import Token
+
 
 class AffineMapParser:
     """Mixed into :class:`~affine_lsp.syntax.parser.ChunkTransformer`; ``self`` is the parse's own state."""
 
     def map_ref(self, c: list) -> Attribute:
         x = c[0]
-        if isinstance(x, TOKENS):
+        if type(x) in TOKEN_TYPES:
             return AliasRef(str(x), "map", self.sp(x))
         return x
 
     def set_ref(self, c: list) -> Attribute:
         x = c[0]
-        if isinstance(x, TOKENS):
+        if type(x) in TOKEN_TYPES:
             return AliasRef(str(x), "set", self.sp(x))
         return x
 
@@ -121,7 +124,7 @@ class AffineMapParser:
         return _set_span(symbol(pos), self.span_of(c[0], c[-1]))
 
     def dim_decls(self, c: list) -> _Decls:
-        names = [x for x in c if isinstance(x, TOKENS) and x.type == "BARE_ID"]
+        names = [x for x in c if type(x) in TOKEN_TYPES and x.type == "BARE_ID"]
         self._dim_names = {}
         for i, n in enumerate(names):
             if str(n) in self._dim_names:
@@ -131,7 +134,7 @@ class AffineMapParser:
         return _Decls(len(names), self.span_of(c[0], c[-1]))
 
     def sym_decls(self, c: list) -> tuple[str, int]:
-        names = [x for x in c if isinstance(x, TOKENS) and x.type == "BARE_ID"]
+        names = [x for x in c if type(x) in TOKEN_TYPES and x.type == "BARE_ID"]
         self._sym_names = {}
         for i, n in enumerate(names):
             if str(n) in self._sym_names or str(n) in self._dim_names:

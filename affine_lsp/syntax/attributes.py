@@ -3,7 +3,7 @@ dense and strided attributes, symbol references, locations), as MLIR's ``Attribu
 
 from __future__ import annotations
 
-from lark import Token
+from typing import TYPE_CHECKING
 
 from affine_lsp.ir.attributes import (
     ArrayAttr,
@@ -24,11 +24,12 @@ from affine_lsp.ir.types import (
     FloatType,
     Type,
 )
+from affine_lsp.syntax.lexer import token_like
 from affine_lsp.syntax.nodes import (
     AliasRef,
 )
 from affine_lsp.syntax.opkit import (
-    TOKENS,
+    TOKEN_TYPES,
     _dense_text,
     _end,
     _hex_float,
@@ -36,6 +37,9 @@ from affine_lsp.syntax.opkit import (
     _strided_text,
     unquote,
 )
+
+if TYPE_CHECKING:
+    from lark import Token
 
 
 class AttributeParser:
@@ -45,7 +49,7 @@ class AttributeParser:
         tok = c[-1]
         v = int(str(tok))
         start = tok.start_pos
-        if len(c) == 2 or (c[0] is not tok and isinstance(c[0], TOKENS)):
+        if len(c) == 2 or (c[0] is not tok and type(c[0]) in TOKEN_TYPES):
             v = -v
             start = c[0].start_pos  # at the minus sign, where MLIR reports the attribute
         return v, Span(start, tok.end_pos, self.anchor)
@@ -61,7 +65,7 @@ class AttributeParser:
         the string's range)."""
         tok: Token = c[0]
         if tok.type == "STRING":
-            return Token.new_borrow_pos("BARE_ID", unquote(str(tok)), tok)
+            return token_like("BARE_ID", unquote(str(tok)), tok)
         return tok
 
     def attr_dict(self, c: list) -> DictAttr:
@@ -115,7 +119,7 @@ class AttributeParser:
     def array_attr(self, c: list) -> Attribute:
         return ArrayAttr(
             [x for x in c if isinstance(x, Attribute)],
-            self.span_of(c[0], c[-1]) if c and isinstance(c[0], TOKENS) else Span(_start(c[-1]) - 1, _end(c[-1]), self.anchor),
+            self.span_of(c[0], c[-1]) if c and type(c[0]) in TOKEN_TYPES else Span(_start(c[-1]) - 1, _end(c[-1]), self.anchor),
         )
 
     def type_attr(self, c: list) -> Attribute:
@@ -140,17 +144,17 @@ class AttributeParser:
         return ("dense", _dense_text(c[0]))
 
     def dense_list(self, c: list) -> list:
-        return [x for x in c if not (isinstance(x, TOKENS) and x.type in ("RSQB",))]
+        return [x for x in c if not (type(x) in TOKEN_TYPES and x.type in ("RSQB",))]
 
     def dense_complex(self, c: list) -> tuple:
         return ("complex", c[1], c[2])
 
     def dense_resource_attr(self, c: list) -> Attribute:
-        name = next(x for x in c if isinstance(x, TOKENS) and x.type == "BARE_ID")
+        name = next(x for x in c if type(x) in TOKEN_TYPES and x.type == "BARE_ID")
         return OpaqueAttr(f"dense_resource<{name}>", self._typed(c), self.span_of(c[0], c[-1]))
 
     def dense_array_attr(self, c: list) -> Attribute:
-        t: Type = c[2]
+        t: Type = c[1]  # (c: ARRAY_KW, the type, [COLON, the items], RANGLE)
         items = next((x for x in c if isinstance(x, list)), [])
         return DenseArrayAttr(t, items, self.span_of(c[0], c[-1]))
 
@@ -159,7 +163,7 @@ class AttributeParser:
         for x in c:
             if (isinstance(x, tuple) and len(x) == 2) or isinstance(x, tuple):
                 out.append(x[0])
-            elif isinstance(x, TOKENS):
+            elif type(x) in TOKEN_TYPES:
                 out.append(1 if str(x) == "true" else 0)
         return out
 

@@ -45,13 +45,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import itemgetter
-from typing import Any
-
-from lark import Lark
-from lark.parsers.lalr_analysis import Shift
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from affine_lsp.syntax.lexer import _BY_TEXT, _MASTER_MATCH, _FastLexing
-from affine_lsp.syntax.reductions import Reductions
+from affine_lsp.syntax.reductions import Reductions, RuleSpec, rule_spec
+
+if TYPE_CHECKING:
+    from lark import Lark
 
 Rule = tuple[int, Callable[..., Any], dict[int, int], bool | None]
 """``(size, action, goto, stateful)``: the rule's length, its reduce
@@ -77,64 +77,106 @@ class _ParserPosition:
         self.position = position
 
 
-class LalrDriver:
-    """Parses a chunk with the tables of ``lark`` (built with our lexer and
-    the compiled reduce actions ``reductions``) and returns what lark's
-    parser would. The driver is shared by every parse and thread: what a
-    parse changes (its stacks, its transformer) is local to :meth:`parse`;
-    the memos it fills are functions of the tables and the text."""
+class FlatTable(NamedTuple):
+    """The driver's form of the LALR table, plain data (``marshal`` stores
+    it: :mod:`.driver_cache`): ``actions[state]`` (terminal -> shift
+    target or ``~k``), ``defaults[state]``, and per rule ``k`` its
+    :data:`~affine_lsp.syntax.reductions.RuleSpec` and the name of its
+    nonterminal, whose goto column is ``gotos[name]``."""
 
-    def __init__(self, lark: Lark, reductions: Reductions) -> None:
-        frontend = lark.parser
-        table = frontend.parser._parse_table  # type: ignore[union-attr]
-        lexer = frontend.lexer  # type: ignore[union-attr]
+    start: int
+    end: int
+    actions: list[dict[str, int]]
+    defaults: list[int | None]
+    specs: list[RuleSpec]
+    origins: list[str]
+    gotos: dict[str, dict[int, int]]
+
+
+def flatten(table: Any) -> tuple[FlatTable, list[Any]]:
+    """lark's parse table ``table`` in the driver's form, and the table's
+    rule object of each rule number (to find its reduce action)."""
+    from lark.parsers.lalr_analysis import Shift
+
+    if sorted(table.states) != list(range(len(table.states))):
+        raise ValueError("parse states are not numbered 0..n-1")
+    n = len(table.states)
+    # States are list indices; a rule carries its own goto column.
+    actions: list[dict[str, int]] = [{} for _ in range(n)]
+    gotos: dict[str, dict[int, int]] = {}
+    rule_objects: list[Any] = []
+    index: dict[int, int] = {}
+    # One int object per state number and per ~rule: ints past 256 are
+    # not shared by Python, and the tables hold ~200k entries.
+    state_ints = list(range(n))
+    reduce_ints: list[int] = []
+    # Each state's most frequent reduction becomes its default (the rows
+    # are built without it, never whole: the peak would stay resident).
+    defaults: list[int | None] = [None] * n
+    use_defaults = not _unit_rule_cycle(table.states)
+    for state, row in table.states.items():
+        acts = actions[state]
+        counts: dict[int, int] = {}
+        for sym, (action, arg) in row.items():
+            if action is Shift:
+                if sym.isupper() or sym.startswith("$"):
+                    acts[sym] = state_ints[arg]
+                else:
+                    gotos.setdefault(sym, {})[state] = state_ints[arg]
+                continue
+            k = index.get(id(arg))
+            if k is None:
+                k = index[id(arg)] = len(rule_objects)
+                reduce_ints.append(~k)
+                rule_objects.append(arg)
+            counts[reduce_ints[k]] = counts.get(reduce_ints[k], 0) + 1
+        dflt = max(counts, key=lambda a: (counts[a], a)) if counts and use_defaults else None
+        defaults[state] = dflt
+        for sym, (action, arg) in row.items():
+            if action is not Shift and (r := reduce_ints[index[id(arg)]]) != dflt:
+                acts[sym] = r
+    origins = [str(r.origin.name) for r in rule_objects]
+    for name in origins:
+        gotos.setdefault(name, {})
+    specs = [rule_spec(r) for r in rule_objects]
+    flat = FlatTable(table.start_states["start"], table.end_states["start"], actions, defaults, specs, origins, gotos)
+    return flat, rule_objects
+
+
+class LalrDriver:
+    """Parses a chunk with the flattened table ``flat`` (:func:`flatten`),
+    the lexer ``lexer`` (ours, bound to the same table) and the reduce
+    action ``(action, stateful)`` of each rule number, and returns what
+    lark's parser would. The driver is shared by every parse and thread:
+    what a parse changes (its stacks, its transformer) is local to
+    :meth:`parse`; the memos it fills are functions of the tables and the
+    text."""
+
+    def __init__(self, lexer: _FastLexing, flat: FlatTable, actions: list[tuple[Callable[..., Any], bool]]) -> None:
         if not isinstance(lexer, _FastLexing):
             raise TypeError("the driver needs affine-lsp's lexer")
-        if sorted(table.states) != list(range(len(table.states))):
-            raise ValueError("parse states are not numbered 0..n-1")
-        callbacks = lark._callbacks  # type: ignore[attr-defined]
         self.lexer = lexer
-        self.start = table.start_states["start"]
-        self.end = table.end_states["start"]
-        n = len(table.states)
-        # States are list indices; a rule carries its own goto column.
-        self.actions: list[dict[str, int]] = [{} for _ in range(n)]
-        gotos: dict[str, dict[int, int]] = {}
-        self.rules: list[Rule] = []
-        index: dict[int, int] = {}
-        # One int object per state number and per ~rule: ints past 256 are
-        # not shared by Python, and the tables hold ~200k entries.
-        state_ints = list(range(n))
-        reduce_ints: list[int] = []
-        # Each state's most frequent reduction becomes its default (the rows
-        # are built without it, never whole: the peak would stay resident).
-        self.defaults: list[int | None] = [None] * n
-        defaults = not _unit_rule_cycle(table.states)
-        for state, row in table.states.items():
-            acts = self.actions[state]
-            counts: dict[int, int] = {}
-            for sym, (action, arg) in row.items():
-                if action is Shift:
-                    if sym.isupper() or sym.startswith("$"):
-                        acts[sym] = state_ints[arg]
-                    else:
-                        gotos.setdefault(sym, {})[state] = state_ints[arg]
-                    continue
-                k = index.get(id(arg))
-                if k is None:
-                    k = index[id(arg)] = len(self.rules)
-                    reduce_ints.append(~k)
-                    self.rules.append(_rule(arg, callbacks[arg], arg in reductions.stateful, gotos))
-                counts[reduce_ints[k]] = counts.get(reduce_ints[k], 0) + 1
-            dflt = max(counts, key=lambda a: (counts[a], a)) if counts and defaults else None
-            self.defaults[state] = dflt
-            for sym, (action, arg) in row.items():
-                if action is not Shift and (r := reduce_ints[index[id(arg)]]) != dflt:
-                    acts[sym] = r
+        self.flat = flat
+        self.start = flat.start
+        self.end = flat.end
+        self.actions = flat.actions
+        self.defaults = flat.defaults
+        self.rules: list[Rule] = [
+            _rule(spec[4], cb, stateful, flat.gotos[origin]) for spec, origin, (cb, stateful) in zip(flat.specs, flat.origins, actions, strict=True)
+        ]
         # (state, text) / (state, kind) -> (terminal, first action): the
         # lexer's memo of token types joined with the action table.
         self._by_text: dict[tuple[int, str], tuple[str, int]] = {}
         self._by_kind: dict[tuple[int, str | None], tuple[str, int]] = {}
+
+    @classmethod
+    def from_lark(cls, lark: Lark, reductions: Reductions) -> LalrDriver:
+        """The driver over the tables of ``lark`` (built with our lexer and
+        the compiled reduce actions ``reductions``)."""
+        frontend = lark.parser
+        flat, rule_objects = flatten(frontend.parser._parse_table)  # type: ignore[union-attr]
+        callbacks = lark._callbacks  # type: ignore[attr-defined]
+        return cls(frontend.lexer, flat, [(callbacks[r], r in reductions.stateful) for r in rule_objects])  # type: ignore[union-attr]
 
     def parse(self, text: str, tr: Any) -> Any:
         """The value of the start rule for ``text``, built by the transformer
@@ -245,6 +287,8 @@ def _unit_rule_cycle(states: dict[int, dict[str, tuple[Any, Any]]]) -> bool:
     """Whether the table's rules of one symbol (``A: B``, reducing B to A
     without changing the stack's height) form a cycle; default reductions
     could then reduce forever without a shift."""
+    from lark.parsers.lalr_analysis import Shift
+
     edges: dict[str, set[str]] = {}
     for row in states.values():
         for action, arg in row.values():
@@ -270,10 +314,9 @@ def _unit_rule_cycle(states: dict[int, dict[str, tuple[Any, Any]]]) -> bool:
     return False
 
 
-def _rule(rule: Any, callback: Callable[..., Any], stateful: bool, gotos: dict[str, dict[int, int]]) -> Rule:
-    size = len(rule.expansion)
+def _rule(size: int, callback: Callable[..., Any], stateful: bool, goto: dict[int, int]) -> Rule:
     passthrough = not stateful and size == 1 and type(callback) is itemgetter and callback([_PROBE]) is _PROBE
-    return (size, callback, gotos.setdefault(rule.origin.name, {}), None if passthrough else stateful)
+    return (size, callback, goto, None if passthrough else stateful)
 
 
 _PROBE = object()

@@ -27,17 +27,17 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import Any
-
-from lark import Lark
-from lark.parsers.lalr_parser import _Parser as _LarkLoop
+from typing import TYPE_CHECKING, Any
 
 from affine_lsp.syntax.driver import LalrDriver
-from affine_lsp.syntax.lexer import TokenStream, _FastLexing, lexer_class
+from affine_lsp.syntax.lexer import _FastLexing
 from affine_lsp.syntax.reductions import Reductions, compile_reductions
-from affine_lsp.syntax.table_cache import cache_path, compact_tables
+
+if TYPE_CHECKING:
+    from lark import Lark
 
 GRAMMAR_PATH = Path(__file__).resolve().parent.parent.parent / "grammar" / "mlir.lark"
 _PACKAGED_GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "mlir.lark"
@@ -65,26 +65,84 @@ def grammar_texts() -> list[str]:
     return [main.read_text()] + [p.read_text() for p in sorted(main.parent.glob("*.lark")) if p != main]
 
 
+class _LarkParts:
+    """lark's parser and what its loop needs, once built."""
+
+    __slots__ = ("lark", "reductions", "frontend", "loop", "python_loop", "table", "builders")
+
+    def __init__(self, lark: Lark, reductions: Reductions | None) -> None:
+        from lark.parsers.lalr_parser import _Parser as _LarkLoop
+
+        self.lark = lark
+        self.reductions = reductions
+        frontend = lark.parser
+        self.frontend = frontend
+        self.loop = type(frontend.parser.parser)  # type: ignore[union-attr]  # lark's (or lark-cython's) _Parser
+        self.python_loop = self.loop is _LarkLoop
+        self.table = frontend.parser._parse_table  # type: ignore[union-attr]
+        self.builders = dict(lark._parse_tree_builder.rule_builders)  # type: ignore[attr-defined]  # rule -> lark's wrapper chain
+
+
 class ParserTables:
     """What every parse shares: lark's parser (its tables and lexer), the
     compiled reduce actions (None with lark's wrapper chain) and our
     driver (None when lark's loop parses every chunk). Read-only once
     built; the state of a parse is the transformer passed to
-    :meth:`lark_parse` or the driver's ``parse``."""
+    :meth:`lark_parse` or the driver's ``parse``.
 
-    __slots__ = ("lark", "reductions", "driver", "_loop", "_table", "_frontend", "_builders", "_transformer", "_routes")
+    lark's parser may be built later than the driver (``build_lark``: a
+    start that read the driver's table from its cache, :mod:`.driver_cache`),
+    the first time a chunk needs lark's loop (a syntax error) or something
+    asks for :attr:`lark` or :attr:`reductions`; built once, under a lock."""
 
-    def __init__(self, lark: Lark, reductions: Reductions | None, driver: LalrDriver | None, transformer: type) -> None:
-        self.lark = lark
-        self.reductions = reductions
+    __slots__ = ("driver", "_parts", "_build_lark", "_lock", "_transformer", "_routes")
+
+    def __init__(
+        self,
+        lark: Lark | None,
+        reductions: Reductions | None,
+        driver: LalrDriver | None,
+        transformer: type,
+        build_lark: Callable[[], tuple[Lark, Reductions | None]] | None = None,
+    ) -> None:
+        if lark is None and build_lark is None:
+            raise ValueError("lark's parser or a way to build it is needed")
         self.driver = driver
-        frontend = lark.parser
-        self._frontend = frontend
-        self._loop = type(frontend.parser.parser)  # type: ignore[union-attr]  # lark's (or lark-cython's) _Parser
-        self._table = frontend.parser._parse_table  # type: ignore[union-attr]
-        self._builders = dict(lark._parse_tree_builder.rule_builders)  # type: ignore[attr-defined]  # rule -> lark's wrapper chain
+        self._parts = _LarkParts(lark, reductions) if lark is not None else None
+        self._build_lark = build_lark
+        self._lock = threading.Lock()
         self._transformer = transformer
         self._routes = threading.local()
+
+    def _lark_parts(self) -> _LarkParts:
+        parts = self._parts
+        if parts is None:
+            with self._lock:
+                parts = self._parts
+                if parts is None:
+                    assert self._build_lark is not None
+                    parts = self._parts = _LarkParts(*self._build_lark())
+        return parts
+
+    def after_fork(self) -> None:
+        """In a process just forked beside other threads: a new lock for the
+        build of lark's parser (another thread may have held it; the build
+        it guarded is not in this process, which builds its own if a parse
+        needs it)."""
+        self._lock = threading.Lock()
+
+    @property
+    def lark_built(self) -> bool:
+        """Whether lark's parser has been built in this process."""
+        return self._parts is not None
+
+    @property
+    def lark(self) -> Lark:
+        return self._lark_parts().lark
+
+    @property
+    def reductions(self) -> Reductions | None:
+        return self._lark_parts().reductions
 
     def lark_parse(self, text: str, tr: Any) -> Any:
         """``text`` parsed by lark's own loop (which reports errors), its
@@ -96,20 +154,21 @@ class ParserTables:
         parse costs milliseconds, so each thread builds one, once, whose
         actions call the transformer of the parse running on that thread
         (:class:`_Route`); a parse sets it for its duration."""
-        if self._loop is _LarkLoop:
-            if self.reductions is not None:
-                callbacks = self.reductions.bind(tr)
+        parts = self._lark_parts()
+        if parts.python_loop:
+            if parts.reductions is not None:
+                callbacks = parts.reductions.bind(tr)
             else:
-                callbacks = _LazyWrapperChain(self._builders, tr)
-            return self._loop(self._table, callbacks, False).parse(self._frontend._make_lexer_thread(text), "start")
+                callbacks = _LazyWrapperChain(parts.builders, tr)
+            return parts.loop(parts.table, callbacks, False).parse(parts.frontend._make_lexer_thread(text), "start")
         route = getattr(self._routes, "route", None)
         if route is None or route.tr is not None:  # (a parse inside a parse on this thread: a route of its own)
-            route = _Route(self.reductions, self.lark, self._transformer)
+            route = _Route(parts.reductions, parts.lark, self._transformer)
             if getattr(self._routes, "route", None) is None:
                 self._routes.route = route
         route.tr = tr
         try:
-            return self._loop(self._table, route.callbacks, False).parse(self._frontend._make_lexer_thread(text), "start")
+            return parts.loop(parts.table, route.callbacks, False).parse(parts.frontend._make_lexer_thread(text), "start")
         finally:
             route.tr = None
 
@@ -194,6 +253,13 @@ def make_lark(transformer: type, lexer: str | None = None, engine: str | None = 
     # load), and checks the hash of the grammar and options stored in it.
     # The transformer given to lark is a prototype none of our parses uses
     # (lark binds its own callbacks to it; each parse binds to its own).
+    global LARK_BUILDS
+    LARK_BUILDS += 1
+    from lark import Lark
+
+    from affine_lsp.syntax.lexer_lark import TokenStream, lexer_class
+    from affine_lsp.syntax.table_cache import cache_path, compact_tables
+
     prototype = transformer(None)
     kwargs: dict[str, Any] = dict(parser="lalr", start="start", transformer=prototype, source_path=str(grammar_path()))
     cython = False
@@ -221,6 +287,12 @@ def make_lark(transformer: type, lexer: str | None = None, engine: str | None = 
     return p, reductions
 
 
+LARK_BUILDS = 0
+"""How many times this process has built lark's parser (:func:`make_lark`):
+a start whose driver's table comes from its cache and that parses only
+valid text builds none (``tests/test_driver_cache.py``)."""
+
+
 def make_driver(parser: Lark, reductions: Reductions | None, driver: str | None = None) -> LalrDriver | None:
     """Our LALR loop (:mod:`.driver`) over ``parser``'s tables, unless
     ``driver`` (or AFFINE_LSP_DRIVER) is ``lark`` or the parser does not
@@ -229,13 +301,67 @@ def make_driver(parser: Lark, reductions: Reductions | None, driver: str | None 
     lexer = parser.parser.lexer  # type: ignore[union-attr]
     if driver == "lark" or not isinstance(lexer, _FastLexing) or reductions is None:
         return None
-    return LalrDriver(parser, reductions)
+    return LalrDriver.from_lark(parser, reductions)
+
+
+def _choices(lexer: str | None, engine: str | None, compiled: bool | None, driver: str | None) -> tuple[str, str, bool, str]:
+    lexer = lexer or os.environ.get("AFFINE_LSP_LEXER", "fast")
+    engine = engine or os.environ.get("AFFINE_LSP_ENGINE", "cython")
+    if compiled is None:
+        compiled = os.environ.get("AFFINE_LSP_REDUCTIONS", "compiled") == "compiled"
+    driver = driver or os.environ.get("AFFINE_LSP_DRIVER", "ours")
+    return lexer, engine, compiled, driver
+
+
+def cached_driver(transformer: type, path: Path | None = None) -> LalrDriver | None:
+    """Our driver and lexer from the driver's table cache
+    (:mod:`.driver_cache`; ``path``: another file than its own), or None
+    when the cache does not hold them."""
+    from affine_lsp.syntax import driver_cache
+    from affine_lsp.syntax.lexer import CachedLexer
+    from affine_lsp.syntax.reductions import compile_spec
+
+    cached = driver_cache.load(driver_cache.cache_key(grammar_texts()), path)
+    if cached is None:
+        return None
+    try:
+        lexer = CachedLexer(cached.keywords, cached.punct, cached.subscripts, cached.accepts)
+        return LalrDriver(lexer, cached.flat, [compile_spec(spec, transformer) for spec in cached.flat.specs])
+    except Exception:  # (a cache that does not fit this code: built again)
+        return None
+
+
+def store_driver(driver: LalrDriver, path: Path | None = None) -> bool:
+    """Store ``driver``'s table and lexer data for the next start."""
+    from affine_lsp.syntax import driver_cache
+
+    lexer = driver.lexer
+    return driver_cache.store(driver_cache.cache_key(grammar_texts()), driver.flat, lexer.vocabulary(), lexer.accepts, path)
 
 
 def build_tables(
     transformer: type, lexer: str | None = None, engine: str | None = None, compiled: bool | None = None, driver: str | None = None
 ) -> ParserTables:
     """The shared tables for the transformer class ``transformer``, with the
-    machinery the arguments (or the environment) choose."""
-    lark, reductions = make_lark(transformer, lexer, engine, compiled)
-    return ParserTables(lark, reductions, make_driver(lark, reductions, driver), transformer)
+    machinery the arguments (or the environment) choose.
+
+    In the default mode (our lexer, compiled reduce actions, our driver)
+    the driver's table comes from its cache when it holds it, and lark's
+    parser is built only when a parse needs it (:class:`ParserTables`);
+    otherwise lark's parser is built, the driver from it, and its table
+    stored for the next start."""
+    lexer, engine, compiled, driver = _choices(lexer, engine, compiled, driver)
+
+    def build_lark() -> tuple[Lark, Reductions | None]:
+        return make_lark(transformer, lexer, engine, compiled)
+
+    ours = lexer == "fast" and compiled and driver != "lark"
+    if ours and os.environ.get("AFFINE_LSP_DRIVER_CACHE", "1") != "0":
+        d = cached_driver(transformer)
+        if d is not None:
+            return ParserTables(None, None, d, transformer, build_lark)
+    lark, reductions = build_lark()
+    d = make_driver(lark, reductions, driver)
+    if d is not None and os.environ.get("AFFINE_LSP_DRIVER_CACHE", "1") != "0":
+        store_driver(d)
+    return ParserTables(lark, reductions, d, transformer)

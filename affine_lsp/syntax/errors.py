@@ -8,12 +8,13 @@ against the upstream corpus."""
 from __future__ import annotations
 
 import re
-from typing import Any
-
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from typing import TYPE_CHECKING, Any
 
 from affine_lsp.ir.core import Anchor, Span
 from affine_lsp.syntax.nodes import Note
+
+if TYPE_CHECKING:
+    from lark.exceptions import UnexpectedInput
 
 _TERMINAL_WORDS: dict[str, str] = {
     "RP": "')'",
@@ -122,6 +123,8 @@ def error_note(e: UnexpectedInput, text: str, anchor: Anchor) -> Note:
 
 
 def _error_note(e: UnexpectedInput, text: str, anchor: Anchor) -> Note:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken  # (lark is loaded: it raised e)
+
     if isinstance(e, UnexpectedToken):
         tok = e.token
         expected = set(e.expected or ())

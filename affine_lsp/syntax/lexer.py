@@ -25,9 +25,6 @@ import re
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
-from lark.exceptions import UnexpectedCharacters
-from lark.lexer import Lexer, LexerState
-
 
 class Tok(str):
     """A token: the text, plus ``type``, ``start_pos``, ``end_pos``."""
@@ -63,6 +60,12 @@ def _tok8(type_: str, value: str, start: int, _l: int, _c: int, _el: int, _ec: i
     t.start_pos = start
     t.end_pos = end
     return t
+
+
+def token_like(type_: str, value: str, like: Any) -> Tok:
+    """A token ``value`` of type ``type_`` at the place of the token ``like``
+    (as lark's ``Token.new_borrow_pos``)."""
+    return _tok8(type_, value, like.start_pos, 0, 0, 0, 0, like.end_pos)
 
 
 _STR = r'"(?:[^"\\\n]|\\.)*"'
@@ -184,6 +187,13 @@ class _FastLexing:
 
     def tok(self, type_: str, value: str, start: int) -> Tok:
         return self.new(type_, value, start, 0, 0, 0, 0, start + len(value))
+
+    def vocabulary(self) -> tuple[dict[str, list[str]], dict[str, list[str]], str | None]:
+        """What the lexer read of the grammar's terminals, as plain data
+        (the driver's row cache stores it, :mod:`.driver_cache`): the
+        keywords, the punctuation, the SIMPLE_SUBSCRIPTS pattern."""
+        subs = self.simple_subscripts
+        return self.keywords, self.punct, subs.__self__.pattern if subs is not None else None  # type: ignore[attr-defined]
 
     def bind(self, states: dict[int, dict[str, Any]]) -> None:
         # Many states accept the same terminals: one frozenset for each set.
@@ -333,6 +343,8 @@ class _FastLexing:
         if kind == "OTHER":
             if "SOUP_CHAR" in acc:
                 return self.tok("SOUP_CHAR", val, start)
+            from lark.exceptions import UnexpectedCharacters  # (lark's loop reports it; our driver hands the chunk to lark)
+
             raise UnexpectedCharacters(text, start, 0, 0, allowed=set(acc), state=parser_state.position)
         return self.tok(kind or "OTHER", val, start)  # DIALECT_ATTR, HASH_ID, DIALECT_TYPE, BANG_ID, LOC, FLOAT, SYMBOL_REF
 
@@ -387,49 +399,19 @@ _MEMO_KINDS = frozenset({"SSA", "NUM", "FLOAT", "SYMBOL_REF", "HASH_ID", "BANG_I
 _LOOKAHEAD_TEXTS = frozenset({"[", "?", "memref", "vector", "tensor"})
 
 
-class FastLexer(_FastLexing, Lexer):
-    """The lexer for lark's pure-Python LALR parser."""
+class CachedLexer(_FastLexing):
+    """Our lexer rebuilt from the driver's row cache (:mod:`.driver_cache`)
+    without lark's terminals: the vocabulary (:meth:`_FastLexing.vocabulary`)
+    and each state's accepted symbols. Its tokens are :class:`Tok`
+    (lark-cython's Token would import lark): the reduce actions read a
+    token's text, ``type`` and positions, the same in both."""
 
-    def make_lexer_state(self, text: Any) -> LexerState:
-        return LexerState(text)
-
-
-try:  # lark-cython is an optional speed-up
-    import lark_cython.lark_cython as _lc
-except ImportError:  # pragma: no cover
-    _lc = None
-
-
-if _lc is not None:
-
-    class FastLexerCython(_FastLexing, _lc.Lexer, Lexer):  # type: ignore[misc, valid-type]
-        """The lexer for lark-cython's parser, which requires its lexer to
-        derive from its own ``Lexer``, calls ``next_token`` directly and
-        wants its own token type."""
-
-        new = _lc.Token
-
-        def make_lexer_state(self, text: Any) -> Any:
-            return _lc.LexerState(text, _lc.LineCounter("\n"))
-
-
-class TokenStream:
-    """What lark-cython's parser loop reads tokens from, in place of its
-    ``LexerThread``: ``next_token(parser_state)`` is the ``send`` of a
-    :meth:`_FastLexing.stream` generator, which costs less per token than a
-    method call through the thread into the lexer."""
-
-    __slots__ = ("next_token", "_gen")
-
-    def __init__(self, lexer: _FastLexing, text: str) -> None:
-        gen = lexer.stream(text)
-        next(gen)
-        self._gen = gen
-        self.next_token = gen.send
-
-
-def lexer_class(cython: bool) -> type:
-    """The lexer class for the chosen parser engine."""
-    if cython and _lc is not None:
-        return FastLexerCython
-    return FastLexer
+    def __init__(self, keywords: dict[str, list[str]], punct: dict[str, list[str]], subscripts: str | None, accepts: list[frozenset[str]]) -> None:
+        self.keywords = keywords
+        self.punct = punct
+        self.simple_subscripts = re.compile(subscripts).match if subscripts is not None else None
+        self.accepts = dict(enumerate(accepts))
+        self.memo = {}
+        self.memo_kind = {}
+        self.look_text = {}
+        self.look_kind = {}

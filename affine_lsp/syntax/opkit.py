@@ -17,8 +17,6 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from lark import Token
-
 from affine_lsp.ir.affine_expr import AffineExpr
 from affine_lsp.ir.attributes import (
     AffineMapAttr,
@@ -41,13 +39,18 @@ from affine_lsp.syntax.nodes import (
     RegionSyn,
 )
 
-try:
-    from lark_cython.lark_cython import Token as _CythonToken
+TOKEN_TYPES: set[type] = {Tok}
+"""The types of the tokens a reduce action may be given (``type(x) in
+TOKEN_TYPES``): ours (:class:`~affine_lsp.syntax.lexer.Tok`, what our driver
+makes), and lark's and lark-cython's once lark's parser is loaded
+(:mod:`.lexer_lark` registers them): a start that parses only valid text
+never imports lark. One set, changed in place, so that every module that
+imported it sees the types added later."""
 
-    TOKENS: tuple[type, ...] = (Token, Tok, _CythonToken)
-except ImportError:  # pragma: no cover - optional speed-up
-    TOKENS = (Token, Tok)
-TOKEN_TYPES = frozenset(TOKENS)
+
+def register_token_types(*types: type) -> None:
+    """Tokens of ``types`` may reach the reduce actions from now on."""
+    TOKEN_TYPES.update(types)
 
 
 class LoopBound(NamedTuple):
@@ -111,7 +114,7 @@ class Mixed(list):
 
 def is_tok(x: Any, type_: str | None = None) -> bool:
     """Whether ``x`` is a token (of type ``type_`` when given)."""
-    return isinstance(x, TOKENS) and (type_ is None or x.type == type_)
+    return type(x) in TOKEN_TYPES and (type_ is None or x.type == type_)
 
 
 def set_entry_args(region: RegionSyn, args: list, anchor: Anchor) -> None:
@@ -198,7 +201,7 @@ class _SyntaxIssue(Exception):
 
 
 def _start(x: Any) -> int:
-    if type(x) in TOKEN_TYPES or isinstance(x, TOKENS):
+    if type(x) in TOKEN_TYPES:
         return x.start_pos
     sp = getattr(x, "span", None)
     if isinstance(sp, Span):
@@ -215,7 +218,7 @@ def _start(x: Any) -> int:
 
 
 def _end(x: Any) -> int:
-    if type(x) in TOKEN_TYPES or isinstance(x, TOKENS):
+    if type(x) in TOKEN_TYPES:
         return x.end_pos
     sp = getattr(x, "span", None)
     if isinstance(sp, Span):
@@ -274,7 +277,7 @@ def _scalar_from_text(s: str) -> Type:
 
 
 def _dense_text(x: Any) -> str:
-    if isinstance(x, TOKENS):
+    if type(x) in TOKEN_TYPES:
         return str(x)
     if isinstance(x, list):
         return "[" + ", ".join(_dense_text(y) for y in x) + "]"
@@ -297,9 +300,9 @@ def _strided_text(c: list) -> str:
     after = False
     offset = ""
     for x in c:
-        if isinstance(x, TOKENS) and x.type == "RSQB":
+        if type(x) in TOKEN_TYPES and x.type == "RSQB":
             after = True
-        elif after and (isinstance(x, tuple) or (isinstance(x, TOKENS) and x.type == "QMARK")):
+        elif after and (isinstance(x, tuple) or (type(x) in TOKEN_TYPES and x.type == "QMARK")):
             offset = ", offset: " + one(x)
     return f"strided<[{strides}]{offset}>"
 
@@ -325,7 +328,7 @@ def _collect_soup(items: Sequence[Any], names: list, regions: list, anchor: Anch
     """The SSA names (``names``; ``defs`` for those followed by ``=``
     inside brackets) and the regions of an unknown op's soup."""
     for i, x in enumerate(items):
-        if isinstance(x, TOKENS):
+        if type(x) in TOKEN_TYPES:
             if x.type == "SSA_ID":
                 sp = Span(x.start_pos, x.end_pos, anchor)
                 nxt = items[i + 1] if i + 1 < len(items) else None

@@ -18,10 +18,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Sequence
-from typing import Any
-
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedInput, VisitError
+from typing import TYPE_CHECKING, Any
 
 from affine_lsp.ir.affine_expr import AffineMap, IntegerSet
 from affine_lsp.ir.attributes import (
@@ -58,7 +55,7 @@ from affine_lsp.syntax.opkit import (
     _DEBUG,
     _RESULT_RE,
     SOUP_EQ,
-    TOKENS,
+    TOKEN_TYPES,
     Ops,
     _collect_soup,
     _end,
@@ -82,6 +79,26 @@ from affine_lsp.syntax.ops.transform import TransformOps
 from affine_lsp.syntax.ops.ub import UbOps
 from affine_lsp.syntax.ops.vector import VectorOps
 from affine_lsp.syntax.types import TypeParser
+
+if TYPE_CHECKING:
+    from lark import Lark, Token
+
+
+class Transformer:
+    """What lark asks of a transformer built into its parser (its
+    ``Transformer``, without importing lark: a start that parses only
+    valid text never loads it): a rule without a method of its own builds
+    lark's tree."""
+
+    __visit_tokens__ = False
+
+    def __init__(self, visit_tokens: bool = False) -> None:
+        pass
+
+    def __default__(self, data: Any, children: list, meta: Any) -> Any:
+        from lark import Tree
+
+        return Tree(data, children, meta)
 
 
 class ChunkTransformer(
@@ -197,7 +214,7 @@ class ChunkTransformer(
         name = None
         attrs: dict[str, Attribute] = {}
         for x in c[1:]:
-            if isinstance(x, TOKENS) and x.type == "SYMBOL_REF":
+            if type(x) in TOKEN_TYPES and x.type == "SYMBOL_REF":
                 name = str(x)
             elif isinstance(x, DictAttr):
                 attrs = x.entries
@@ -210,7 +227,7 @@ class ChunkTransformer(
     def operation(self, c: list) -> OpSyn:
         if len(c) == 1:
             return c[0]
-        if isinstance(c[-1], TOKENS) and c[-1].type == "LOC":
+        if type(c[-1]) in TOKEN_TYPES and c[-1].type == "LOC":
             c = c[:-1]
             if len(c) == 1:
                 return c[0]
@@ -386,8 +403,21 @@ def shared_tables() -> ParserTables:
     return tables
 
 
+def after_fork() -> None:
+    """In a process just forked beside other threads (the dataflow worker,
+    the child of a document opened on two processes): the locks of the
+    parser's build, new (:meth:`ParserTables.after_fork`)."""
+    global _TABLES_LOCK
+    _TABLES_LOCK = threading.Lock()
+    tables = _TABLES
+    if tables is not None:
+        tables.after_fork()
+
+
 def get_parser() -> tuple[Lark, ParserTables]:
-    """lark's parser (its rules and terminals) and the shared tables."""
+    """lark's parser (its rules and terminals) and the shared tables; this
+    builds lark's parser when the driver's table came from its cache
+    (:func:`shared_tables` does not)."""
     tables = shared_tables()
     return tables.lark, tables
 
@@ -504,19 +534,21 @@ def _parse_chunk_once(text: str, anchor: Anchor) -> ParseResult:
                 tr = ChunkTransformer(anchor)
         item = tables.lark_parse(text, tr)
         return ParseResult(item, tr.notes)
-    except VisitError as e:  # an exception inside a callback
-        orig = e.orig_exc
-        if isinstance(orig, _SyntaxIssue):
-            return ParseResult(None, tr.notes + [Note("error", orig.message, orig.span, "syntax")])
-        return ParseResult(None, tr.notes + [Note("error", f"internal parser error: {orig!r}", Span(0, min(len(text), 1), anchor), "internal")])
     except _SyntaxIssue as e:
         return ParseResult(None, tr.notes + [Note("error", e.message, e.span, "syntax")])
-    except UnexpectedInput as e:
-        return ParseResult(None, tr.notes + [error_note(e, text, anchor)])
     except RecursionError:
         return ParseResult(None, tr.notes + [Note("error", "nesting too deep to parse", Span(0, min(len(text), 1), anchor), "too-deep")])
-    except Exception as e:  # a bug in a callback must not take the document down
-        if _DEBUG:
+    except Exception as e:  # lark's errors (lark is loaded: its loop ran), or a bug in a callback
+        from lark.exceptions import UnexpectedInput, VisitError
+
+        if isinstance(e, VisitError):  # an exception inside a callback
+            orig = e.orig_exc
+            if isinstance(orig, _SyntaxIssue):
+                return ParseResult(None, tr.notes + [Note("error", orig.message, orig.span, "syntax")])
+            return ParseResult(None, tr.notes + [Note("error", f"internal parser error: {orig!r}", Span(0, min(len(text), 1), anchor), "internal")])
+        if isinstance(e, UnexpectedInput):
+            return ParseResult(None, tr.notes + [error_note(e, text, anchor)])
+        if _DEBUG:  # a bug in a callback must not take the document down
             raise
         return ParseResult(None, tr.notes + [Note("error", f"internal parser error: {e!r}", Span(0, min(len(text), 1), anchor), "internal")])
 

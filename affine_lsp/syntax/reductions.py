@@ -29,10 +29,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from operator import itemgetter
 from types import MethodType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lark import Lark, Tree
-from lark.grammar import Rule
+if TYPE_CHECKING:
+    from lark import Lark
+    from lark.grammar import Rule
 
 Callback = Callable[[list], Any]
 
@@ -62,24 +63,44 @@ def _inlined(sym: Any) -> bool:
     return not sym.is_term and sym.name.startswith("_")
 
 
+RuleSpec = tuple[str, tuple[tuple[int, bool], ...], bool, bool, int]
+"""What the reduce action of a rule depends on, as plain data (the driver's
+row cache stores it, :mod:`.driver_cache`): the transformer method's name,
+the kept children (index, spliced), whether the rule's value is spliced
+into its parent (``_rule``), whether it is a ``?rule``, and its length."""
+
+
+def rule_spec(rule: Any) -> RuleSpec:
+    """The :data:`RuleSpec` of a lark :class:`~lark.grammar.Rule` (or a
+    :class:`ReduceRule`): lark's wrapper chain's choices, read once."""
+    opts = rule.options
+    name = rule.alias or opts.template_source or rule.origin.name
+    kept = tuple((i, _inlined(sym)) for i, sym in enumerate(rule.expansion) if opts.keep_all_tokens or not (sym.is_term and sym.filter_out))
+    produces_list = rule.origin.name.startswith("_")  # spliced into its parent
+    expand1 = bool(opts.expand1) and not rule.alias
+    if produces_list and expand1:
+        raise ValueError(f"'?_rule' is not supported by the compiled reductions ({rule.origin.name})")
+    return (str(name), kept, produces_list, expand1, len(rule.expansion))
+
+
 def compile_callback(rule: Rule, transformer: type) -> tuple[Callable[..., Any], bool]:
-    """The reduce action of ``rule``: lark's wrapper chain, specialised.
+    """The reduce action of ``rule``: lark's wrapper chain, specialised
+    (:func:`compile_spec` of its :func:`rule_spec`)."""
+    return compile_spec(rule_spec(rule), transformer)
+
+
+def compile_spec(spec: RuleSpec, transformer: type) -> tuple[Callable[..., Any], bool]:
+    """The reduce action of the rule described by ``spec``.
 
     ``transformer`` is the transformer's class: the action of a rule with a
     method is an unbound function called ``action(state, children)`` with
     the parse's own transformer (``stateful`` is then True); the others
     (unit reductions, lists, trees) are called ``action(children)``."""
-    opts = rule.options
-    name = rule.alias or opts.template_source or rule.origin.name
+    name, kept, produces_list, expand1, size = spec
     method = getattr(transformer, name, None)
     if method is not None and getattr(method, "visit_wrapper", None) is not None:
         raise ValueError(f"v_args wrappers are not supported by the compiled reductions ({name})")
-    kept = [(i, _inlined(sym)) for i, sym in enumerate(rule.expansion) if opts.keep_all_tokens or not (sym.is_term and sym.filter_out)]
     splices = any(s for _, s in kept)
-    produces_list = rule.origin.name.startswith("_")  # spliced into its parent
-    expand1 = bool(opts.expand1) and not rule.alias
-    if produces_list and expand1:
-        raise ValueError(f"'?_rule' is not supported by the compiled reductions ({rule.origin.name})")
     stateful = method is not None and not produces_list
 
     # The node builder: the transformer method, a plain list for spliced
@@ -92,13 +113,15 @@ def compile_callback(rule: Rule, transformer: type) -> tuple[Callable[..., Any],
     else:
 
         def build(children: list, _name: str = name) -> Any:
+            from lark import Tree
+
             return Tree(_name, children)
 
     if not splices:
         idx = [i for i, _ in kept]
         if expand1 and len(idx) == 1:
             return itemgetter(idx[0]), False  # `?rule: x` (after filtering): the child itself
-        if len(idx) == len(rule.expansion):
+        if len(idx) == size:
             select: Callback | None = None
         elif len(idx) == 1:
             k = idx[0]
@@ -235,6 +258,8 @@ def compile_reductions(lark: Lark, transformer: type) -> Reductions:
     ``parser="lalr"``), in place: the parser keeps a reference to the
     callbacks dictionary and to the parse table. ``transformer`` is the
     transformer's class (each parse makes its own instance)."""
+    from lark.grammar import Rule
+
     callbacks: dict = lark._callbacks  # type: ignore[attr-defined]
     table = lark.parser.parser._parse_table  # type: ignore[union-attr]
     compiled: dict[int, ReduceRule] = {}

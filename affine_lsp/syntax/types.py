@@ -35,7 +35,7 @@ from affine_lsp.syntax.nodes import (
 from affine_lsp.syntax.opkit import (
     _SHAPED_CACHE,
     _SHAPED_RE,
-    TOKENS,
+    TOKEN_TYPES,
     _make_shaped,
     _scalar_from_text,
     _TypeList,
@@ -125,7 +125,7 @@ class TypeParser:
         return t
 
     def memref_type(self, c: list) -> Type:
-        dims = c[1] if isinstance(c[1], TOKENS) and c[1].type == "DIMS" else None
+        dims = c[1] if type(c[1]) in TOKEN_TYPES and c[1].type == "DIMS" else None
         rest = c[2:] if dims is not None else c[1:]
         elem = rest[0]
         shape, _ = self._shape(dims)
@@ -133,7 +133,7 @@ class TypeParser:
         layout_text = None
         memspace = None
         for x in rest[1:]:
-            if isinstance(x, TOKENS):
+            if type(x) in TOKEN_TYPES:
                 continue
             if isinstance(x, AffineMapAttr):
                 layout = x.map
@@ -165,13 +165,13 @@ class TypeParser:
         return self._ts(UnrankedMemRefType(elem, ms), c)
 
     def vector_type(self, c: list) -> Type:
-        dims = c[1] if isinstance(c[1], TOKENS) and c[1].type == "DIMS" else None
+        dims = c[1] if type(c[1]) in TOKEN_TYPES and c[1].type == "DIMS" else None
         elem = c[2] if dims is not None else c[1]
         shape, scal = self._shape(dims)
         return self._ts(VectorType([d or 0 for d in shape], elem, scal), c)
 
     def tensor_type(self, c: list) -> Type:
-        dims = c[1] if isinstance(c[1], TOKENS) and c[1].type == "DIMS" else None
+        dims = c[1] if type(c[1]) in TOKEN_TYPES and c[1].type == "DIMS" else None
         rest = c[2:] if dims is not None else c[1:]
         shape, _ = self._shape(dims)
         enc = str(rest[1]) if len(rest) > 1 and isinstance(rest[1], Attribute) else None
@@ -184,7 +184,7 @@ class TypeParser:
     def function_type(self, c: list) -> FunctionType:
         ins = []
         i = 1
-        while not (isinstance(c[i], TOKENS) and c[i].type == "RP"):
+        while not (type(c[i]) in TOKEN_TYPES and c[i].type == "RP"):
             if isinstance(c[i], Type):
                 ins.append(c[i])
             i += 1

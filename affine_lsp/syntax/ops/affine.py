@@ -5,9 +5,7 @@ affine section of ``grammar/mlir.lark``."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
-
-from lark import Token
+from typing import TYPE_CHECKING, Any
 
 from affine_lsp.ir import op_traits
 from affine_lsp.ir.affine_expr import AffineDimExpr, AffineExpr, AffineMap, constant, symbol
@@ -34,7 +32,7 @@ from affine_lsp.syntax.nodes import (
     RegionSyn,
 )
 from affine_lsp.syntax.opkit import (
-    TOKENS,
+    TOKEN_TYPES,
     IterArgs,
     LoopBound,
     LoopStep,
@@ -50,6 +48,9 @@ from affine_lsp.syntax.opkit import (
     set_entry_args,
     unquote,
 )
+
+if TYPE_CHECKING:
+    from lark import Token
 
 
 class AffineOps:
@@ -82,7 +83,7 @@ class AffineOps:
         syms: list | None = None
         seen_sym = False
         for x in c:
-            if isinstance(x, TOKENS):
+            if type(x) in TOKEN_TYPES:
                 if x.type == "LSQB_SYM":
                     seen_sym = True
                     syms = []
@@ -95,7 +96,7 @@ class AffineOps:
 
     def bound_map(self, c: list) -> LoopBound:
         kw = None
-        if isinstance(c[0], TOKENS) and c[0].type in ("MAX_KW", "MIN_KW"):
+        if type(c[0]) in TOKEN_TYPES and c[0].type in ("MAX_KW", "MIN_KW"):
             kw = str(c[0])
             c = c[1:]
         dims, syms = c[1]
@@ -330,7 +331,7 @@ class AffineOps:
         return ParallelSteps([x for x in c if isinstance(x, tuple)])
 
     def par_reduce(self, c: list) -> ParallelReductions:
-        kinds = [x for x in c if isinstance(x, TOKENS) and x.type == "STRING"]
+        kinds = [x for x in c if type(x) in TOKEN_TYPES and x.type == "STRING"]
         for k in kinds:
             if unquote(str(k)) not in op_traits.atomic_rmw_kinds():
                 raise _SyntaxIssue(f"custom op 'affine.parallel' invalid reduction value: {k}", self.sp(k))
@@ -376,8 +377,8 @@ class AffineOps:
     def affine_prefetch(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "affine.prefetch")
         self._access(op, c[1], c[2])
-        words = [x for x in c[3:] if isinstance(x, TOKENS) and x.type == "BARE_ID"]
-        ints = [x for x in c[3:] if isinstance(x, TOKENS) and x.type == "INT"]
+        words = [x for x in c[3:] if type(x) in TOKEN_TYPES and x.type == "BARE_ID"]
+        ints = [x for x in c[3:] if type(x) in TOKEN_TYPES and x.type == "INT"]
         rw, _loc_kw, cache = words[0], words[1], words[2]
         op.attrs["isWrite"] = BoolAttr(str(rw) == "write", self.sp(rw))
         op.attrs["localityHint"] = IntegerAttr(int(str(ints[0])), IntegerType(32), self.sp(ints[0]))
@@ -391,7 +392,7 @@ class AffineOps:
     def affine_dma_start(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "affine.dma_start")
         subs = [x for x in c if isinstance(x, tuple) and len(x) == 3 and isinstance(x[0], AffineMapAttr)]
-        ids = [x for x in c if isinstance(x, TOKENS) and x.type == "SSA_ID"]
+        ids = [x for x in c if type(x) in TOKEN_TYPES and x.type == "SSA_ID"]
         src, dst, tag = ids[0], ids[1], ids[2]
         rest = ids[3:]
         operands: list[tuple[str, Span]] = []
@@ -433,7 +434,7 @@ class AffineOps:
     def mixed_list(self, c: list) -> Mixed:
         out = Mixed()
         for x in c:
-            if isinstance(x, TOKENS):
+            if type(x) in TOKEN_TYPES:
                 out.append((str(x), self.sp(x)))
             else:
                 out.append(x[0])
@@ -468,7 +469,7 @@ class AffineOps:
 
     def affine_linearize(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "affine.linearize_index")
-        if isinstance(c[1], TOKENS) and c[1].type == "DISJOINT_KW":
+        if type(c[1]) in TOKEN_TYPES and c[1].type == "DISJOINT_KW":
             op.attrs["disjoint"] = UnitAttr(self.sp(c[1]))
         ins: Ops = next(x for x in c if isinstance(x, Ops))
         mixed = next((x for x in c if isinstance(x, Mixed)), Mixed())

@@ -4,9 +4,7 @@ select, casts, fma, flags and rounding modes)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
-
-from lark import Token
+from typing import TYPE_CHECKING, Any
 
 from affine_lsp.ir.attributes import (
     Attribute,
@@ -27,9 +25,12 @@ from affine_lsp.syntax.opkit import (
     _ROUNDING_MODES,
     I1,
     I32,
-    TOKENS,
+    TOKEN_TYPES,
     _SyntaxIssue,
 )
+
+if TYPE_CHECKING:
+    from lark import Token
 
 
 class ArithOps:
@@ -57,7 +58,7 @@ class ArithOps:
 
     def op_flags(self, c: list) -> tuple:
         kw = str(c[0])
-        words = [str(x) for x in c[1:] if isinstance(x, TOKENS) and x.type == "BARE_ID"]
+        words = [str(x) for x in c[1:] if type(x) in TOKEN_TYPES and x.type == "BARE_ID"]
         key = "overflowFlags" if kw == "overflow" else "fastmath"
         return ("flags", key, f"#arith.{kw}<{','.join(words)}>", self.span_of(c[0], c[-1]))
 
@@ -160,7 +161,7 @@ class ArithOps:
         op = self._op(c[0], c)
         op.operands = [(str(c[1]), self.sp(c[1]))]
         rest = c[2:]
-        if rest and isinstance(rest[0], TOKENS) and rest[0].type == "BARE_ID":  # `arith.truncf %x to_nearest_even`
+        if rest and type(rest[0]) in TOKEN_TYPES and rest[0].type == "BARE_ID":  # `arith.truncf %x to_nearest_even`
             mode = _ROUNDING_MODES.get(str(rest[0]))
             if mode is None:
                 raise _SyntaxIssue(

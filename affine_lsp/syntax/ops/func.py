@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
-
-from lark import Token
+from typing import TYPE_CHECKING, Any
 
 from affine_lsp.ir.attributes import (
     ArrayAttr,
@@ -23,12 +21,15 @@ from affine_lsp.syntax.nodes import (
     RegionSyn,
 )
 from affine_lsp.syntax.opkit import (
-    TOKENS,
+    TOKEN_TYPES,
     Ops,
     _ArgsHolder,
     set_entry_args,
     unquote,
 )
+
+if TYPE_CHECKING:
+    from lark import Token
 
 
 class FuncOps:
@@ -53,9 +54,9 @@ class FuncOps:
         transform.named_sequence): visibility, name, signature, attributes
         and body, whose entry block gets the arguments (then ``extra_args``)."""
         for x in items:
-            if isinstance(x, TOKENS) and x.type == "VISIBILITY":
+            if type(x) in TOKEN_TYPES and x.type == "VISIBILITY":
                 op.attrs["sym_visibility"] = StringAttr(str(x), f'"{x}"', self.sp(x))
-            elif isinstance(x, TOKENS) and x.type == "SYMBOL_REF":
+            elif type(x) in TOKEN_TYPES and x.type == "SYMBOL_REF":
                 op.attrs["sym_name"] = StringAttr(unquote(str(x)[1:]), str(x), self.sp(x))
             elif isinstance(x, tuple) and x[0] == "sig":
                 _, args, results, arg_attrs, res_attrs, _sp = x
@@ -105,7 +106,7 @@ class FuncOps:
         return (None, None, c[0], attrs)
 
     def func_results(self, c: list) -> tuple[str, list]:
-        items = [x for x in c if not isinstance(x, TOKENS)]
+        items = [x for x in c if type(x) not in TOKEN_TYPES]
         out = []
         for x in items:
             if isinstance(x, tuple):

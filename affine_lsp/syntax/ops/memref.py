@@ -31,7 +31,7 @@ from affine_lsp.syntax.nodes import (
     RegionSyn,
 )
 from affine_lsp.syntax.opkit import (
-    TOKENS,
+    TOKEN_TYPES,
     Mixed,
     Ops,
     is_tok,
@@ -50,7 +50,7 @@ class MemrefOps:
         syms: list = []
         seen_sym = False
         for x in c[1:]:
-            if isinstance(x, TOKENS) and x.type == "LSQB_SYM":
+            if type(x) in TOKEN_TYPES and x.type == "LSQB_SYM":
                 seen_sym = True
             elif isinstance(x, Ops):
                 if seen_sym:
@@ -180,9 +180,9 @@ class MemrefOps:
     def memref_global(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "memref.global")
         for x in c[1:]:
-            if isinstance(x, TOKENS) and x.type == "SYMBOL_REF":
+            if type(x) in TOKEN_TYPES and x.type == "SYMBOL_REF":
                 op.attrs["sym_name"] = StringAttr(str(x)[1:], str(x), self.sp(x))
-            elif isinstance(x, TOKENS) and x.type == "STRING":
+            elif type(x) in TOKEN_TYPES and x.type == "STRING":
                 op.attrs["sym_visibility"] = StringAttr(unquote(str(x)), str(x), self.sp(x))
             elif isinstance(x, Type):
                 op.attrs["type"] = TypeAttr(x)

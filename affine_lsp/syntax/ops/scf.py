@@ -25,7 +25,7 @@ from affine_lsp.syntax.nodes import (
 )
 from affine_lsp.syntax.opkit import (
     I1,
-    TOKENS,
+    TOKEN_TYPES,
     IterArgs,
     Mixed,
     Ops,
@@ -42,7 +42,7 @@ class ScfOps:
 
     def scf_for(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "scf.for")
-        ids = [x for x in c[1:] if isinstance(x, TOKENS) and x.type == "SSA_ID"]
+        ids = [x for x in c[1:] if type(x) in TOKEN_TYPES and x.type == "SSA_ID"]
         iv, lb, ub, st = ids[:4]
         iv_type: Type = INDEX
         iter_names: list = []

@@ -4,9 +4,7 @@ outerproduct, step; in MLIR's generic shape."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from lark import Token
+from typing import TYPE_CHECKING, Any
 
 from affine_lsp.ir.attributes import (
     DenseArrayAttr,
@@ -24,7 +22,7 @@ from affine_lsp.syntax.nodes import (
     OpSyn,
 )
 from affine_lsp.syntax.opkit import (
-    TOKENS,
+    TOKEN_TYPES,
     Mixed,
     Ops,
     unquote,
@@ -33,12 +31,16 @@ from affine_lsp.syntax.opkit import (
 I64 = IntegerType(64)
 
 
+if TYPE_CHECKING:
+    from lark import Token
+
+
 class VectorOps:
     """Mixed into :class:`~affine_lsp.syntax.parser.ChunkTransformer`."""
 
     def vector_transfer_read(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "vector.transfer_read")
-        ids = [x for x in c[1:] if isinstance(x, TOKENS) and x.type == "SSA_ID"]
+        ids = [x for x in c[1:] if type(x) in TOKEN_TYPES and x.type == "SSA_ID"]
         idx = next((x for x in c if isinstance(x, Ops)), Ops())
         op.operands = [(str(ids[0]), self.sp(ids[0]))] + list(idx) + [(str(x), self.sp(x)) for x in ids[1:]]
         op.segments = (1, len(idx), 1, len(ids) - 2)
@@ -52,7 +54,7 @@ class VectorOps:
 
     def vector_transfer_write(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "vector.transfer_write")
-        ids = [x for x in c[1:] if isinstance(x, TOKENS) and x.type == "SSA_ID"]
+        ids = [x for x in c[1:] if type(x) in TOKEN_TYPES and x.type == "SSA_ID"]
         idx = next((x for x in c if isinstance(x, Ops)), Ops())
         op.operands = [(str(ids[0]), self.sp(ids[0])), (str(ids[1]), self.sp(ids[1]))] + list(idx)
         op.operands += [(str(x), self.sp(x)) for x in ids[2:]]
@@ -75,7 +77,7 @@ class VectorOps:
         op = self._op(c[0], c, "vector.reduction")
         kind: Token = c[1]
         op.attrs["kind"] = OpaqueAttr(f"#vector.kind<{kind}>", None, self.sp(kind))
-        ids = [x for x in c[2:] if isinstance(x, TOKENS) and x.type == "SSA_ID"]
+        ids = [x for x in c[2:] if type(x) in TOKEN_TYPES and x.type == "SSA_ID"]
         op.operands = [(str(x), self.sp(x)) for x in ids]
         self._flags(op, c)
         self._trailing(op, c[2:])
@@ -132,7 +134,7 @@ class VectorOps:
 
     def vector_maskedload(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "vector.maskedload")
-        ids = [x for x in c[1:] if isinstance(x, TOKENS) and x.type == "SSA_ID"]
+        ids = [x for x in c[1:] if type(x) in TOKEN_TYPES and x.type == "SSA_ID"]
         idx = next((x for x in c if isinstance(x, Ops)), Ops())
         op.operands = [(str(ids[0]), self.sp(ids[0]))] + list(idx) + [(str(x), self.sp(x)) for x in ids[1:]]
         self._trailing(op, c[2:])
@@ -143,7 +145,7 @@ class VectorOps:
 
     def vector_maskedstore(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "vector.maskedstore")
-        ids = [x for x in c[1:] if isinstance(x, TOKENS) and x.type == "SSA_ID"]
+        ids = [x for x in c[1:] if type(x) in TOKEN_TYPES and x.type == "SSA_ID"]
         idx = next((x for x in c if isinstance(x, Ops)), Ops())
         op.operands = [(str(ids[0]), self.sp(ids[0]))] + list(idx) + [(str(x), self.sp(x)) for x in ids[1:]]
         self._trailing(op, c[2:])
@@ -176,7 +178,7 @@ class VectorOps:
 
     def vector_print(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "vector.print")
-        if len(c) > 1 and isinstance(c[1], TOKENS) and c[1].type == "SSA_ID":
+        if len(c) > 1 and type(c[1]) in TOKEN_TYPES and c[1].type == "SSA_ID":
             op.operands = [(str(c[1]), self.sp(c[1]))]
             self._trailing(op, c[2:])
         else:
