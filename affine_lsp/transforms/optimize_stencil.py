@@ -1,0 +1,163 @@
+"""Time tiling of stencils for "Optimize loop nest": when a skewed band's
+innermost point loop still vectorizes, and the tile sizes of such a band.
+
+isl's scheduler skews a stencil's space loops by its time loop
+(``S0[t, i, j] -> [t, 2t + i, 2t + j]`` for jacobi-2d) so that the band
+becomes permutable, and :mod:`.optimize_schedule` tiles it (parallelogram
+tiles, as Pluto does). No member of such a band is coincident (the time
+steps' dependences move along every member), so the band's own test
+(coincident and unit-stride) never finds a vector loop, and the prediction
+rejected the tiling as losing the original vectorizable loop.
+
+Inside a tile, though, the innermost *point* loop only has to respect the
+dependences between instances that agree on every outer loop (the tile
+loops, the outer point loops and the loops around the band). It vectorizes
+(LLVM's loop vectorizer, which checks the remaining distances itself) when
+each such dependence either stays in one iteration of it, or goes forward
+along it from a statement placed earlier in its body to a later one (a
+"forward" dependence in LLVM's terms: the vector of the earlier statement
+is complete before the later one reads it). :func:`point_loop_vectorizes`
+decides that exactly on the dependences of the model.
+
+LLVM refuses a point loop that holds several statements linked by a
+short forward dependence (jacobi's two sweeps: "forward loop carried data
+dependence that prevents store-to-load forwarding"), so the innermost point
+loop is distributed (:func:`distribute_point_loop`): inside a tile, each
+statement gets its own innermost loop, in the body's order. That is legal
+exactly when the check above holds (every dependence between instances that
+agree on the outer loops goes from a statement to itself or to a later
+one), and each of those loops then vectorizes alone.
+
+Tile sizes (:func:`tile_sizes`): the time member's tile is short and the
+innermost (vector) member's long, so that the point loop runs long enough
+for vector code and the tile's working set (its rows, widened by the skew
+of the time steps it holds) stays in half of L2.
+"""
+
+from __future__ import annotations
+
+import islpy as isl
+
+from affine_lsp.analysis.isl_support import DT
+from affine_lsp.transforms.optimize_model import NestModel
+
+TIME_TILE = 16
+"""Time steps per tile of a skewed (time-tiled) band."""
+
+SPACE_TILE = 32
+"""The tile size of the outer space members of a time-tiled band."""
+
+VECTOR_TILE = 256
+"""The innermost (vector) member's tile in a time-tiled band: long enough
+that LLVM's vector loop and its runtime alias checks pay off."""
+
+
+def _statement_names(s: isl.UnionSet) -> list[str]:
+    names: list[str] = []
+    s.foreach_set(lambda x: names.append(x.get_tuple_name()))
+    return names
+
+
+def _body_positions(node: isl.ScheduleNode) -> dict[str, int] | None:
+    """The position of each statement in the body of the band's innermost
+    loop: its filter's index when the band's child is a sequence of leaves,
+    0 for all when it is a leaf; None when loops or unordered sets lie
+    below the band (its innermost member is then not the innermost loop)."""
+    child = node.child(0)
+    t = child.get_type()
+    if t == isl.schedule_node_type.leaf:
+        return dict.fromkeys(_statement_names(node.get_domain()), 0)
+    if t != isl.schedule_node_type.sequence:
+        return None
+    out: dict[str, int] = {}
+    for k in range(child.n_children()):
+        f = child.child(k)
+        if f.get_type() != isl.schedule_node_type.filter or f.child(0).get_type() != isl.schedule_node_type.leaf:
+            return None
+        for name in _statement_names(f.filter_get_filter()):
+            out[name] = k
+    return out
+
+
+def point_loop_vectorizes(model: NestModel, node: isl.ScheduleNode, partial: isl.MultiUnionPwAff) -> bool:
+    """The band at ``node`` (whose members are ``partial``, in their final
+    order) is innermost and its last member, as a point loop inside a tile,
+    carries only dependences that go forward in its body (see the module's
+    docstring), and none at all within one statement."""
+    n = partial.dim(DT.out)
+    pos = _body_positions(node)
+    if pos is None or n < 1:
+        return False
+    dom = node.get_domain()
+    deps = model.deps.intersect_domain(dom).intersect_range(dom)
+    if deps.is_empty():
+        return True
+    prefix = node.get_prefix_schedule_multi_union_pw_aff()
+    if prefix.dim(DT.out) > 0:
+        deps = deps.eq_at_multi_union_pw_aff(prefix)
+    outer = partial.drop_dims(DT.out, n - 1, 1)
+    if outer.dim(DT.out) > 0:
+        deps = deps.eq_at_multi_union_pw_aff(outer)
+    last = partial.drop_dims(DT.out, 0, n - 1)
+    along = deps.lex_lt_at_multi_union_pw_aff(last)  # carried by the point loop
+    if not deps.lex_gt_at_multi_union_pw_aff(last).is_empty():
+        return False  # a dependence going backwards: the schedule would be illegal
+    ok = True
+
+    def check(m: isl.Map) -> None:
+        nonlocal ok
+        if pos.get(m.get_tuple_name(DT.in_), 0) >= pos.get(m.get_tuple_name(DT.out), 0):
+            ok = False
+
+    along.foreach_map(check)
+    return ok
+
+
+def is_time_band(coincident: list[bool], vector: int | None) -> bool:
+    """A band tiled with :func:`tile_sizes`: no member is parallel (every
+    member carries the time steps' dependences: a skewed stencil) and its
+    innermost point loop vectorizes."""
+    return vector is not None and not any(coincident)
+
+
+def tile_sizes(n: int) -> list[int]:
+    """The tiles of a time-tiled band of ``n`` members: the time member
+    (outermost) :data:`TIME_TILE`, the space members :data:`SPACE_TILE`,
+    the innermost :data:`VECTOR_TILE`."""
+    if n == 1:
+        return [VECTOR_TILE]
+    return [TIME_TILE] + [SPACE_TILE] * (n - 2) + [VECTOR_TILE]
+
+
+def distribute_point_loop(node: isl.ScheduleNode, n: int) -> isl.ScheduleNode:
+    """The point band at ``node`` (``n`` members, every one ``separate``)
+    with its innermost member split off and repeated for each statement of
+    its body, in the body's order (one innermost loop per statement). The
+    returned node is the band of the outer point members (``node`` itself
+    when nothing is split). Legal when :func:`point_loop_vectorizes` holds."""
+    pos = _body_positions(node)
+    if pos is None or len(set(pos.values())) < 2 or n < 2:
+        return node
+    node = node.band_split(n - 1)
+    depth = node.get_tree_depth()
+    inner = node.child(0)
+    dom = inner.get_domain()
+    for k in sorted(set(pos.values()))[:-1]:
+        group: isl.UnionSet | None = None
+        for name, p in pos.items():
+            if p != k:
+                continue
+            part = _part(dom, name)
+            group = part if group is None else group.union(part)
+        if group is None or group.is_empty():
+            continue
+        inner = inner.order_before(group)
+    while inner.get_tree_depth() > depth:
+        inner = inner.parent()
+    return inner
+
+
+def _part(dom: isl.UnionSet, name: str) -> isl.UnionSet:
+    got: list[isl.Set] = []
+    dom.foreach_set(lambda s: got.append(s) if s.get_tuple_name() == name else None)
+    return isl.UnionSet.from_set(got[0]) if got else isl.UnionSet.empty(dom.get_space())
