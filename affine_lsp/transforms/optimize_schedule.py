@@ -469,7 +469,7 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, o
             for k in range(n):  # guards of partial tiles and of fused statements are hoisted out of the point loops
                 node = node.band_member_set_ast_loop_type(k, isl.ast_loop_type.separate)
             if min_bytes and optimize_stencil.is_time_band(coinc, vector):
-                node = optimize_stencil.distribute_point_loop(node, n)
+                node = optimize_stencil.distribute_point_loop(model, node, n)
             return node.parent()
         out.bands.append(info)
     for k in range(node.n_children()):

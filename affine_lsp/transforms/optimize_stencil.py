@@ -41,7 +41,7 @@ import islpy as isl
 from affine_lsp.analysis.isl_support import DT
 from affine_lsp.transforms.optimize_model import NestModel
 
-TIME_TILE = 16
+TIME_TILE = 32
 """Time steps per tile of a skewed (time-tiled) band."""
 
 SPACE_TILE = 32
@@ -81,17 +81,27 @@ def _body_positions(node: isl.ScheduleNode) -> dict[str, int] | None:
 
 def point_loop_vectorizes(model: NestModel, node: isl.ScheduleNode, partial: isl.MultiUnionPwAff) -> bool:
     """The band at ``node`` (whose members are ``partial``, in their final
-    order) is innermost and its last member, as a point loop inside a tile,
-    carries only dependences that go forward in its body (see the module's
-    docstring), and none at all within one statement."""
+    order) is innermost, and its last member, split into one point loop per
+    statement (:func:`distribute_point_loop`), vectorizes: see
+    :func:`point_loop_order`."""
+    return point_loop_order(model, node, partial) is not None
+
+
+def point_loop_order(model: NestModel, node: isl.ScheduleNode, partial: isl.MultiUnionPwAff) -> list[str] | None:
+    """An order of the band's statements in which each can get its own
+    innermost point loop: every dependence between instances that agree on
+    the loops around the band and on its other members goes from a
+    statement to a later one in the order (a topological order of those
+    dependences, isl's body order where it is free). None when there is
+    none (a cycle), when a statement depends on itself along the last
+    member (a recurrence: its loop does not vectorize), or when loops lie
+    below the band."""
     n = partial.dim(DT.out)
     pos = _body_positions(node)
     if pos is None or n < 1:
-        return False
+        return None
     dom = node.get_domain()
     deps = model.deps.intersect_domain(dom).intersect_range(dom)
-    if deps.is_empty():
-        return True
     prefix = node.get_prefix_schedule_multi_union_pw_aff()
     if prefix.dim(DT.out) > 0:
         deps = deps.eq_at_multi_union_pw_aff(prefix)
@@ -99,18 +109,31 @@ def point_loop_vectorizes(model: NestModel, node: isl.ScheduleNode, partial: isl
     if outer.dim(DT.out) > 0:
         deps = deps.eq_at_multi_union_pw_aff(outer)
     last = partial.drop_dims(DT.out, 0, n - 1)
-    along = deps.lex_lt_at_multi_union_pw_aff(last)  # carried by the point loop
     if not deps.lex_gt_at_multi_union_pw_aff(last).is_empty():
-        return False  # a dependence going backwards: the schedule would be illegal
-    ok = True
+        return None  # a dependence going backwards: the schedule would be illegal
+    edges: set[tuple[str, str]] = set()
+    recurrence = False
 
-    def check(m: isl.Map) -> None:
-        nonlocal ok
-        if pos.get(m.get_tuple_name(DT.in_), 0) >= pos.get(m.get_tuple_name(DT.out), 0):
-            ok = False
+    def edge(m: isl.Map) -> None:
+        nonlocal recurrence
+        src, dst = m.get_tuple_name(DT.in_), m.get_tuple_name(DT.out)
+        if src == dst:
+            recurrence = True
+        else:
+            edges.add((src, dst))
 
-    along.foreach_map(check)
-    return ok
+    deps.foreach_map(edge)  # same instances were removed from the model's dependences
+    if recurrence:
+        return None
+    order: list[str] = []
+    left = sorted(pos, key=lambda name: (pos[name], name))
+    while left:
+        ready = [x for x in left if not any(d == x and s in left for s, d in edges)]
+        if not ready:
+            return None  # a cycle: the statements cannot get loops of their own
+        order.append(ready[0])
+        left.remove(ready[0])
+    return order
 
 
 def is_time_band(coincident: list[bool], vector: int | None) -> bool:
@@ -129,29 +152,23 @@ def tile_sizes(n: int) -> list[int]:
     return [TIME_TILE] + [SPACE_TILE] * (n - 2) + [VECTOR_TILE]
 
 
-def distribute_point_loop(node: isl.ScheduleNode, n: int) -> isl.ScheduleNode:
+def distribute_point_loop(model: NestModel, node: isl.ScheduleNode, n: int) -> isl.ScheduleNode:
     """The point band at ``node`` (``n`` members, every one ``separate``)
     with its innermost member split off and repeated for each statement of
-    its body, in the body's order (one innermost loop per statement). The
-    returned node is the band of the outer point members (``node`` itself
-    when nothing is split). Legal when :func:`point_loop_vectorizes` holds."""
-    pos = _body_positions(node)
-    if pos is None or len(set(pos.values())) < 2 or n < 2:
+    its body, in :func:`point_loop_order` (one innermost loop per
+    statement). The returned node is the band of the outer point members
+    (``node`` itself when nothing is split)."""
+    if n < 2:
+        return node
+    order = point_loop_order(model, node, node.band_get_partial_schedule())
+    if order is None or len(order) < 2:
         return node
     node = node.band_split(n - 1)
     depth = node.get_tree_depth()
     inner = node.child(0)
     dom = inner.get_domain()
-    for k in sorted(set(pos.values()))[:-1]:
-        group: isl.UnionSet | None = None
-        for name, p in pos.items():
-            if p != k:
-                continue
-            part = _part(dom, name)
-            group = part if group is None else group.union(part)
-        if group is None or group.is_empty():
-            continue
-        inner = inner.order_before(group)
+    for name in order[:-1]:
+        inner = inner.order_before(_part(dom, name))
     while inner.get_tree_depth() > depth:
         inner = inner.parent()
     return inner
