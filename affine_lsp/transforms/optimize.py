@@ -227,7 +227,8 @@ def _explain(model: NestModel, sched: Schedule) -> list[str]:
         if par:
             line += f"; parallel member(s) {', '.join(map(str, par))}"
         if b.vector is not None:
-            line += f"; vector loop: member {b.vector} (unit-stride, parallel)"
+            how = "unit-stride, parallel" if b.coincident[b.vector] else "unit-stride; inside a tile, one point loop per statement, its dependences forward"
+            line += f"; vector loop: member {b.vector} ({how})"
         out.append(line)
     return out
 

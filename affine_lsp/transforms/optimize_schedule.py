@@ -356,8 +356,8 @@ def compute(model: NestModel, tile: int | None, fuse: bool = True, budget_ctx: i
     assert dom is not None
     sc = isl.ScheduleConstraints.on_domain(dom)
     sc = sc.set_validity(model.deps).set_coincidence(model.deps).set_proximity(model.deps)
-    sched = None
-    for k, (share, options) in enumerate(STRATEGIES):
+    sched = optimize_stencil.time_skewed_schedule(model)  # a time loop around sweeps: Pluto's time skewing, without isl's scheduler
+    for k, (share, options) in enumerate(STRATEGIES if sched is None else ()):
         for name, value in options.items():
             getattr(budget_ctx, "set_" + name)(value)
         try:
@@ -458,7 +458,7 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, o
         if permutable and n >= 2 and tile > 1 and _extents_exceed(node, tile) and _tiling_pays(model, node, partial, min_bytes):
             tiles = [tile] * (n - 1) + [tile * INNER_TILE_FACTOR if vector is not None else tile]
             if min_bytes and optimize_stencil.is_time_band(coinc, vector):
-                tiles = optimize_stencil.tile_sizes(n)
+                tiles = optimize_stencil.tile_sizes(model, _member_extents(model, partial))
             sizes = isl.MultiVal.zero(node.band_get_space())
             for k in range(n):
                 sizes = sizes.set_val(k, isl.Val.int_from_si(CTX, tiles[k]))

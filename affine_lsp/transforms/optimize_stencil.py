@@ -28,6 +28,17 @@ exactly when the check above holds (every dependence between instances that
 agree on the outer loops goes from a statement to itself or to a later
 one), and each of those loops then vectorizes alone.
 
+isl's scheduler does not finish on heat-3d (4-D, two sweeps: minutes,
+whatever its options), so a time loop around sweeps gets its band directly
+(:func:`time_skewed_schedule`), as Pluto's time skewing writes it: every
+statement ``S_s[t, x1..xd] -> [t, c*t + x1 + o_s, ..., c*t + xd + o_s]``
+with the smallest skew ``c`` (1..4) and shifts ``o_s`` that make every
+dependence distance non-negative on every member (a permutable band, so
+any tiling of it is legal), statements at the same band point in a
+topological order of their dependences. It is tried before isl's scheduler
+on such groups only, and the plan's second legality proof checks it like
+any other schedule.
+
 Tile sizes (:func:`tile_sizes`): the time member's tile is short and the
 innermost (vector) member's long, so that the point loop runs long enough
 for vector code and the tile's working set (its rows, widened by the skew
@@ -39,13 +50,14 @@ from __future__ import annotations
 import islpy as isl
 
 from affine_lsp.analysis.isl_support import DT
-from affine_lsp.transforms.optimize_model import NestModel
+from affine_lsp.transforms.optimize_model import NestModel, Statement
 
 TIME_TILE = 32
 """Time steps per tile of a skewed (time-tiled) band."""
 
-SPACE_TILE = 32
-"""The tile size of the outer space members of a time-tiled band."""
+SPACE_TILES = (32, 16, 8)
+"""The tile sizes of the outer space members of a time-tiled band, largest
+first (:func:`tile_sizes` takes the first whose tile fits in cache)."""
 
 VECTOR_TILE = 256
 """The innermost (vector) member's tile in a time-tiled band: long enough
@@ -143,13 +155,30 @@ def is_time_band(coincident: list[bool], vector: int | None) -> bool:
     return vector is not None and not any(coincident)
 
 
-def tile_sizes(n: int) -> list[int]:
-    """The tiles of a time-tiled band of ``n`` members: the time member
-    (outermost) :data:`TIME_TILE`, the space members :data:`SPACE_TILE`,
-    the innermost :data:`VECTOR_TILE`."""
+def tile_sizes(model: NestModel, extents: list[int]) -> list[int]:
+    """The tiles of a time-tiled band whose members take ``extents``
+    values: the time member (outermost) :data:`TIME_TILE`, the innermost
+    :data:`VECTOR_TILE`, the space members between them the largest of
+    :data:`SPACE_TILES` for which one time step of a tile (every memref the
+    statements touch, over the tile's space extents) fits in half of L2:
+    heat-3d's 32 x 32 x 118 points of two arrays (1.9 MB) do not, 16 x 16 x
+    118 do."""
+    from affine_lsp.transforms.machine import caches
+
+    n = len(extents)
     if n == 1:
         return [VECTOR_TILE]
-    return [TIME_TILE] + [SPACE_TILE] * (n - 2) + [VECTOR_TILE]
+    memrefs = {id(acc.memref) for st in model.statements for acc in st.accesses}
+    inner = min(VECTOR_TILE, extents[-1])
+    space = SPACE_TILES[-1]
+    for size in SPACE_TILES:
+        points = inner
+        for e in extents[1:-1]:
+            points *= min(size, e)
+        if len(memrefs) * points * 8 <= caches().l2 // 2:
+            space = size
+            break
+    return [TIME_TILE] + [space] * (n - 2) + [VECTOR_TILE]
 
 
 def distribute_point_loop(model: NestModel, node: isl.ScheduleNode, n: int) -> isl.ScheduleNode:
@@ -178,3 +207,169 @@ def _part(dom: isl.UnionSet, name: str) -> isl.UnionSet:
     got: list[isl.Set] = []
     dom.foreach_set(lambda s: got.append(s) if s.get_tuple_name() == name else None)
     return isl.UnionSet.from_set(got[0]) if got else isl.UnionSet.empty(dom.get_space())
+
+
+MAX_SKEW = 4
+"""The largest skew factor :func:`time_skewed_schedule` tries (isl's
+scheduler is bounded by the same coefficient bound)."""
+
+
+def _is_time_loop_of_sweeps(model: NestModel) -> bool:
+    """Every statement lies in the same outermost loop, at the same depth
+    (>= 2), and no access depends on that loop's IV (a time loop around
+    space sweeps: a stencil)."""
+    sts = model.statements
+    if not sts:
+        return False
+    n = len(sts[0].ivs)
+    if n < 2 or any(len(st.ivs) != n or st.ivs[0] is not sts[0].ivs[0] for st in sts):
+        return False
+    for st in sts:
+        for acc in st.accesses:
+            rel = acc.relation
+            if rel is None or rel.gist_domain(rel.domain()).involves_dims(DT.in_, 0, 1):
+                return False
+    return True
+
+
+def _min_over(rel: isl.Map, coeffs_out: list[int], coeffs_in: list[int], const: int) -> float | None:
+    """The minimum of ``sum(co*y) - sum(ci*x) + const`` over the pairs
+    ``x -> y`` of ``rel`` (None: unbounded below)."""
+    w = rel.wrap()
+    ls = isl.LocalSpace.from_space(w.get_space())
+    n_in = rel.dim(DT.in_)
+    aff = isl.Aff.zero_on_domain(ls).set_constant_val(isl.Val.int_from_si(w.get_ctx(), const))
+    for k, c in enumerate(coeffs_in):
+        if c:
+            aff = aff.set_coefficient_val(DT.in_, k, isl.Val.int_from_si(w.get_ctx(), -c))
+    for k, c in enumerate(coeffs_out):
+        if c:
+            aff = aff.set_coefficient_val(DT.in_, n_in + k, isl.Val.int_from_si(w.get_ctx(), c))
+    v = w.min_val(aff)
+    if v.is_infty() or v.is_neginfty() or v.is_nan():
+        return None if not v.is_infty() else float("inf")
+    return float(v.to_python())
+
+
+def _member(n: int, c: int, k: int) -> list[int]:
+    """Coefficients of band member ``k`` (0: the time IV) over the IVs."""
+    co = [0] * n
+    if k == 0:
+        co[0] = 1
+    else:
+        co[0], co[k] = c, 1
+    return co
+
+
+def time_skewed_schedule(model: NestModel) -> isl.Schedule | None:
+    """The time-skewed band of a time loop around sweeps (see the module's
+    docstring), or None when the group is not one or no skew up to
+    :data:`MAX_SKEW` makes the band permutable."""
+    if not _is_time_loop_of_sweeps(model):
+        return None
+    sts = model.statements
+    n = len(sts[0].ivs)
+    index = {st.name: k for k, st in enumerate(sts)}
+    deps: list[tuple[int, int, isl.Map]] = []
+    model.deps.foreach_map(lambda m: deps.append((index[m.get_tuple_name(DT.in_)], index[m.get_tuple_name(DT.out)], m)))
+    for _, _, m in deps:  # the time member: no dependence may go back in time
+        lo = _min_over(m, _member(n, 0, 0), _member(n, 0, 0), 0)
+        if lo is None or lo < 0:
+            return None
+    for c in range(1, MAX_SKEW + 1):
+        got = _shifts(deps, len(sts), n, c)
+        if got is None:
+            continue
+        order = _same_point_order(deps, got, sts, n, c)
+        if order is None:
+            continue
+        return _build(model, got, order, n, c)
+    return None
+
+
+def _shifts(deps: list[tuple[int, int, isl.Map]], count: int, n: int, c: int) -> list[int] | None:
+    """The smallest non-negative shifts ``o`` with ``c*dt + dx_k + o[dst] -
+    o[src] >= 0`` on every dependence and space member ``k`` (longest paths;
+    None: a positive cycle or an unbounded distance)."""
+    need: list[tuple[int, int, int]] = []  # o[dst] >= o[src] + w
+    for src, dst, m in deps:
+        for k in range(1, n):
+            co = _member(n, c, k)
+            lo = _min_over(m, co, co, 0)
+            if lo is None:
+                return None
+            if lo == float("inf"):
+                continue
+            need.append((src, dst, int(-lo)))
+    o = [0] * count
+    for _ in range(count + 1):
+        changed = False
+        for src, dst, w in need:
+            if o[src] + w > o[dst]:
+                o[dst] = o[src] + w
+                changed = True
+        if not changed:
+            return o
+    return None
+
+
+def _same_point_order(deps: list[tuple[int, int, isl.Map]], o: list[int], sts: list[Statement], n: int, c: int) -> list[int] | None:
+    """An order of the statements at one point of the band: a topological
+    order of the dependences whose every member distance can be 0 (None: a
+    cycle, or a statement depending on itself at one point)."""
+    edges: set[tuple[int, int]] = set()
+    for src, dst, m in deps:
+        pinned = m
+        for k in range(n):
+            co = _member(n, c, k)
+            ls = isl.LocalSpace.from_space(m.get_space())
+            e = isl.Constraint.equality_alloc(ls).set_constant_val(isl.Val.int_from_si(m.get_ctx(), o[dst] - o[src] if k else 0))
+            for j, v in enumerate(co):
+                if v:
+                    e = e.set_coefficient_val(DT.out, j, isl.Val.int_from_si(m.get_ctx(), v))
+                    e = e.set_coefficient_val(DT.in_, j, isl.Val.int_from_si(m.get_ctx(), -v))
+            pinned = pinned.add_constraint(e)
+        if pinned.is_empty():
+            continue
+        if src == dst:
+            return None
+        edges.add((src, dst))
+    order: list[int] = []
+    left = list(range(len(sts)))
+    while left:
+        ready = [x for x in left if not any(d == x and s in left for s, d in edges)]
+        if not ready:
+            return None
+        order.append(ready[0])
+        left.remove(ready[0])
+    return order
+
+
+def _build(model: NestModel, o: list[int], order: list[int], n: int, c: int) -> isl.Schedule:
+    """The schedule: one permutable band ``[t, c*t + x1 + o_s, ...]``, then
+    the statements in ``order``."""
+    sts = model.statements
+    dom: isl.UnionSet | None = None
+    for st in sts:
+        u = isl.UnionSet.from_set(st.domain)
+        dom = u if dom is None else dom.union(u)
+    assert dom is not None
+    members: list[str] = []
+    for k in range(n):
+        parts = []
+        for s, st in enumerate(sts):
+            ivs = st.iv_names
+            e = ivs[0] if k == 0 else f"{c}*{ivs[0]} + {ivs[k]} + {o[s]}"
+            parts.append(f"{st.name}[{', '.join(ivs)}] -> [({e})]")
+        members.append("{ " + "; ".join(parts) + " }")
+    params = sts[0].domain.get_space().get_var_names(DT.param)
+    prefix = f"[{', '.join(params)}] -> " if params else ""  # isl reads "[] -> [...]" as an empty tuple
+    mupa = isl.MultiUnionPwAff.read_from_str(model.deps.get_ctx(), f"{prefix}[{', '.join(members)}]")
+    node = isl.Schedule.from_domain(dom).insert_partial_schedule(mupa).get_root().child(0)
+    node = node.band_set_permutable(1)
+    if len(sts) > 1:
+        filters = isl.UnionSetList.alloc(model.deps.get_ctx(), len(order))
+        for s in order:
+            filters = filters.add(isl.UnionSet.from_set(sts[s].domain))
+        node = node.child(0).insert_sequence(filters).parent()
+    return node.get_schedule()
