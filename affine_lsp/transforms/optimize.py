@@ -123,8 +123,10 @@ def _predict(model: NestModel, sched: Schedule) -> Prediction:
     if tiled:
         speed *= 1.3
         why.append("tiled " + ", ".join("x".join(map(str, b.tiled or [])) for b in tiled) + " for reuse in cache")
-    if vec:
+    if any(b.vector is not None and b.coincident[b.vector] for b in sched.bands):
         why.append("innermost loop parallel and unit-stride (vectorizable)")
+    elif vec:
+        why.append("time-tiled: innermost point loops unit-stride, one per statement, dependences forward (vectorizable)")
     if speed <= 1.0 + 1e-9:
         return Prediction(
             False, "the original order is as good", "; ".join(why) or "the scheduler keeps the original order and nothing is worth tiling", speedup=speed
