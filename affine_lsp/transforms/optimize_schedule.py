@@ -455,11 +455,12 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, o
             if vector is None and not any(coinc) and _unit_stride_member(model, partial, n - 1):
                 vector = n - 1 if optimize_stencil.point_loop_vectorizes(model, node, partial) else None
         info = BandInfo(n, order, [coinc[k] for k in order], None, vector, _describe(partial, model))
-        time_band = bool(min_bytes) and optimize_stencil.is_time_band(coinc, vector)  # automatic mode: the stencil policy
-        pays = optimize_stencil.time_tiling_pays(model, _member_extents(model, partial)) if time_band else _tiling_pays(model, node, partial, min_bytes)
+        time_band = optimize_stencil.is_time_band(coinc, vector)
+        auto_time = bool(min_bytes) and time_band  # automatic mode: the stencil policy decides and sizes the tiles
+        pays = optimize_stencil.time_tiling_pays(model, _member_extents(model, partial)) if auto_time else _tiling_pays(model, node, partial, min_bytes)
         if permutable and n >= 2 and tile > 1 and _extents_exceed(node, tile) and pays:
             tiles = [tile] * (n - 1) + [tile * INNER_TILE_FACTOR if vector is not None else tile]
-            if time_band:
+            if auto_time:
                 tiles = optimize_stencil.tile_sizes(model, _member_extents(model, partial))
             sizes = isl.MultiVal.zero(node.band_get_space())
             for k in range(n):
