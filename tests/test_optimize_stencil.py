@@ -102,6 +102,14 @@ def test_a_recurrence_along_the_point_loop_is_not_time_tiled_as_vectorizable() -
     assert not any("one point loop per statement" in x for _, e, _ in explains for x in e), explains
 
 
+def test_parallel_leaves_a_time_tiled_schedule_sequential_with_the_reason() -> None:
+    source = STENCILS.read_text()
+    new, outcomes, explains = optimize_document(source, funcs=["jacobi_2d"], parallel=True)
+    assert any(o.done for o in outcomes)
+    assert "affine.parallel" not in new  # only the tiles' innermost point loops are parallel: too short for threads
+    assert any("--parallel: no loop outside the time tiles is parallel" in x for _, e, _ in explains for x in e), explains
+
+
 def test_floyd_warshall_is_left_alone_with_the_reason() -> None:
     source = STENCILS.read_text()
     f = _functions(source)["floyd_warshall"]

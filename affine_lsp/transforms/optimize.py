@@ -32,6 +32,7 @@ from affine_lsp.analysis import dependences_of_function
 from affine_lsp.analysis.isl_support import CTX, BudgetExceeded, IslFailure, limited
 from affine_lsp.analysis.polyhedral import scope_of
 from affine_lsp.ir.core import Operation
+from affine_lsp.transforms import optimize_stencil
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
 from affine_lsp.transforms.optimize_codegen import Codegen
 from affine_lsp.transforms.optimize_model import NestModel, Refused, build_model
@@ -171,7 +172,9 @@ def plan_optimize(text: str, roots: Sequence[Operation], tile: int | None = DEFA
                 return plan
             plan.new_text = _generate(text, model, sched)
             plan.new_text = _hoist_invariants(text, plan.roots[0].span.start, plan.roots[-1].span.end, plan.new_text)
-            if parallel:
+            if parallel and optimize_stencil.only_time_bands(sched.bands):
+                plan.explain.append("--parallel: no loop outside the time tiles is parallel (left sequential: its point loops are too short for threads)")
+            elif parallel:
                 plan.new_text = _parallelize_outermost(text, plan.roots[0].span.start, plan.roots[-1].span.end, plan.new_text)
     except Refused as e:
         plan.reason = str(e)

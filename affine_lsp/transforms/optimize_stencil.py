@@ -32,7 +32,7 @@ isl's scheduler does not finish on heat-3d (4-D, two sweeps: minutes,
 whatever its options), so a time loop around sweeps gets its band directly
 (:func:`time_skewed_schedule`), as Pluto's time skewing writes it: every
 statement ``S_s[t, x1..xd] -> [t, c*t + x1 + o_s, ..., c*t + xd + o_s]``
-with the smallest skew ``c`` (1..4) and shifts ``o_s`` that make every
+with the smallest skew ``c`` (0..4) and shifts ``o_s`` that make every
 dependence distance non-negative on every member (a permutable band, so
 any tiling of it is legal), statements at the same band point in a
 topological order of their dependences. It is tried before isl's scheduler
@@ -46,6 +46,8 @@ of the time steps it holds) stays in half of L2.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import islpy as isl
 
@@ -157,6 +159,14 @@ def is_time_band(coincident: list[bool], vector: int | None) -> bool:
     member carries the time steps' dependences: a skewed stencil) and its
     innermost point loop vectorizes."""
     return vector is not None and not any(coincident)
+
+
+def only_time_bands(bands: Sequence[object]) -> bool:
+    """Every band of a schedule is a time-tiled one (:func:`is_time_band`,
+    ``bands``: :class:`~.optimize_schedule.BandInfo`): none of its loops is
+    parallel but the innermost point loops of the tiles, too short to pay
+    for threads (``--parallel`` leaves such a schedule sequential)."""
+    return bool(bands) and all(is_time_band(b.coincident, b.vector) and b.tiled for b in bands)  # type: ignore[attr-defined]
 
 
 def tile_sizes(model: NestModel, extents: list[int]) -> list[int]:
@@ -294,7 +304,7 @@ def time_skewed_schedule(model: NestModel) -> isl.Schedule | None:
         lo = _min_over(m, _member(n, 0, 0), _member(n, 0, 0), 0)
         if lo is None or lo < 0:
             return None
-    for c in range(1, MAX_SKEW + 1):
+    for c in range(MAX_SKEW + 1):  # 0: no skew needed
         got = _shifts(deps, len(sts), n, c)
         if got is None:
             continue
