@@ -11,22 +11,19 @@ rejected the tiling as losing the original vectorizable loop.
 
 Inside a tile, though, the innermost *point* loop only has to respect the
 dependences between instances that agree on every outer loop (the tile
-loops, the outer point loops and the loops around the band). It vectorizes
-(LLVM's loop vectorizer, which checks the remaining distances itself) when
-each such dependence either stays in one iteration of it, or goes forward
-along it from a statement placed earlier in its body to a later one (a
-"forward" dependence in LLVM's terms: the vector of the earlier statement
-is complete before the later one reads it). :func:`point_loop_vectorizes`
-decides that exactly on the dependences of the model.
+loops, the outer point loops and the loops around the band).
+:func:`point_loop_order` takes those, exactly, from the model's
+dependences, and looks for an order of the band's statements in which
+each of them goes from a statement to a later one; a statement that
+depends on itself along the point loop (a recurrence) has none.
 
-LLVM refuses a point loop that holds several statements linked by a
-short forward dependence (jacobi's two sweeps: "forward loop carried data
-dependence that prevents store-to-load forwarding"), so the innermost point
-loop is distributed (:func:`distribute_point_loop`): inside a tile, each
-statement gets its own innermost loop, in the body's order. That is legal
-exactly when the check above holds (every dependence between instances that
-agree on the outer loops goes from a statement to itself or to a later
-one), and each of those loops then vectorizes alone.
+LLVM refuses a point loop that holds several statements linked by a short
+forward dependence (jacobi's two sweeps: "forward loop carried data
+dependence that prevents store-to-load forwarding"), so the innermost
+point loop is distributed (:func:`distribute_point_loop`): inside a tile,
+each statement gets its own innermost loop, in that order. That is legal
+by the check above, and each of those loops, free of dependences at fixed
+outer loops, then vectorizes alone (:func:`point_loop_vectorizes`).
 
 isl's scheduler does not finish on heat-3d (4-D, two sweeps: minutes,
 whatever its options), so a time loop around sweeps gets its band directly
@@ -39,10 +36,11 @@ topological order of their dependences. It is tried before isl's scheduler
 on such groups only, and the plan's second legality proof checks it like
 any other schedule.
 
-Tile sizes (:func:`tile_sizes`): the time member's tile is short and the
-innermost (vector) member's long, so that the point loop runs long enough
-for vector code and the tile's working set (its rows, widened by the skew
-of the time steps it holds) stays in half of L2.
+Time tiling pays when one time step's data exceeds half of L1
+(:func:`time_tiling_pays`). Tile sizes (:func:`tile_sizes`): the innermost
+(vector) member's tile is long, so that the point loop runs long enough
+for vector code, and the space members' tiles are as large as keeps one
+time step of a tile in half of L2.
 """
 
 from __future__ import annotations
