@@ -33,6 +33,7 @@ from affine_lsp.analysis import dependences_of_function
 from affine_lsp.analysis.isl_support import CTX, BudgetExceeded, IslFailure, limited
 from affine_lsp.analysis.polyhedral import scope_of
 from affine_lsp.ir.core import Operation
+from affine_lsp.transforms import optimize_stencil
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
 from affine_lsp.transforms.optimize_codegen import Codegen
 from affine_lsp.transforms.optimize_model import NestModel, Refused, build_model
@@ -128,8 +129,10 @@ def _predict(model: NestModel, sched: Schedule) -> Prediction:
     if tiled:
         speed *= 1.3
         why.append("tiled " + ", ".join("x".join(map(str, b.tiled or [])) for b in tiled) + " for reuse in cache")
-    if vec:
+    if any(b.vector is not None and b.coincident[b.vector] for b in sched.bands):
         why.append("innermost loop parallel and unit-stride (vectorizable)")
+    elif vec:
+        why.append("time-tiled: innermost point loops unit-stride, one per statement, dependences forward (vectorizable)")
     if speed <= 1.0 + 1e-9:
         return Prediction(
             False, "the original order is as good", "; ".join(why) or "the scheduler keeps the original order and nothing is worth tiling", speedup=speed
@@ -174,7 +177,9 @@ def plan_optimize(text: str, roots: Sequence[Operation], tile: int | None = DEFA
                 return plan
             plan.new_text = _generate(text, model, sched)
             plan.new_text = _hoist_invariants(text, plan.roots[0].span.start, plan.roots[-1].span.end, plan.new_text)
-            if parallel:
+            if parallel and optimize_stencil.only_time_bands(sched.bands):
+                plan.explain.append("--parallel: no loop outside the time tiles is parallel (left sequential: its point loops are too short for threads)")
+            elif parallel:
                 plan.new_text = _parallelize_outermost(text, plan.roots[0].span.start, plan.roots[-1].span.end, plan.new_text)
     except Refused as e:
         plan.reason = str(e)
@@ -232,7 +237,8 @@ def _explain(model: NestModel, sched: Schedule) -> list[str]:
         if par:
             line += f"; parallel member(s) {', '.join(map(str, par))}"
         if b.vector is not None:
-            line += f"; vector loop: member {b.vector} (unit-stride, parallel)"
+            how = "unit-stride, parallel" if b.coincident[b.vector] else "unit-stride; inside a tile, one point loop per statement, its dependences forward"
+            line += f"; vector loop: member {b.vector} ({how})"
         out.append(line)
     return out
 

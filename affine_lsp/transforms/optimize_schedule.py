@@ -26,6 +26,7 @@ from pathlib import Path
 import islpy as isl
 
 from affine_lsp.analysis.isl_support import CTX, DT
+from affine_lsp.transforms import optimize_stencil
 from affine_lsp.transforms.optimize_model import NestModel, Refused, Statement
 
 SCHEDULE_TIMEOUT_S = 10.0
@@ -168,6 +169,12 @@ def _pick_innermost(model: NestModel, partial: isl.MultiUnionPwAff, coincident: 
         if best_key is None or key > best_key:
             best, best_key, best_unit = k, key, unit > 0 and other == 0
     return best, best_unit and coincident[best]
+
+
+def _unit_stride_member(model: NestModel, partial: isl.MultiUnionPwAff, k: int) -> bool:
+    """Every access is unit-stride or invariant along member ``k`` of the band, one unit-stride."""
+    unit, _, other = _stride_class(model, _member_map(partial, k))
+    return unit > 0 and other == 0
 
 
 def _bytes(acc: object) -> int:
@@ -349,8 +356,8 @@ def compute(model: NestModel, tile: int | None, fuse: bool = True, budget_ctx: i
     assert dom is not None
     sc = isl.ScheduleConstraints.on_domain(dom)
     sc = sc.set_validity(model.deps).set_coincidence(model.deps).set_proximity(model.deps)
-    sched = None
-    for k, (share, options) in enumerate(STRATEGIES):
+    sched = optimize_stencil.time_skewed_schedule(model)  # a time loop around sweeps: Pluto's time skewing, without isl's scheduler
+    for k, (share, options) in enumerate(STRATEGIES if sched is None else ()):
         for name, value in options.items():
             getattr(budget_ctx, "set_" + name)(value)
         try:
@@ -445,9 +452,16 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, o
                 for j, k in enumerate(order):
                     node = node.band_member_set_coincident(j, int(coinc[k]))
                 partial = newp
+            if vector is None and not any(coinc) and _unit_stride_member(model, partial, n - 1):
+                vector = n - 1 if optimize_stencil.point_loop_vectorizes(model, node, partial) else None
         info = BandInfo(n, order, [coinc[k] for k in order], None, vector, _describe(partial, model))
-        if permutable and n >= 2 and tile > 1 and _extents_exceed(node, tile) and _tiling_pays(model, node, partial, min_bytes):
+        time_band = optimize_stencil.is_time_band(coinc, vector)
+        auto_time = bool(min_bytes) and time_band  # automatic mode: the stencil policy decides and sizes the tiles
+        pays = optimize_stencil.time_tiling_pays(model, _member_extents(model, partial)) if auto_time else _tiling_pays(model, node, partial, min_bytes)
+        if permutable and n >= 2 and tile > 1 and _extents_exceed(node, tile) and pays:
             tiles = [tile] * (n - 1) + [tile * INNER_TILE_FACTOR if vector is not None else tile]
+            if auto_time:
+                tiles = optimize_stencil.tile_sizes(model, _member_extents(model, partial))
             sizes = isl.MultiVal.zero(node.band_get_space())
             for k in range(n):
                 sizes = sizes.set_val(k, isl.Val.int_from_si(CTX, tiles[k]))
@@ -457,6 +471,8 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, o
             node = node.child(0)  # the point band: its order is set; leave its subtree as is
             for k in range(n):  # guards of partial tiles and of fused statements are hoisted out of the point loops
                 node = node.band_member_set_ast_loop_type(k, isl.ast_loop_type.separate)
+            if time_band:
+                node = optimize_stencil.distribute_point_loop(model, node, n)
             return node.parent()
         out.bands.append(info)
     for k in range(node.n_children()):
