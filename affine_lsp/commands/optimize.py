@@ -35,6 +35,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--parallel", action="store_true", help="turn the outermost parallel loops of the result into affine.parallel")
     p.add_argument("--explain", action="store_true", help="print the new schedule, its parallel and vector loops and the prediction on standard error")
     p.add_argument("--force", action="store_true", help="emit the new schedule even when it is predicted to gain nothing")
+    p.add_argument("--no-compose", action="store_true", help="the schedule alone: no unroll-and-jam or vectorization of the result")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
 
     def transform(text: str, lines: Sequence[int] | None):  # type: ignore[no-untyped-def]
-        new, outcomes, explains = optimize_document(text, None if args.func else lines, args.func, args.tile, args.parallel, args.force)
+        new, outcomes, explains = optimize_document(text, None if args.func else lines, args.func, args.tile, args.parallel, args.force, not args.no_compose)
         if args.explain:
             for line, explain, pred in explains:
                 print(f"{args.file}:{line}: nest", file=sys.stderr)
