@@ -168,20 +168,14 @@ def _then(text: str, start: int, end: int, comp: Composition, step_fn) -> Compos
 def compositions(text: str, start: int, end: int, region: str) -> list[Composition]:
     """The candidate compositions on ``region`` (the replacement of
     ``text[start:end]``): none, vectorize, unroll-and-jam, unroll-and-jam
-    then vectorize (duplicates removed)."""
+    then vectorize (the last only when unroll-and-jam applies)."""
     base = Composition(region)
     vec = _then(text, start, end, base, _vectorize)
     uj = _then(text, start, end, base, _unroll_jam)
     out = [base, vec, uj]
     if uj.steps:
         out.append(_then(text, start, end, uj, _vectorize))
-    seen: set[str] = set()
-    unique: list[Composition] = []
-    for c in out:
-        if c.region not in seen:
-            seen.add(c.region)
-            unique.append(c)
-    return unique
+    return out
 
 
 def best_composition(text: str, start: int, end: int, region: str) -> Composition:
