@@ -20,6 +20,7 @@ intra-tile order.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -74,6 +75,7 @@ class Schedule:
     unit_before: float = 0.0
     unit_after: float = 0.0
     vector_before: list = field(default_factory=list)  # original innermost loops LLVM vectorizes
+    made_unit: list[str] = field(default_factory=list)  # statements whose strided innermost loop becomes unit-stride
 
 
 def _set_options(ctx: isl.Context, fuse: bool) -> None:
@@ -468,6 +470,7 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, o
             node = node.band_tile(sizes)
             info.tiled = tiles
             out.bands.append(info)
+            node = _isolate_full_tiles(node, tiles)
             node = node.child(0)  # the point band: its order is set; leave its subtree as is
             for k in range(n):  # guards of partial tiles and of fused statements are hoisted out of the point loops
                 node = node.band_member_set_ast_loop_type(k, isl.ast_loop_type.separate)
@@ -478,6 +481,65 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, o
     for k in range(node.n_children()):
         node = _walk(node.child(k), model, tile, min_bytes, out).parent()
     return node
+
+
+def _anonymous(m: isl.Map) -> isl.Map:
+    for dt in (DT.in_, DT.out):
+        if m.has_tuple_name(dt) or m.has_tuple_id(dt):
+            m = m.reset_tuple_id(dt)
+    return m
+
+
+def full_tiles(node: isl.ScheduleNode, tiles: Sequence[int]) -> isl.Set | None:
+    """The tiles of the tiled band ``node`` (its child: the point band) whose
+    every point is an iteration of some statement: the full tiles. None when
+    the band is not at the top of the schedule (the set would depend on the
+    outer loops) or when every tile is full."""
+    if node.get_schedule_depth() != 0:
+        return None
+    dom = node.get_domain()
+    tile = node.band_get_partial_schedule_union_map().intersect_domain(dom)
+    point = node.child(0).band_get_partial_schedule_union_map().intersect_domain(dom)
+    pairs: isl.Map | None = None
+
+    def add(m: isl.Map) -> None:
+        nonlocal pairs
+        m = _anonymous(m)
+        pairs = m if pairs is None else pairs.union(m)
+
+    tile.reverse().apply_range(point).foreach_map(add)  # tile -> point, per statement
+    if pairs is None:
+        return None
+    n = len(tiles)
+    box = isl.Map.universe(pairs.get_space())
+    for k in range(n):  # t_k <= p_k < t_k + size_k
+        ls = isl.LocalSpace.from_space(box.get_space())
+        lo = isl.Constraint.inequality_alloc(ls).set_coefficient_val(DT.out, k, 1).set_coefficient_val(DT.in_, k, -1)
+        hi = isl.Constraint.inequality_alloc(ls).set_coefficient_val(DT.out, k, -1).set_coefficient_val(DT.in_, k, 1).set_constant_val(tiles[k] - 1)
+        box = box.add_constraint(lo).add_constraint(hi)
+    tiles_set = pairs.domain()
+    box = box.intersect_domain(tiles_set)
+    partial = box.subtract(pairs).domain()
+    if partial.is_empty():
+        return None
+    return tiles_set.subtract(partial)
+
+
+def _isolate_full_tiles(node: isl.ScheduleNode, tiles: Sequence[int]) -> isl.ScheduleNode:
+    """The full tiles of the tiled band generated apart (isl's ``isolate``
+    option, as PPCG and Pluto's full/partial tile separation): their point
+    loops run a constant number of iterations, without ``min`` bounds, so
+    unroll-and-jam and vectorization apply to them. Only code generation
+    changes, never the schedule."""
+    full = full_tiles(node, tiles)
+    if full is None or full.is_empty():
+        return node
+    n = len(tiles)
+    names = ", ".join(f"t{k}" for k in range(n))
+    opt = isl.Set.read_from_str(CTX, f"{{ isolate[[] -> [{names}]] }}")
+    full_named = full.set_tuple_name(None) if full.has_tuple_name() else full
+    iso = opt.unwrap().intersect_range(full_named).wrap().set_tuple_name("isolate")
+    return node.band_set_ast_build_options(isl.UnionSet.from_set(iso))
 
 
 def flat_map(schedule: isl.Schedule) -> isl.UnionMap:
@@ -549,6 +611,25 @@ def stride_counts(model: NestModel, schedule: isl.Schedule) -> tuple[float, floa
         total = unit + inv + other
         shares.append((unit + inv) / total if total else 0.0)
     return shares[0], shares[1]
+
+
+def strided_made_unit(model: NestModel, schedule: isl.Schedule) -> list[str]:
+    """The statements whose innermost loop walks some access with a stride
+    (not unit, not invariant: a column of a row-major array) in the original
+    order, and none in ``schedule`` (every access unit-stride or invariant
+    along the new innermost loop, one unit-stride): the loop LLVM could not
+    vectorize, walking across cache lines, becomes one it vectorizes."""
+    new = flat_map(schedule)
+    out: list[str] = []
+    for st in model.statements:
+        kinds = []
+        for sched in (model.original, new):
+            m = _restrict(sched, st.name)
+            kinds.append(_stride_class(model, isl.UnionMap.from_map(_innermost_prefix(m))) if m is not None else (0, 0, 0))
+        (_, _, before_other), (after_unit, _, after_other) = kinds
+        if before_other > 0 and after_other == 0 and after_unit > 0:
+            out.append(st.name)
+    return out
 
 
 def unit_stride_loop(model: NestModel, st: Statement) -> bool:
