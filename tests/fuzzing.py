@@ -1320,7 +1320,7 @@ class Fuzzer:
             self.fail(f"{what} introduces errors: {fresh[:3]}", "invalid_transform_outputs", doc, {"after.mlir": after, "edits.json": edits_json})
 
     # ------------------------------------------------------------ incremental == fresh
-    async def settled(self, uri: str, version: int) -> list[types.Diagnostic] | None:
+    async def settled(self, uri: str, version: int, doc: FuzzDoc | None = None) -> list[types.Diagnostic] | None:
         """The diagnostics of ``uri`` once its analysis phase is over: pulled
         until complete and equal to the last ones pushed for ``version``."""
         end = time.monotonic() + SETTLE_TIMEOUT_S
@@ -1331,7 +1331,7 @@ class Fuzzer:
             pubs = self.published(uri, version)
             if pubs:
                 ok, rep = await self.request(
-                    "diagnostic", lambda: self.client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
+                    "diagnostic", lambda: self.client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident)), doc
                 )
                 if ok and isinstance(rep, types.RelatedFullDocumentDiagnosticReport):
                     parts = (rep.result_id or "").split(".")
@@ -1350,8 +1350,8 @@ class Fuzzer:
         fresh_uri = f"file:///fuzz/{self.seed}/fresh{self.doc_counter}.mlir"
         self._open(fresh_uri, doc.text, doc.version)
         try:
-            a = await self.settled(doc.uri, doc.version)
-            b = await self.settled(fresh_uri, doc.version)
+            a = await self.settled(doc.uri, doc.version, doc)
+            b = await self.settled(fresh_uri, doc.version, doc)
             if a is None or b is None:
                 self.fail(f"the analysis did not settle within {SETTLE_TIMEOUT_S:.0f} s ({'incremental' if a is None else 'fresh'})", "mismatches", doc)
                 return

@@ -41,6 +41,7 @@ from typing import Any
 from lsprotocol import types
 
 from affine_lsp.ir.core import Operation
+from affine_lsp.server.lanes import DocumentLanes
 from affine_lsp.syntax.document import Chunk, Document, Section
 from affine_lsp.syntax.nodes import Note
 
@@ -106,6 +107,14 @@ class DocumentState:
         self._good_seen: set[int] = set()
         # Set by the debug text mirror (tests): the text pygls' workspace holds.
         self.mirror_text: str | None = None
+        # Its worker threads (server/lanes.py; made by the server on first use).
+        self.lanes: DocumentLanes | None = None
+
+    def close(self) -> None:
+        """Closed (or replaced by a new open): its threads stop once idle."""
+        self.closed = True
+        if self.lanes is not None:
+            self.lanes.shutdown()
 
     # ------------------------------------------------------------ edits
     def queue_changes(self, version: int, changes: Sequence[Change]) -> None:
@@ -229,7 +238,7 @@ class Workspace:
     def open(self, uri: str, text: str, version: int, language_id: str) -> DocumentState:
         old = self.docs.get(uri)
         if old is not None:
-            old.closed = True
+            old.close()
         st = DocumentState(uri, text, version, language_id)
         self.docs[uri] = st
         return st
@@ -237,5 +246,5 @@ class Workspace:
     def close(self, uri: str) -> DocumentState | None:
         st = self.docs.pop(uri, None)
         if st is not None:
-            st.closed = True
+            st.close()
         return st
