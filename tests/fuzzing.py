@@ -789,8 +789,8 @@ class FuzzStats:
     failures: list[str] = field(default_factory=list, repr=False)
     peak_rss_mb: float = 0.0
     # The server and its child processes (dataflow worker, the child of a
-    # parallel open), their resident sets summed, sampled every 0.25 s: an
-    # upper bound (pages a child shares copy-on-write count twice).
+    # parallel open), sampled every 0.25 s: their proportional set sizes
+    # summed (a page shared copy-on-write by two processes counts once).
     peak_tree_rss_mb: float = 0.0
     # Latencies by the size class of the document asked about ("small", "big").
     latencies_by_size: dict[str, list[float]] = field(default_factory=dict, repr=False)
@@ -844,7 +844,7 @@ class FuzzStats:
             "request latency max (ms)": round(1000 * self.max_latency_s, 1),
             "longest wait for diagnostics (ms)": round(1000 * self.max_diagnostics_wait_s, 1),
             "server peak RSS (MB)": round(self.peak_rss_mb, 1),
-            "server + children peak RSS (MB)": round(self.peak_tree_rss_mb, 1),
+            "server + children peak memory, Pss (MB)": round(self.peak_tree_rss_mb, 1),
         }
 
     def format(self) -> str:
@@ -973,13 +973,14 @@ class Fuzzer:
         self.client.log_messages.clear()
 
     def _tree_rss_kb(self, pid: int) -> int:
-        """VmRSS of ``pid`` and its descendants (kB)."""
+        """The memory of ``pid`` and its descendants (kB): their Pss summed
+        (their resident sets, each shared page divided among its sharers)."""
         total = 0
         todo = [pid]
         while todo:
             p = todo.pop()
             try:
-                m = re.search(r"VmRSS:\s+(\d+) kB", Path(f"/proc/{p}/status").read_text())
+                m = re.search(r"^Pss:\s+(\d+) kB", Path(f"/proc/{p}/smaps_rollup").read_text(), re.M)
                 total += int(m.group(1)) if m else 0
                 for t in Path(f"/proc/{p}/task").iterdir():
                     todo.extend(int(c) for c in (t / "children").read_text().split())

@@ -2,18 +2,21 @@
 
 Work on a document never queues behind work on another one: each document
 has its own thread for its fast phases and merges (in order, one at a
-time, as before on the one parse worker) and its own two threads for its
-requests. A 20,000-line document being built, or a request that waits for
-its lock, holds only its own lanes; a request on a small document beside it
-starts at once (it shares the interpreter with them, not a queue).
+time, as before on the one parse worker), its own two threads for its
+requests, and its own thread for the analyses its hovers and inlay hints
+wait for (each wait bounded; the answer says when it is not complete). A
+20,000-line document being built, a request that waits for its lock, or an
+on-demand analysis that goes on past its wait holds only that document's
+lanes; a request on a small document beside it starts at once (it shares
+the interpreter and the isl lock, taken per isl query, not a queue).
 
 What stays shared: the parse worker runs the start-up (parser tables,
 verifier, the dataflow worker's fork: every lane's first task waits for
 it, see :meth:`DocumentLanes.submit_fast`) and the rare full garbage
 collection; the analysis worker runs the background analysis of every
 document, one function at a time, yielding to interactive work between two
-functions; the on-demand worker runs the analyses a hover or an inlay hint
-waits for, each wait bounded (the answer says when it is not complete).
+functions; the dataflow worker process serves every document (a request's
+flows go first, ``urgent``).
 """
 
 from __future__ import annotations
@@ -30,16 +33,19 @@ _numbers = itertools.count(1)
 
 
 class DocumentLanes:
-    """A document's fast-phase thread and request threads (created on first use)."""
+    """A document's fast-phase thread, request threads and on-demand
+    analysis thread (each thread started on first use)."""
 
     REQUEST_THREADS = 2
 
-    def __init__(self, fallback: ThreadPoolExecutor, ready: Future[Any] | None = None) -> None:
+    def __init__(self, fallback: ThreadPoolExecutor, ondemand_fallback: ThreadPoolExecutor, ready: Future[Any] | None = None) -> None:
         n = next(_numbers)
         self._ready = ready
         self._fallback = fallback
+        self._ondemand_fallback = ondemand_fallback
         self.fast = ThreadPoolExecutor(1, thread_name_prefix=f"affine-doc{n}-parse")
         self._requests = ThreadPoolExecutor(self.REQUEST_THREADS, thread_name_prefix=f"affine-doc{n}-request")
+        self._ondemand = ThreadPoolExecutor(1, thread_name_prefix=f"affine-doc{n}-ondemand")
         self.closed = False
 
     def submit_fast(self, fn: Callable[..., T], *args: Any) -> Future[T]:
@@ -60,15 +66,22 @@ class DocumentLanes:
         """Run ``fn()`` on one of the document's request threads."""
         return self._submit(self._requests, fn)
 
-    def _submit(self, pool: ThreadPoolExecutor, fn: Callable[[], T]) -> Future[T]:
+    def submit_ondemand(self, fn: Callable[[], T]) -> Future[T]:
+        """Run ``fn()`` on the document's on-demand analysis thread (the
+        analyses its hovers and inlay hints wait for, bounded): one that goes
+        on past its wait holds this document's thread, not another's."""
+        return self._submit(self._ondemand, fn, self._ondemand_fallback)
+
+    def _submit(self, pool: ThreadPoolExecutor, fn: Callable[[], T], fallback: ThreadPoolExecutor | None = None) -> Future[T]:
         if not self.closed:
             with contextlib.suppress(RuntimeError):  # shut down meanwhile
                 return pool.submit(fn)
-        # A request that reached a document just closed: the shared pool.
-        return self._fallback.submit(fn)
+        # Work that reached a document just closed: the shared pool.
+        return (fallback or self._fallback).submit(fn)
 
     def shutdown(self) -> None:
         """Stop the threads once their current work is done (the document is closed)."""
         self.closed = True
         self.fast.shutdown(wait=False)
         self._requests.shutdown(wait=False)
+        self._ondemand.shutdown(wait=False)

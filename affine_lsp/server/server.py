@@ -183,7 +183,7 @@ class AffineLanguageServer(LanguageServer):
     def lanes(self, st: DocumentState) -> DocumentLanes:
         """The worker threads of ``st`` (see server/lanes.py)."""
         if st.lanes is None:
-            st.lanes = DocumentLanes(self.request_pool, self.ready)
+            st.lanes = DocumentLanes(self.request_pool, self.ondemand_pool, self.ready)
         return st.lanes
 
     async def in_thread(self, fn: Callable[..., T], *args: Any) -> T:
@@ -200,8 +200,9 @@ class AffineLanguageServer(LanguageServer):
             return await asyncio.get_running_loop().run_in_executor(self.request_pool, run)
         return await asyncio.wrap_future(self.lanes(st).submit_request(run))
 
-    def bounded(self, fn: Callable[..., T], *args: Any, timeout: float) -> tuple[bool, T | None]:
-        """Run ``fn`` on the on-demand analysis worker and wait at most
+    def bounded(self, fn: Callable[..., T], *args: Any, timeout: float, doc: DocumentState | None = None) -> tuple[bool, T | None]:
+        """Run ``fn`` on the on-demand analysis worker of ``doc`` (or of the
+        document among ``args``; else the shared one) and wait at most
         ``timeout`` seconds: ``(True, result)``, or ``(False, None)`` while it
         keeps running (its results are cached by the analysis for next time)."""
         with self._busy_lock:
@@ -211,7 +212,8 @@ class AffineLanguageServer(LanguageServer):
             with self._busy_lock:
                 self.interactive -= 1
 
-        fut = self.ondemand_pool.submit(fn, *args)
+        st = doc if doc is not None else next((a for a in args if isinstance(a, DocumentState)), None)
+        fut = self.ondemand_pool.submit(fn, *args) if st is None else self.lanes(st).submit_ondemand(lambda: fn(*args))
         fut.add_done_callback(finished)
         try:
             return True, fut.result(timeout=max(0.0, timeout))
