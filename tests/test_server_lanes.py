@@ -146,3 +146,31 @@ def test_a_small_document_is_answered_while_a_big_one_holds_its_workers_and_the_
 
     with _server() as server:
         asyncio.run(run(server))
+
+
+def test_a_full_semantic_tokens_answer_past_its_wait_says_it_is_partial_and_is_completed(monkeypatch: Any) -> None:
+    """Past ``FULL_WAIT_S`` (here at once) a full request answers with the
+    cached chunks' tokens and ``resultId`` PARTIAL; the rest is computed in
+    the background, the client is asked to refresh, and the next answer is
+    the complete one (the same as without a wait)."""
+    from affine_lsp.server import semantic_tokens as sem
+
+    text = generate(200)
+
+    async def run(server: Any) -> None:
+        st = server.documents.open("file:///lanes/tokens.mlir", text, 1, "mlir")
+        await server.diagnostics.fast(st, 1)
+        whole = await server.in_thread(sem.tokens_for, server, st, None)  # (FULL_WAIT_S as shipped: a small file, complete)
+        assert whole.result_id is None and whole.data
+        st.token_cache.clear()
+        monkeypatch.setattr(sem, "FULL_WAIT_S", -1.0)
+        refreshed = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        partial = await server.in_thread(sem.tokens_for, server, st, None, lambda: loop.call_soon_threadsafe(refreshed.set))
+        assert partial.result_id == sem.PARTIAL and len(partial.data) < len(whole.data)
+        await asyncio.wait_for(refreshed.wait(), 60)
+        again = await server.in_thread(sem.tokens_for, server, st, None)
+        assert again.result_id is None and again.data == whole.data
+
+    with _server() as server:
+        asyncio.run(run(server))

@@ -96,8 +96,10 @@ class DocumentState:
         self.deps_lru: dict[int, None] = {}
         # Verifier results per top-level item (see engine.Engine.verify).
         self.verify_cache: dict[int, Any] = {}
-        # Semantic tokens per chunk (see semantic_tokens.chunk_tokens).
+        # Semantic tokens per chunk (see semantic_tokens.chunk_tokens), and
+        # whether the background completes them (after a partial answer).
         self.token_cache: dict[int, tuple[Any, ...]] = {}
+        self.tokens_warming = False
         self.result_counter = 0
         # Loop-transformation code actions per (version, loops, width) (see transform_actions).
         self._transform_action_cache: dict[Any, Any] = {}
