@@ -174,3 +174,47 @@ def test_a_full_semantic_tokens_answer_past_its_wait_says_it_is_partial_and_is_c
 
     with _server() as server:
         asyncio.run(run(server))
+
+
+def test_the_upgrade_action_waits_a_moment_then_says_it_is_still_being_computed() -> None:
+    """The upgrade of a legacy file parses every item (seconds on a
+    20,000-line file): while it runs on the document's on-demand thread
+    (held here) the action is offered disabled, saying so; once done, the
+    next request offers its edit (the same as the CLI's upgrade)."""
+    from pathlib import Path
+
+    from affine_lsp.server.code_actions import code_actions
+    from affine_lsp.server.upgrade_action import TITLE
+    from affine_lsp.transforms.upgrade import upgrade_text
+
+    text = (Path(__file__).parent / "data" / "legacy" / "licm.mlir").read_text()
+
+    async def run(server: Any) -> None:
+        st = server.documents.open("file:///lanes/legacy.mlir", text, 1, "mlir")
+        await server.diagnostics.fast(st, 1)
+        params = types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=st.uri),
+            range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+        holds: list[threading.Event] = []
+        assert _hold(server.lanes(st).submit_ondemand, holds).wait(30)
+        try:
+            first = await server.in_thread(code_actions, server, st, params)
+        finally:
+            for h in holds:
+                h.set()
+        upgrade = [a for a in first if a.title.startswith(TITLE)]
+        assert len(upgrade) == 1 and upgrade[0].disabled is not None and "still being computed" in upgrade[0].disabled.reason
+        assert upgrade[0].edit is None
+        for _ in range(100):
+            later = [a for a in await server.in_thread(code_actions, server, st, params) if a.title.startswith(TITLE)]
+            if later and later[0].disabled is None:
+                break
+            await asyncio.sleep(0.1)
+        assert later[0].edit is not None
+        (edit,) = later[0].edit.changes[st.uri]
+        assert edit.new_text == upgrade_text(text).text != text
+
+    with _server() as server:
+        asyncio.run(run(server))
