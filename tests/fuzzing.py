@@ -1442,7 +1442,13 @@ class Fuzzer:
                 continue
             await self.step(doc)
         for doc in list(self.docs):
-            await self.compare_fresh(doc)
+            if not self.check_alive():
+                return
+            try:
+                await self.compare_fresh(doc)
+            except RuntimeError as e:  # the client stopped (the server exited meanwhile): counted by check_alive
+                self.echo(f"final comparison stopped: {e}")
+                return
         self.check_log()
         self.peak_rss()
 
