@@ -829,7 +829,7 @@ class FuzzStats:
             "requests made": self.requests,
             "crashes": self.crashes,
             "unanswered requests": self.unanswered,
-            "late requests (> 2 s)": self.late,
+            "late requests (> 2 s, or > 1 s on a small document with --small-late 1)": self.late,
             "LSP error answers": self.lsp_errors,
             "missing diagnostics": self.missing_diagnostics,
             "incremental/fresh comparisons": self.comparisons,
