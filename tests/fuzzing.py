@@ -62,6 +62,8 @@ from tests.test_server_support import DATA, ROOT, UPSTREAM, config, start
 
 LATE_S = 2.0
 """Every request must be answered within this many seconds."""
+SLOW_S = 1.0
+"""Answers slower than this are listed (method, document size) in ``FuzzStats.slow``."""
 UNANSWERED_S = 30.0
 """A request not answered after this long is counted as unanswered (a hang)."""
 DIAG_TIMEOUT_S = 15.0
@@ -338,6 +340,19 @@ def hostile_texts() -> list[tuple[str, str]]:
             DAMAGED + ok.replace("%c", "%c\U0001d538").replace("@ok", "@ok\U0001f600") + "// \U00010000\U0010ffff\n" + DAMAGED.replace("@damaged", "@damaged2"),
         ),
     ]
+
+
+def big_texts(lines: int, corpus: bool = True) -> list[tuple[str, str]]:
+    """(name, text) of large documents of about ``lines`` lines: generated
+    affine content of every kind (``bench/content.py``, an out-of-bounds
+    access in every tenth function) and, when the corpus is present and
+    ``corpus``, valid corpus sections concatenated to that size."""
+    from bench.content import CORPUS, corpus_text, generate_kind
+
+    out = [(f"big-generated-{lines}.mlir", generate_kind("all", lines))]
+    if corpus and (CORPUS / "STATUS.json").exists():
+        out.append((f"big-corpus-{lines}.mlir", corpus_text(lines)))
+    return out
 
 
 def corpus_available() -> bool:
@@ -773,16 +788,38 @@ class FuzzStats:
     by_request: dict[str, int] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list, repr=False)
     peak_rss_mb: float = 0.0
+    # The server and its child processes (dataflow worker, the child of a
+    # parallel open), sampled every 0.25 s: their proportional set sizes
+    # summed (a page shared copy-on-write by two processes counts once).
+    peak_tree_rss_mb: float = 0.0
+    # Latencies by the size class of the document asked about ("small", "big").
+    latencies_by_size: dict[str, list[float]] = field(default_factory=dict, repr=False)
+    # Answers after more than SLOW_S: (seconds, method, size class, lines of the document).
+    slow: list[tuple[float, str, str, int]] = field(default_factory=list, repr=False)
 
     @property
     def problems(self) -> int:
         return self.crashes + self.unanswered + self.late + self.missing_diagnostics + self.mismatches + self.invalid_transform_outputs
 
-    def percentile(self, q: float) -> float:
-        if not self.latencies:
+    def percentile(self, q: float, xs: list[float] | None = None) -> float:
+        xs = sorted(self.latencies if xs is None else xs)
+        if not xs:
             return 0.0
-        xs = sorted(self.latencies)
         return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+    def by_size(self) -> dict[str, dict[str, float]]:
+        """Per size class: requests, p50/p99/max (ms), answers after 1 s and after 2 s."""
+        out: dict[str, dict[str, float]] = {}
+        for size, xs in sorted(self.latencies_by_size.items()):
+            out[size] = {
+                "requests": len(xs),
+                "p50 (ms)": round(1000 * self.percentile(0.5, xs), 1),
+                "p99 (ms)": round(1000 * self.percentile(0.99, xs), 1),
+                "max (ms)": round(1000 * max(xs, default=0.0), 1),
+                "> 1 s": sum(1 for x in xs if x > 1.0),
+                "> 2 s": sum(1 for x in xs if x > 2.0),
+            }
+        return out
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -792,7 +829,7 @@ class FuzzStats:
             "requests made": self.requests,
             "crashes": self.crashes,
             "unanswered requests": self.unanswered,
-            "late requests (> 2 s)": self.late,
+            "late requests (> 2 s, or > 1 s on a small document with --small-late 1)": self.late,
             "LSP error answers": self.lsp_errors,
             "missing diagnostics": self.missing_diagnostics,
             "incremental/fresh comparisons": self.comparisons,
@@ -807,6 +844,7 @@ class FuzzStats:
             "request latency max (ms)": round(1000 * self.max_latency_s, 1),
             "longest wait for diagnostics (ms)": round(1000 * self.max_diagnostics_wait_s, 1),
             "server peak RSS (MB)": round(self.peak_rss_mb, 1),
+            "server + children peak memory, Pss (MB)": round(self.peak_tree_rss_mb, 1),
         }
 
     def format(self) -> str:
@@ -815,6 +853,10 @@ class FuzzStats:
         lines.append("actions: " + ", ".join(f"{k} {v}" for k, v in sorted(self.by_action.items())))
         lines.append("requests: " + ", ".join(f"{k} {v}" for k, v in sorted(self.by_request.items())))
         lines.append("slowest answer by request (ms): " + ", ".join(f"{k} {1000 * v:.0f}" for k, v in sorted(self.max_latency_by_request.items())))
+        for size, row in self.by_size().items():
+            lines.append(f"latency on {size} documents: " + ", ".join(f"{k} {v:g}" for k, v in row.items()))
+        for dt, name, size, n in sorted(self.slow, reverse=True)[:30]:
+            lines.append(f"answered after {dt:.2f} s: {name} on a {size} document of {n} lines")
         return "\n".join(lines)
 
 
@@ -827,6 +869,11 @@ class FuzzDoc:
     version: int = 1
     history: list[list[Edit]] = field(default_factory=list)  # inverse edits of each action
     trace: list[dict[str, Any]] = field(default_factory=list)  # the actions applied (for reproduction)
+    big: bool = False  # one of the large documents (``big_texts``)
+
+    @property
+    def size(self) -> str:
+        return "big" if self.big else "small"
 
 
 def _jsonable(x: Any) -> Any:
@@ -853,6 +900,9 @@ class Fuzzer:
         artifacts: Path | None = None,
         echo: Callable[[str], None] | None = None,
         seed: int = 0,
+        big_seeds: list[tuple[str, str]] | None = None,
+        big_docs: int = 0,
+        small_late_s: float = LATE_S,
     ) -> None:
         self.client = client
         self.rnd = rnd
@@ -860,6 +910,12 @@ class Fuzzer:
         self.seeds = seeds
         self.fragments = [t for _, t in seeds]
         self.gen = EditGenerator(rnd, self.fragments, max_chars)
+        # Large documents (kept open among the small ones, edited the same
+        # way; they may grow a little, never shrink to nothing).
+        self.big_seeds = big_seeds or []
+        self.big_docs = big_docs if self.big_seeds else 0
+        self.big_gen = EditGenerator(rnd, self.fragments, int(1.05 * max((len(t) for _, t in self.big_seeds), default=max_chars)))
+        self.small_late_s = small_late_s
         self.compare_every = compare_every
         self.log_file = log_file
         self._log_pos = 0
@@ -916,6 +972,32 @@ class Fuzzer:
         self.client.messages.clear()
         self.client.log_messages.clear()
 
+    def _tree_rss_kb(self, pid: int) -> int:
+        """The memory of ``pid`` and its descendants (kB): their Pss summed
+        (their resident sets, each shared page divided among its sharers)."""
+        total = 0
+        todo = [pid]
+        while todo:
+            p = todo.pop()
+            try:
+                m = re.search(r"^Pss:\s+(\d+) kB", Path(f"/proc/{p}/smaps_rollup").read_text(), re.M)
+                total += int(m.group(1)) if m else 0
+                for t in Path(f"/proc/{p}/task").iterdir():
+                    todo.extend(int(c) for c in (t / "children").read_text().split())
+            except (OSError, ValueError):
+                continue
+        return total
+
+    async def sample_memory(self) -> None:
+        """Sample the resident set of the server and its children until cancelled."""
+        server = getattr(self.client, "_server", None)
+        if server is None:
+            return
+        while server.returncode is None:
+            kb = await asyncio.to_thread(self._tree_rss_kb, server.pid)
+            self.stats.peak_tree_rss_mb = max(self.stats.peak_tree_rss_mb, kb / 1024)
+            await asyncio.sleep(0.25)
+
     def peak_rss(self) -> None:
         server = getattr(self.client, "_server", None)
         if server is None:
@@ -957,8 +1039,12 @@ class Fuzzer:
         self.stats.latencies.append(dt)
         self.stats.max_latency_s = max(self.stats.max_latency_s, dt)
         self.stats.max_latency_by_request[name] = max(dt, self.stats.max_latency_by_request.get(name, 0.0))
-        if dt > LATE_S:
-            self.fail(f"{name} answered after {dt:.2f} s", "late", doc)
+        size = doc.size if doc is not None else "small"
+        self.stats.latencies_by_size.setdefault(size, []).append(dt)
+        if dt > SLOW_S:
+            self.stats.slow.append((dt, name, size, doc.text.count("\n") + 1 if doc is not None else 0))
+        if dt > LATE_S or (size == "small" and dt > self.small_late_s):
+            self.fail(f"{name} answered after {dt:.2f} s ({size} document)", "late", doc)
 
     def random_request(self, doc: FuzzDoc, at: int | None = None) -> tuple[str, Callable[[], Awaitable[Any]]]:
         """A random request about ``doc`` at a random position (or at ``at``)."""
@@ -1047,12 +1133,12 @@ class Fuzzer:
             types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(uri=uri, language_id="mlir", version=version, text=text))
         )
 
-    async def open_seed(self, name: str | None = None, text: str | None = None) -> FuzzDoc:
+    async def open_seed(self, name: str | None = None, text: str | None = None, big: bool = False) -> FuzzDoc:
         if text is None:
-            name, text = self.rnd.choice(self.seeds)
+            name, text = self.rnd.choice(self.big_seeds if big else self.seeds)
         self.doc_counter += 1
         uri = f"file:///fuzz/{self.seed}/doc{self.doc_counter}-{name}"
-        doc = FuzzDoc(uri, str(name), text)
+        doc = FuzzDoc(uri, str(name), text, big=big)
         self._open(uri, text)
         self.stats.documents += 1
         self.docs.append(doc)
@@ -1138,7 +1224,7 @@ class Fuzzer:
     async def step(self, doc: FuzzDoc) -> None:
         self.step_no += 1
         self.stats.steps += 1
-        action = self.gen.action(doc.text, doc.history)
+        action = (self.big_gen if doc.big else self.gen).action(doc.text, doc.history)
         await self.send(doc, action)
         if self.rnd.random() < 0.3:
             self.fire(doc)
@@ -1235,7 +1321,7 @@ class Fuzzer:
             self.fail(f"{what} introduces errors: {fresh[:3]}", "invalid_transform_outputs", doc, {"after.mlir": after, "edits.json": edits_json})
 
     # ------------------------------------------------------------ incremental == fresh
-    async def settled(self, uri: str, version: int) -> list[types.Diagnostic] | None:
+    async def settled(self, uri: str, version: int, doc: FuzzDoc | None = None) -> list[types.Diagnostic] | None:
         """The diagnostics of ``uri`` once its analysis phase is over: pulled
         until complete and equal to the last ones pushed for ``version``."""
         end = time.monotonic() + SETTLE_TIMEOUT_S
@@ -1246,7 +1332,7 @@ class Fuzzer:
             pubs = self.published(uri, version)
             if pubs:
                 ok, rep = await self.request(
-                    "diagnostic", lambda: self.client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
+                    "diagnostic", lambda: self.client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident)), doc
                 )
                 if ok and isinstance(rep, types.RelatedFullDocumentDiagnosticReport):
                     parts = (rep.result_id or "").split(".")
@@ -1265,8 +1351,8 @@ class Fuzzer:
         fresh_uri = f"file:///fuzz/{self.seed}/fresh{self.doc_counter}.mlir"
         self._open(fresh_uri, doc.text, doc.version)
         try:
-            a = await self.settled(doc.uri, doc.version)
-            b = await self.settled(fresh_uri, doc.version)
+            a = await self.settled(doc.uri, doc.version, doc)
+            b = await self.settled(fresh_uri, doc.version, doc)
             if a is None or b is None:
                 self.fail(f"the analysis did not settle within {SETTLE_TIMEOUT_S:.0f} s ({'incremental' if a is None else 'fresh'})", "mismatches", doc)
                 return
@@ -1329,20 +1415,40 @@ class Fuzzer:
 
     # ------------------------------------------------------------ the loop
     async def run(self, deadline: float, max_steps: int | None = None, docs: int = 2) -> None:
-        while len(self.docs) < docs:
+        sampler = asyncio.ensure_future(self.sample_memory())
+        try:
+            await self._run(deadline, max_steps, docs)
+        finally:
+            sampler.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sampler
+
+    async def _run(self, deadline: float, max_steps: int | None, docs: int) -> None:
+        # The large documents first (each step then edits one of them with
+        # probability 1/4), then the small ones.
+        for _ in range(self.big_docs):
+            await self.open_seed(big=True)
+        while len(self.docs) < docs + self.big_docs:
             await self.open_seed()
         while time.monotonic() < deadline and (max_steps is None or self.stats.steps < max_steps):
             if not self.check_alive():
                 return
-            doc = self.rnd.choice(self.docs)
+            bigs = [d for d in self.docs if d.big]
+            doc = self.rnd.choice(bigs if bigs and self.rnd.random() < 0.25 else [d for d in self.docs if not d.big] or self.docs)
             if self.rnd.random() < 0.01 or len(doc.trace) > 400:
                 await self.compare_fresh(doc)
                 self.close(doc)
-                await self.open_seed()
+                await self.open_seed(big=doc.big)
                 continue
             await self.step(doc)
         for doc in list(self.docs):
-            await self.compare_fresh(doc)
+            if not self.check_alive():
+                return
+            try:
+                await self.compare_fresh(doc)
+            except RuntimeError as e:  # the client stopped (the server exited meanwhile): counted by check_alive
+                self.echo(f"final comparison stopped: {e}")
+                return
         self.check_log()
         self.peak_rss()
 
@@ -1377,11 +1483,18 @@ async def fuzz(
     echo: Callable[[str], None] | None = None,
     init_options: dict[str, Any] | None = None,
     log_dir: Path | None = None,
+    big_lines: int = 0,
+    big_docs: int = 0,
+    small_late_s: float = LATE_S,
 ) -> FuzzStats:
-    """Fuzz for ``seconds`` (a new server every ``session_seconds``)."""
+    """Fuzz for ``seconds`` (a new server every ``session_seconds``); with
+    ``big_lines`` and ``big_docs``, that many documents of about ``big_lines``
+    lines (:func:`big_texts`) stay open among the small ones. A request is
+    late after :data:`LATE_S`, or after ``small_late_s`` on a small document."""
     stats = FuzzStats()
     rnd = random.Random(seed)
     seeds = seed_texts(corpus=corpus)
+    bigs = big_texts(big_lines, corpus=corpus) if big_lines > 0 and big_docs > 0 else []
     end = time.monotonic() + seconds
     session = 0
     log_dir = log_dir or Path(os.environ.get("TMPDIR", "/tmp"))
@@ -1391,7 +1504,19 @@ async def fuzz(
         log_file.unlink(missing_ok=True)
         client = await start_server(log_file, init_options=init_options)
         stats.servers += 1
-        f = Fuzzer(client, random.Random(rnd.getrandbits(32)), stats, seeds, log_file=log_file, artifacts=artifacts, echo=echo, seed=seed * 1000 + session)
+        f = Fuzzer(
+            client,
+            random.Random(rnd.getrandbits(32)),
+            stats,
+            seeds,
+            log_file=log_file,
+            artifacts=artifacts,
+            echo=echo,
+            seed=seed * 1000 + session,
+            big_seeds=bigs,
+            big_docs=big_docs,
+            small_late_s=small_late_s,
+        )
         try:
             await f.run(min(end, time.monotonic() + session_seconds), max_steps)
         finally:

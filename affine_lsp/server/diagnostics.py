@@ -231,7 +231,7 @@ class DiagnosticsManager:
         pending = st.fast_future
         if pending is None or pending[0] != version or (pending[1].cancelled() and st.is_current(version)):
             loop = asyncio.get_running_loop()
-            cf = self.server.parse_pool.submit(self._fast, st, version)
+            cf = self.server.lanes(st).submit_fast(self._fast, st, version)
 
             def done(f: Any, version: int = version) -> None:
                 if not f.cancelled() and f.exception() is None and f.result() is not None:
@@ -373,7 +373,7 @@ class DiagnosticsManager:
                 todo = fut.result()
                 if not st.is_current(fast.version):
                     return
-                final = await loop.run_in_executor(self.server.parse_pool, self._merge, st, fast)
+                final = await asyncio.wrap_future(self.server.lanes(st).submit_fast(self._merge, st, fast))
                 if final is None or not st.is_current(fast.version):
                     return
                 self._publish(st, final, final=not todo)

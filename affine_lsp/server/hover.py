@@ -66,9 +66,10 @@ transformations (once the function's dependences are known they take
 milliseconds; the first hover of a big function may need its dependences,
 seconds: it answers without them)."""
 PENDING = "the dependence analysis of this function is still running; hover again in a moment"
-COMMAND_ANALYSIS_WAIT_S = 1.5
+COMMAND_ANALYSIS_WAIT_S = 0.75
 """How long a command (``affine-lsp.showDependences``) waits for the analysis
-and the dataflow worker: every request is answered within 2 s."""
+and the dataflow worker: a request on a small document is answered within
+1 s (issue #31); past it the answer says the analysis is still running."""
 FLOWS_MARGIN_S = 0.3
 OVER_BUDGET = "dependence analysis skipped: this function needs more than the time budget of {ms} ms (`affineLsp.analysis.timeBudgetMs`)"
 
@@ -131,7 +132,7 @@ class HoverBuilder:
 
         if self.deadline is None:
             return job()
-        done, res = self.ls.bounded(job, timeout=self.deadline - time.monotonic())
+        done, res = self.ls.bounded(job, timeout=self.deadline - time.monotonic(), doc=self.st)
         if not done or res is None:
             return None, PENDING
         return res
@@ -441,7 +442,7 @@ class HoverBuilder:
         # Within the hover's deadline: the checks need the function's
         # dependences (seconds for a big function the background analysis
         # has not reached); past it they go on, and the next hover has them.
-        done, lines = self.ls.bounded(hover_lines, op, timeout=max(self.deadline - time.monotonic(), TRANSFORMS_WAIT_S))
+        done, lines = self.ls.bounded(hover_lines, op, timeout=max(self.deadline - time.monotonic(), TRANSFORMS_WAIT_S), doc=self.st)
         if not done or lines is None:
             return ["_Transformations: their legality is still being checked; hover again in a moment_", ""]
         return lines

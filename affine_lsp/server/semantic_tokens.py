@@ -8,12 +8,23 @@ maps colored by what :func:`affine_lsp.verify.dimsym.classify` says they are
 function symbols; plus the affine keywords (``to``, ``step``, ``iter_args``,
 ``floordiv``, ...). Tokens are computed per top-level chunk and cached while
 the chunk's IR is unchanged, relative to the chunk's first line.
+
+A full request computes the tokens of the chunks not cached for at most
+:data:`FULL_WAIT_S`; past it (the first request on a 20,000-line file: its
+functions are parsed again for their syntax records) it answers with the
+tokens it has and says so (``resultId`` :data:`PARTIAL`), computes the rest
+in the background, one chunk at a time under the document lock, and asks
+the client to request again (``workspace/semanticTokens/refresh``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import bisect
+import logging
 import re
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -43,6 +54,13 @@ _COMMENT_RE = re.compile(r"//[^\n]*|\"(?:[^\"\\\n]|\\.)*\"")
 _PRIO = {"value": 0, "alias": 1, "symbol": 1, "label": 1, "ident": 2, "op": 3, "keyword": 4, "type": 5}
 
 RawToken = tuple[int, int, int, int, int]  # start offset, end offset, type, modifiers, priority
+
+FULL_WAIT_S = 1.0
+"""How long a full request computes the tokens of chunks not cached yet."""
+PARTIAL = "partial: the tokens of the rest are still running"
+"""The ``resultId`` of an answer without every chunk's tokens."""
+
+log = logging.getLogger(__name__)
 
 
 def _value_token(engine: Engine, o: Occ) -> tuple[int, int]:
@@ -138,8 +156,9 @@ def _paint(raw: list[RawToken], text: str) -> list[tuple[int, int, int, int]]:
     return out
 
 
-def chunk_tokens(engine: Engine, st: DocumentState, doc: Document, chunk: Chunk) -> list[tuple[int, int, int, int, int]]:
-    """(line, col, length, type, modifiers) of one chunk, absolute lines."""
+def chunk_tokens(engine: Engine, st: DocumentState, doc: Document, chunk: Chunk, cached_only: bool = False) -> list[tuple[int, int, int, int, int]] | None:
+    """(line, col, length, type, modifiers) of one chunk, absolute lines
+    (with ``cached_only``, None when they are not cached)."""
     lines = doc.lines
     first_line, first_col = lines.position(chunk.start)
     key = (id(chunk.ir_op), id(chunk.parse), first_col, chunk.length)
@@ -147,6 +166,8 @@ def chunk_tokens(engine: Engine, st: DocumentState, doc: Document, chunk: Chunk)
     hit = cache.get(id(chunk))
     if hit is not None and hit[0] is chunk and hit[1] == key:
         return [(first_line + dl, c, n, t, m) for dl, c, n, t, m in hit[2]]
+    if cached_only:
+        return None
     painted = _paint(raw_chunk_tokens(engine, doc, chunk), doc.text)
     # Positions relative to the chunk: its own line starts (tokens never span lines).
     text, base = chunk.text, chunk.start
@@ -178,7 +199,13 @@ def encode(tokens: list[tuple[int, int, int, int, int]]) -> list[int]:
     return data
 
 
-def tokens_for(ls: AffineLanguageServer, st: DocumentState, rng: types.Range | None) -> types.SemanticTokens:
+def tokens_for(ls: AffineLanguageServer, st: DocumentState, rng: types.Range | None, refresh: Callable[[], None] | None = None) -> types.SemanticTokens:
+    """The tokens of ``rng`` (None: the whole document). A full request
+    computes new chunks for :data:`FULL_WAIT_S` at most, then answers with
+    what it has (``resultId`` :data:`PARTIAL`) and completes the cache in the
+    background (then ``refresh()``)."""
+    deadline = time.monotonic() + FULL_WAIT_S if rng is None else None
+    partial = False
     with st.locked() as doc:
         lines = doc.lines
         lo = lines.offset(rng.start.line, rng.start.character) if rng is not None else 0
@@ -191,16 +218,48 @@ def tokens_for(ls: AffineLanguageServer, st: DocumentState, rng: types.Range | N
                 if c.end < lo or c.start > hi or c.kind not in ("item",):
                     continue
                 try:
-                    toks.extend(chunk_tokens(ls.engine, st, doc, c))
+                    late = deadline is not None and time.monotonic() > deadline
+                    got = chunk_tokens(ls.engine, st, doc, c, cached_only=late)
+                    if got is None:
+                        partial = True
+                        continue
+                    toks.extend(got)
                 except Exception:  # one bad chunk must not cost the others their colors
-                    import logging
-
-                    logging.getLogger(__name__).exception("semantic tokens failed for a chunk")
+                    log.exception("semantic tokens failed for a chunk")
         if rng is None:
             for k in [k for k in st.token_cache if k not in live]:
                 del st.token_cache[k]
         toks.sort()
-        return types.SemanticTokens(data=encode(toks))
+    if partial and not st.tokens_warming:
+        st.tokens_warming = True
+        ls.lanes(st).submit_ondemand(lambda: _complete_tokens(ls, st, refresh))
+    return types.SemanticTokens(data=encode(toks), result_id=PARTIAL if partial else None)
+
+
+def _complete_tokens(ls: AffineLanguageServer, st: DocumentState, refresh: Callable[[], None] | None) -> None:
+    """Compute the tokens of every chunk not cached, one at a time under the
+    document lock (requests and edits come in between), then ``refresh()``."""
+    try:
+        while not st.closed:
+            with st.locked() as doc:
+                version = doc.version
+                todo = [c for s in doc.sections for c in s.chunks if c.kind == "item" and chunk_tokens(ls.engine, st, doc, c, cached_only=True) is None]
+            if not todo:
+                break
+            for c in todo:
+                while ls.interactive > 0 and not st.closed:  # requests first
+                    time.sleep(0.002)
+                with st.locked() as doc:
+                    if st.closed or doc.version != version:
+                        break
+                    try:
+                        chunk_tokens(ls.engine, st, doc, c)
+                    except Exception:
+                        log.exception("semantic tokens failed for a chunk")
+    finally:
+        st.tokens_warming = False
+    if refresh is not None and not st.closed:
+        refresh()
 
 
 def register(server: AffineLanguageServer) -> None:
@@ -209,7 +268,13 @@ def register(server: AffineLanguageServer) -> None:
         st = ls.doc(params.text_document.uri)
         if st is None:
             return types.SemanticTokens(data=[])
-        return await ls.in_thread(tokens_for, ls, st, None)
+        loop = asyncio.get_running_loop()
+
+        def refresh() -> None:
+            if ls.client_semantic_refresh:
+                loop.call_soon_threadsafe(ls.workspace_semantic_tokens_refresh, None)
+
+        return await ls.in_thread(tokens_for, ls, st, None, refresh)
 
     @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, LEGEND)
     async def semantic_tokens_range(ls: AffineLanguageServer, params: types.SemanticTokensRangeParams) -> types.SemanticTokens:

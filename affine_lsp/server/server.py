@@ -17,7 +17,7 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Generator, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -31,6 +31,7 @@ from pygls.protocol.language_server import lsp_method
 import affine_lsp
 from affine_lsp import __version__
 from affine_lsp.server.engine import Engine
+from affine_lsp.server.lanes import DocumentLanes
 from affine_lsp.server.settings import SECTION, Settings
 from affine_lsp.server.state import DocumentState, Workspace
 
@@ -144,8 +145,10 @@ class AffineLanguageServer(LanguageServer):
         self.documents = Workspace()
         self.settings = Settings()
         self.engine = Engine()
-        # Workers: parsing + verification (ordered), heavy analyses, requests.
+        # Workers: start-up and housekeeping, heavy analyses, requests about
+        # no document; each document has its own (server/lanes.py).
         self.parse_pool = ThreadPoolExecutor(1, thread_name_prefix="affine-parse")
+        self.ready: Future[Any] | None = None  # the start-up work on the parse worker (every lane's first task waits for it)
         self.analysis_pool = ThreadPoolExecutor(1, thread_name_prefix="affine-analysis")
         self.request_pool = ThreadPoolExecutor(2, thread_name_prefix="affine-request")
         # Analyses a request needs now (not queued behind the background analysis).
@@ -177,19 +180,29 @@ class AffineLanguageServer(LanguageServer):
     def doc(self, uri: str) -> DocumentState | None:
         return self.documents.get(uri)
 
+    def lanes(self, st: DocumentState) -> DocumentLanes:
+        """The worker threads of ``st`` (see server/lanes.py)."""
+        if st.lanes is None:
+            st.lanes = DocumentLanes(self.request_pool, self.ondemand_pool, self.ready)
+        return st.lanes
+
     async def in_thread(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run ``fn(*args)`` in the request pool; cancelling the awaiting
+        """Run ``fn(*args)`` on the request threads of the document among
+        ``args`` (else the shared request pool); cancelling the awaiting
         request (``$/cancelRequest``) abandons the result."""
-        loop = asyncio.get_running_loop()
+        st = next((a for a in args if isinstance(a, DocumentState)), None)
 
         def run() -> T:
             with self.busy():
                 return fn(*args)
 
-        return await loop.run_in_executor(self.request_pool, run)
+        if st is None:
+            return await asyncio.get_running_loop().run_in_executor(self.request_pool, run)
+        return await asyncio.wrap_future(self.lanes(st).submit_request(run))
 
-    def bounded(self, fn: Callable[..., T], *args: Any, timeout: float) -> tuple[bool, T | None]:
-        """Run ``fn`` on the on-demand analysis worker and wait at most
+    def bounded(self, fn: Callable[..., T], *args: Any, timeout: float, doc: DocumentState | None = None) -> tuple[bool, T | None]:
+        """Run ``fn`` on the on-demand analysis worker of ``doc`` (or of the
+        document among ``args``; else the shared one) and wait at most
         ``timeout`` seconds: ``(True, result)``, or ``(False, None)`` while it
         keeps running (its results are cached by the analysis for next time)."""
         with self._busy_lock:
@@ -199,7 +212,8 @@ class AffineLanguageServer(LanguageServer):
             with self._busy_lock:
                 self.interactive -= 1
 
-        fut = self.ondemand_pool.submit(fn, *args)
+        st = doc if doc is not None else next((a for a in args if isinstance(a, DocumentState)), None)
+        fut = self.ondemand_pool.submit(fn, *args) if st is None else self.lanes(st).submit_ondemand(lambda: fn(*args))
         fut.add_done_callback(finished)
         try:
             return True, fut.result(timeout=max(0.0, timeout))
@@ -269,6 +283,8 @@ class AffineLanguageServer(LanguageServer):
     def shutdown(self) -> None:
         for pool in (self.parse_pool, self.analysis_pool, self.request_pool, self.ondemand_pool):
             pool.shutdown(wait=False, cancel_futures=True)
+        for st in list(self.documents.docs.values()):
+            st.close()
         self.engine.flow_worker.shutdown()
         super().shutdown()
 
@@ -325,6 +341,7 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
         # waits for it anyway), then fork the dataflow worker there, before
         # the first document is built; initialize was answered without them.
         warm = ls.parse_pool.submit(ls.prefork_worker) if ls.prefork else ls.parse_pool.submit(_warm_up, ls.engine)
+        ls.ready = warm
         loop = asyncio.get_running_loop()
 
         def ready(_f: object) -> None:

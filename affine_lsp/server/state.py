@@ -41,10 +41,13 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from affine_lsp.ir.core import Operation
+from affine_lsp.server.lanes import DocumentLanes
 from affine_lsp.syntax.document import Chunk, Document, Section
 from affine_lsp.syntax.nodes import Note
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
     from affine_lsp.server.expected_checks import View
     from affine_lsp.transforms.edits import Transform
     from affine_lsp.transforms.upgrade import UpgradeResult
@@ -82,6 +85,7 @@ class DocumentState:
         "fast_future",
         "fn_cache",
         "language_id",
+        "lanes",
         "last",
         "last_edit_offset",
         "last_good",
@@ -94,6 +98,7 @@ class DocumentState:
         "published_version",
         "result_counter",
         "token_cache",
+        "tokens_warming",
         "transform_actions",
         "upgrade_action",
         "uri",
@@ -137,13 +142,15 @@ class DocumentState:
         self.deps_lru: dict[int, None] = {}
         # Verifier results per top-level item (see engine.Engine.verify).
         self.verify_cache: dict[int, Any] = {}
-        # Semantic tokens per chunk (see semantic_tokens.chunk_tokens).
+        # Semantic tokens per chunk (see semantic_tokens.chunk_tokens), and
+        # whether the background completes them (after a partial answer).
         self.token_cache: dict[int, tuple[Any, ...]] = {}
+        self.tokens_warming = False
         self.result_counter = 0
         # Loop-transformation code actions per (version, loops, width, tile sizes) (see transform_actions).
         self.transform_actions: dict[tuple[Any, ...], list[Transform]] = {}
-        # The upgrade of the text of one version (see upgrade_action).
-        self.upgrade_action: tuple[int, UpgradeResult] | None = None
+        # The upgrade of the text of one version, being computed or done (see upgrade_action).
+        self.upgrade_action: tuple[int, Future[UpgradeResult]] | None = None
         # What the last diagnostics look like to mlir-opt (see expected_checks).
         self.expected_view: View | None = None
         # Last successfully built top-level ops by symbol name (completion in
@@ -152,6 +159,14 @@ class DocumentState:
         self._good_seen: set[int] = set()
         # Set by the debug text mirror (tests): the text pygls' workspace holds.
         self.mirror_text: str | None = None
+        # Its worker threads (server/lanes.py; made by the server on first use).
+        self.lanes: DocumentLanes | None = None
+
+    def close(self) -> None:
+        """Closed (or replaced by a new open): its threads stop once idle."""
+        self.closed = True
+        if self.lanes is not None:
+            self.lanes.shutdown()
 
     # ------------------------------------------------------------ edits
     def queue_changes(self, version: int, changes: Sequence[Change]) -> None:
@@ -275,7 +290,7 @@ class Workspace:
     def open(self, uri: str, text: str, version: int, language_id: str) -> DocumentState:
         old = self.docs.get(uri)
         if old is not None:
-            old.closed = True
+            old.close()
         st = DocumentState(uri, text, version, language_id)
         self.docs[uri] = st
         return st
@@ -283,5 +298,5 @@ class Workspace:
     def close(self, uri: str) -> DocumentState | None:
         st = self.docs.pop(uri, None)
         if st is not None:
-            st.closed = True
+            st.close()
         return st

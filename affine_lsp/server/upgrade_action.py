@@ -14,6 +14,7 @@ edit is applied.
 
 from __future__ import annotations
 
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from lsprotocol import types
@@ -26,6 +27,10 @@ from affine_lsp.syntax.document import Document
 from affine_lsp.syntax.legacy import LEGACY_CODE
 
 TITLE = "Upgrade to current MLIR syntax"
+UPGRADE_WAIT_S = 0.5
+"""How long a code-action request waits for the upgrade of the document's
+version; past it the action is offered disabled ("still being computed") and
+the next request has it."""
 NOTICE_COMMAND = "affine-lsp.upgradeNotice"
 
 
@@ -58,10 +63,18 @@ def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int
 
     cached = st.upgrade_action
     if cached is not None and cached[0] == doc.version:
-        result = cached[1]
+        fut = cached[1]
     else:
-        result = upgrade_text(doc.text)
-        st.upgrade_action = (doc.version, result)
+        # The upgrade parses every item (seconds on a 20,000-line file): on
+        # the document's on-demand thread, without the lock (it reads a copy
+        # of the text), waited for UPGRADE_WAIT_S at most.
+        fut = ls.lanes(st).submit_ondemand(lambda text=doc.text: upgrade_text(text))
+        st.upgrade_action = (doc.version, fut)
+    try:
+        result = fut.result(timeout=UPGRADE_WAIT_S)
+    except FutureTimeout:
+        reason = "the upgrade of this file is still being computed; ask again in a moment"
+        return [types.CodeAction(title=TITLE, kind=types.CodeActionKind.SourceFixAll, disabled=types.CodeActionDisabled(reason=reason))]
     if result.text == doc.text:
         return []
     lines = doc.lines

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from affine_lsp.ir.attributes import Attribute
 from affine_lsp.ir.core import NO_SPAN, Operation, OpResult, Value
@@ -267,8 +268,95 @@ def checked_in_section(doc: object, edits: Sequence[TextEdit]) -> None:
     lo = min(e.start for e in edits)
     hi = max(e.end for e in edits)
     sec = doc.section_at(lo)
-    if len(doc.sections) == 1 or hi > sec.end or lo < sec.start:
+    if hi > sec.end or lo < sec.start:
+        checked(doc.text, edits)
+        return
+    scope = _function_scope(doc, sec, lo, hi, edits)
+    if scope is not None:
+        text, shift = scope
+        checked(text, [TextEdit(e.start - shift, e.end - shift, e.new_text) for e in edits])
+        return
+    if len(doc.sections) == 1:
         checked(doc.text, edits)
         return
     base = sec.start
     checked(doc.text[base : sec.end], [TextEdit(e.start - base, e.end - base, e.new_text) for e in edits])
+
+
+_SYMBOL_REF = re.compile(r'@(?:[A-Za-z_$.\-][\w$.\-]*|"[^"\n]*")')
+_TOP_LEVEL_VALUE = re.compile(r"\s*%")
+_ALIAS_DEF = re.compile(r"\s*([#!][A-Za-z_0-9][\w$.\-]*)\s*=")
+_ALIAS_REF = re.compile(r"#[A-Za-z_0-9][\w$.\-]*|![A-Za-z_][\w$.\-]*")
+
+
+def _function_scope(doc: object, sec: object, lo: int, hi: int, edits: Sequence[TextEdit]) -> tuple[str, int] | None:
+    """The text ``checked`` needs for edits inside one top-level
+    ``func.func`` of a section with other functions: the section without the
+    functions that cannot gain or lose an error by the edit, and the shift
+    of the edits' offsets into it; None when the edits are not inside one
+    function or the section has values at its top level.
+
+    A function's diagnostics depend only on its own text and its
+    environment (aliases, module structure, the items that are not
+    functions, which are all kept; values at the top of a module are not
+    handled: an untyped one learns its type from a use in any item, see
+    ``parallel.py``), except through symbols: the functions whose name the
+    edited function names (before or after the edit) and those that name it
+    are kept too. The errors of the others are the same before and after the
+    edit, which ``checked`` compares: leaving them out changes no answer,
+    and on a 20,000-line file saves re-parsing, verifying and analysing
+    every other function twice per transformation offered."""
+    from affine_lsp.syntax.document import Document, Section
+
+    assert isinstance(doc, Document) and isinstance(sec, Section)
+    chunks = sec.chunks
+    target = next((c for c in chunks if c.kind == "item" and c.start <= lo and hi <= c.end), None)
+    if target is None or target.ir_op is None or target.ir_op.name != "func.func":
+        return None
+    funcs = {id(c) for c in chunks if c.kind == "item" and c.ir_op is not None and c.ir_op.name == "func.func"}
+    if len(funcs) < 2:
+        return None
+    text = doc.text
+    aliases: dict[str, list[Any]] = {}
+    for c in chunks:
+        if c.kind != "item" or id(c) in funcs:
+            continue
+        m = _ALIAS_DEF.match(c.text)
+        if m is not None:
+            aliases.setdefault(m.group(1), []).append(c)
+        elif _TOP_LEVEL_VALUE.match(c.text):
+            return None
+    base = target.start
+    new_target = apply_edits(target.text, [TextEdit(e.start - base, e.end - base, e.new_text) for e in edits])
+    named = set(_SYMBOL_REF.findall(target.text)) | set(_SYMBOL_REF.findall(new_target))
+    alias_ids = {id(c) for cs in aliases.values() for c in cs}
+    # (A function's own name is among its references.)
+    kept = [c for c in chunks if id(c) not in alias_ids and (id(c) not in funcs or c is target or set(_SYMBOL_REF.findall(c.text)) & named)]
+    # The aliases they name, transitively (an alias nobody names gains no error).
+    refs = set().union(*(c.alias_refs for c in kept), _ALIAS_REF.findall(new_target))
+    todo = [r for r in refs if r in aliases]
+    while todo:
+        for c in aliases.get(todo.pop(), []):
+            for r in c.alias_refs - refs:
+                refs.add(r)
+                todo.append(r)
+    kept_ids = {id(c) for c in kept} | {id(c) for r in refs for c in aliases.get(r, [])}
+    out: list[str] = []
+    pos = sec.start
+    shift = 0
+    size = 0
+    for c in chunks:
+        if id(c) not in kept_ids:
+            gap = text[pos : c.start]
+            gap = gap if gap.strip() else "\n"  # (a file of blank lines is chunked too)
+            out.append(gap)
+            size += len(gap)
+            pos = c.end
+            continue
+        if c is target:
+            shift = target.start - (size + c.start - pos)
+        out.append(text[pos : c.end])
+        size += c.end - pos
+        pos = c.end
+    out.append(text[pos : sec.end])
+    return "".join(out), shift

@@ -1,0 +1,87 @@
+"""The worker threads of one open document (its *lanes*).
+
+Work on a document never queues behind work on another one: each document
+has its own thread for its fast phases and merges (in order, one at a
+time, as before on the one parse worker), its own two threads for its
+requests, and its own thread for the analyses its hovers and inlay hints
+wait for (each wait bounded; the answer says when it is not complete). A
+20,000-line document being built, a request that waits for its lock, or an
+on-demand analysis that goes on past its wait holds only that document's
+lanes; a request on a small document beside it starts at once (it shares
+the interpreter and the isl lock, taken per isl query, not a queue).
+
+What stays shared: the parse worker runs the start-up (parser tables,
+verifier, the dataflow worker's fork: every lane's first task waits for
+it, see :meth:`DocumentLanes.submit_fast`) and the rare full garbage
+collection; the analysis worker runs the background analysis of every
+document, one function at a time, yielding to interactive work between two
+functions; the dataflow worker process serves every document (a request's
+flows go first, ``urgent``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+_numbers = itertools.count(1)
+
+
+class DocumentLanes:
+    """A document's fast-phase thread, request threads and on-demand
+    analysis thread (each thread started on first use)."""
+
+    REQUEST_THREADS = 2
+
+    def __init__(self, fallback: ThreadPoolExecutor, ondemand_fallback: ThreadPoolExecutor, ready: Future[Any] | None = None) -> None:
+        n = next(_numbers)
+        self._ready = ready
+        self._fallback = fallback
+        self._ondemand_fallback = ondemand_fallback
+        self.fast = ThreadPoolExecutor(1, thread_name_prefix=f"affine-doc{n}-parse")
+        self._requests = ThreadPoolExecutor(self.REQUEST_THREADS, thread_name_prefix=f"affine-doc{n}-request")
+        self._ondemand = ThreadPoolExecutor(1, thread_name_prefix=f"affine-doc{n}-ondemand")
+        self.closed = False
+
+    def submit_fast(self, fn: Callable[..., T], *args: Any) -> Future[T]:
+        """Run ``fn(*args)`` on the document's fast-phase thread, after the
+        server's start-up work (``ready``) is done."""
+        ready = self._ready
+        job: Callable[[], T] = lambda: fn(*args)  # noqa: E731
+        if ready is not None and not ready.done():
+
+            def job() -> T:
+                with contextlib.suppress(BaseException):  # (the start-up logged it; the document is built all the same)
+                    ready.result()
+                return fn(*args)
+
+        return self._submit(self.fast, job)
+
+    def submit_request(self, fn: Callable[[], T]) -> Future[T]:
+        """Run ``fn()`` on one of the document's request threads."""
+        return self._submit(self._requests, fn)
+
+    def submit_ondemand(self, fn: Callable[[], T]) -> Future[T]:
+        """Run ``fn()`` on the document's on-demand analysis thread (the
+        analyses its hovers and inlay hints wait for, bounded): one that goes
+        on past its wait holds this document's thread, not another's."""
+        return self._submit(self._ondemand, fn, self._ondemand_fallback)
+
+    def _submit(self, pool: ThreadPoolExecutor, fn: Callable[[], T], fallback: ThreadPoolExecutor | None = None) -> Future[T]:
+        if not self.closed:
+            with contextlib.suppress(RuntimeError):  # shut down meanwhile
+                return pool.submit(fn)
+        # Work that reached a document just closed: the shared pool.
+        return (fallback or self._fallback).submit(fn)
+
+    def shutdown(self) -> None:
+        """Stop the threads once their current work is done (the document is closed)."""
+        self.closed = True
+        self.fast.shutdown(wait=False)
+        self._requests.shutdown(wait=False)
+        self._ondemand.shutdown(wait=False)

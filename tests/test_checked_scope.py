@@ -1,0 +1,113 @@
+"""``rewrite.checked_in_section`` on an edit inside one function of a large
+section checks the function with its environment only (issue #31: a code
+action on a 20,000-line file re-parsed, verified and analysed the whole file
+twice per transformation offered, 13-160 s): the same verdict as
+``edits.checked`` on the whole text, for every kind of edit below.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from affine_lsp.syntax.document import Document
+from affine_lsp.transforms.edits import TextEdit, UnsafeTransform, checked
+from affine_lsp.transforms.rewrite import _function_scope, checked_in_section
+
+TEXT = """#id = affine_map<(d0) -> (d0)>
+#unused = affine_map<(d0) -> (d0 + 7)>
+func.func @callee(%x: f32) -> f32 {
+  return %x : f32
+}
+func.func @unrelated(%A: memref<8xf32>) {
+  affine.for %i = 0 to 8 {
+    %v = affine.load %A[%i] : memref<8xf32>
+  }
+  return
+}
+func.func @target(%A: memref<8xf32>, %x: f32) -> f32 {
+  affine.for %i = 0 to 8 {
+    %v = affine.load %A[%i] : memref<8xf32>
+    %w = affine.apply #id(%i)
+    affine.store %v, %A[%w] : memref<8xf32>
+  }
+  %r = func.call @callee(%x) : (f32) -> f32
+  return %r : f32
+}
+func.func @caller(%A: memref<8xf32>, %x: f32) -> f32 {
+  %r = func.call @target(%A, %x) : (memref<8xf32>, f32) -> f32
+  return %r : f32
+}
+func.func @broken_elsewhere() {
+  %u = arith.addf %nope, %nope : f32
+  return
+}
+"""
+
+
+def _edit(old: str, new: str, text: str = TEXT) -> list[TextEdit]:
+    at = text.index(old, text.index("@target("))
+    return [TextEdit(at, at + len(old), new)]
+
+
+def _verdict(fn, doc: Document, edits: list[TextEdit]) -> bool:
+    try:
+        fn(doc, edits) if fn is checked_in_section else fn(doc.text, edits)
+    except UnsafeTransform:
+        return False
+    return True
+
+
+EDITS = {
+    "a harmless edit": ("affine.for %i = 0 to 8 {", "affine.for %i = 0 to 8 step 2 {", True),
+    "an undefined value": ("%v = affine.load %A[%i]", "%v = affine.load %A[%j]", False),
+    # (Whatever the verifier says of calls, the same in both.)
+    "a call with other types": ("func.call @callee(%x) : (f32) -> f32", "func.call @callee(%A) : (memref<8xf32>) -> f32", None),
+    "a call to a function named only after the edit": ("%r = func.call @callee(%x)", "%r = func.call @unrelated(%x)", None),
+    "a call to a function that does not exist": ("%r = func.call @callee(%x)", "%r = func.call @nowhere(%x)", None),
+    "a signature its caller no longer matches": ("%x: f32) -> f32 {", "%x: f32) -> f64 {", False),
+    "an undefined alias": ("#id(%i)", "#nowhere(%i)", False),
+    "an alias that exists but was not named": ("#id(%i)", "#unused(%i)", True),
+    "an error the text already had elsewhere, written in the function": (
+        "  return %r : f32\n}\nfunc.func @caller",
+        "  return %r : f32\n}\nfunc.func @caller",
+        True,
+    ),
+}
+
+
+@pytest.mark.parametrize("what", list(EDITS))
+def test_the_same_verdict_as_the_whole_text(what: str) -> None:
+    old, new, ok = EDITS[what]
+    doc = Document(TEXT)
+    edits = _edit(old, new)
+    whole = _verdict(checked, doc, edits)
+    assert ok is None or whole is ok
+    assert _verdict(checked_in_section, doc, edits) is whole
+
+
+def test_the_unrelated_functions_and_aliases_are_left_out() -> None:
+    doc = Document(TEXT)
+    edits = _edit("affine.for %i = 0 to 8 {", "affine.for %i = 0 to 4 {")
+    scope = _function_scope(doc, doc.sections[0], edits[0].start, edits[0].end, edits)
+    assert scope is not None
+    text, shift = scope
+    assert "@unrelated" not in text and "@broken_elsewhere" not in text and "#unused" not in text
+    assert "@callee(%x: f32)" in text and "@caller" in text and "#id =" in text
+    # The edits land on the same text once shifted.
+    e = edits[0]
+    assert text[e.start - shift : e.end - shift] == TEXT[e.start : e.end]
+
+
+def test_values_at_the_top_of_the_module_keep_the_whole_section() -> None:
+    text = "%c = arith.constant 0 : index\n" + TEXT
+    doc = Document(text)
+    edits = _edit("affine.for %i = 0 to 8 {", "affine.for %i = 0 to 4 {", text)
+    assert _function_scope(doc, doc.sections[0], edits[0].start, edits[0].end, edits) is None
+
+
+def test_an_edit_across_two_functions_keeps_the_whole_section() -> None:
+    doc = Document(TEXT)
+    a = TEXT.index("@target(")
+    b = TEXT.index("@caller(")
+    edits = [TextEdit(a, b, TEXT[a:b])]
+    assert _function_scope(doc, doc.sections[0], a, b, edits) is None
