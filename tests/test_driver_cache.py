@@ -16,11 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from affine_lsp.ir.core import Anchor
 from affine_lsp.syntax import driver_cache
 from affine_lsp.syntax import parser as P
 from affine_lsp.syntax.engines import ParserTables, cached_driver, grammar_texts, make_driver, make_lark, store_driver
-from tests.test_parser_reductions import broken, chunk_texts, dump
+from tests.test_parser_reductions import broken, chunk_texts, parse_with
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -152,14 +151,7 @@ def test_the_cached_driver_parses_as_the_driver_built_from_larks_table(tmp_path:
     with_built = ParserTables(lark, reductions, built, P.ChunkTransformer)
     with_cached = ParserTables(None, None, cached, P.ChunkTransformer, lambda: (lark, reductions))
 
-    def parse(tables: ParserTables, text: str) -> object:
-        saved = P._TABLES
-        P._TABLES = tables
-        try:
-            r = P.parse_chunk(text, Anchor(0))
-        finally:
-            P._TABLES = saved
-        return dump(r.item), [(n.severity, n.message, n.span.start, n.span.end) for n in r.notes]
+    parse = parse_with
 
     rng = random.Random(34)
     seen = 0

@@ -143,7 +143,8 @@ _SECTIONS = [
 ]
 
 
-def _errors(text: str) -> list[str]:
+def error_lines(text: str) -> list[str]:
+    """The errors of ``text``, as `LINE:COL: message` (1-based)."""
     doc = Document(text)
     out = []
     for n in diagnostics.collect(doc):
@@ -155,7 +156,7 @@ def _errors(text: str) -> list[str]:
 
 @pytest.mark.parametrize(("text", "error"), _SECTIONS)
 def test_corrected_answers(text: str, error: str | None) -> None:
-    assert _errors(text) == ([error] if error else [])
+    assert error_lines(text) == ([error] if error else [])
 
 
 @pytest.mark.oracle

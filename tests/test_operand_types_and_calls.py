@@ -11,6 +11,7 @@ import pytest
 from affine_lsp import diagnostics
 from affine_lsp.syntax.document import Document
 from tests import oracle
+from tests.test_op_traits import error_lines as _errors
 
 _SIG = "func.func private @g(i32, f32) -> i32\n"
 
@@ -138,16 +139,6 @@ _SECTIONS = [
         "4:23: use of value '%b' expects different type than prior uses: 'i32' vs 'f32'",
     ),
 ]
-
-
-def _errors(text: str) -> list[str]:
-    doc = Document(text)
-    out = []
-    for n in diagnostics.collect(doc):
-        if n.severity == "error":
-            ln, col = doc.lines.position(n.span.start)
-            out.append(f"{ln + 1}:{col + 1}: {n.message}")
-    return out
 
 
 @pytest.mark.parametrize(("text", "error"), _SECTIONS)

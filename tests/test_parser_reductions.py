@@ -81,9 +81,9 @@ def parser(fast: bool) -> tuple[Lark, ParserTables, LalrDriver | None]:
     return lark, ParserTables(lark, reductions, driver, P.ChunkTransformer), driver
 
 
-def parse(text: str, fast: bool) -> Any:
-    """Like parse_chunk, with or without the fast paths."""
-    _, tables, _ = parser(fast)
+def parse_with(tables: Any, text: str) -> Any:
+    """parse_chunk with ``tables`` in place of the process's parser tables:
+    the item dumped and the notes."""
     saved = P._TABLES
     P._TABLES = tables
     try:
@@ -91,6 +91,12 @@ def parse(text: str, fast: bool) -> Any:
     finally:
         P._TABLES = saved
     return dump(r.item), [(n.severity, n.message, n.span.start, n.span.end) for n in r.notes]
+
+
+def parse(text: str, fast: bool) -> Any:
+    """Like parse_chunk, with or without the fast paths."""
+    _, tables, _ = parser(fast)
+    return parse_with(tables, text)
 
 
 def chunk_texts() -> Iterator[tuple[str, str]]:
