@@ -21,6 +21,11 @@ from affine_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region
 from affine_lsp.ir.types import FunctionType, MemRefType, OpaqueType, Type
 from affine_lsp.syntax.nodes import AliasDefSyn, AliasRef, AliasType, BlockSyn, Note, OpSyn, RegionSyn
 
+_WITH_ALIASES = (AliasRef, ArrayAttr, DictAttr)
+"""The attributes :meth:`IRBuilder.resolve_attr` may change (it returns the others as they are)."""
+_ALIASABLE = (AliasType, MemRefType)
+"""The types :meth:`IRBuilder.resolve_type` may change (it returns the others as they are)."""
+
 
 class UndefinedValue(Value):
     """Stands for an operand whose name has no definition."""
@@ -203,7 +208,7 @@ class IRBuilder:
             self.error(f"redefinition of SSA value '{name}'", span, "redefinition", related=[(prev.span, "previously defined here")])
             return
         scope.values[name] = v
-        fwd = self._forward.get(id(scope.root()))
+        fwd = self._forward.get(id(scope.root())) if self._forward else None
         if fwd:
             # Bind the earlier uses of the name (`%x` also names `%x#0`).
             base, _, num = name.rpartition("#")
@@ -214,7 +219,7 @@ class IRBuilder:
     def _check_entry_arg(self, scope: Scope, name: str, span: Span) -> None:
         """MLIR: a region's named entry argument (``affine.for %i``) must not
         have been referenced before (e.g. by an operand of its own op)."""
-        fwd = self._forward.get(id(scope.root()))
+        fwd = self._forward.get(id(scope.root())) if self._forward else None
         pend = fwd.pop(name, None) if fwd else None
         if not pend:
             return
@@ -245,11 +250,18 @@ class IRBuilder:
         return t
 
     def make_op(self, syn: OpSyn) -> Operation:
+        attrs = syn.attrs
+        if attrs:
+            resolve = self.resolve_attr
+            # (only these hold alias references: the others are kept as they are)
+            attributes = {k: resolve(v) if isinstance(v, _WITH_ALIASES) else v for k, v in attrs.items()}
+        else:
+            attributes = {}
         op = Operation(
             name=syn.name,
             span=syn.span,
             name_span=syn.name_span,
-            attributes={k: self.resolve_attr(v) for k, v in syn.attrs.items()},
+            attributes=attributes,
             operand_segments=syn.segments,
             custom=syn.custom,
             known=syn.known,
@@ -347,9 +359,10 @@ class IRBuilder:
                     extra.append((name, span))
             return extra
         types = syn.operand_types
+        n = len(types) if types is not None else 0
         for i, (name, span) in enumerate(syn.operands):
-            t = types[i] if types is not None and i < len(types) else None
-            self._use(op, name, span, self.resolve_type(t), scope)
+            t = types[i] if i < n else None  # type: ignore[index]
+            self._use(op, name, span, self.resolve_type(t) if isinstance(t, _ALIASABLE) else t, scope)
         return []
 
     def _use(self, op: Operation, name: str, span: Span, declared: Type | None, scope: Scope, silent: bool = False) -> None:

@@ -256,9 +256,8 @@ class Checker:
 
     # ------------------------------------------------------------ dispatch
     def parse_checks(self, op: Operation) -> Note | None:
-        note = op_structure.unknown_op_note(op) or op_structure.result_binding_note(op)
-        if note is not None or not op.known:
-            return note
+        if not op.known:  # (both notes are None for a known op)
+            return op_structure.unknown_op_note(op) or op_structure.result_binding_note(op)
         # Imported here (affine_checks imports this module); this form of the
         # import costs half of 'from ... import' per call (no fromlist handling).
         import affine_lsp.verify.affine_checks as affine_checks

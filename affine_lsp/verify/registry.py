@@ -83,13 +83,22 @@ _UNSIGNED_DIV = frozenset({"arith.divui", "arith.ceildivui", "arith.remui", "ari
 _DIM_OPS = frozenset({"memref.dim", "tensor.dim"})
 
 
+_UNREGISTERED: dict[str, bool] = {}
+""":func:`is_unregistered` per op name (the verifier asks several times per op)."""
+
+
 def is_unregistered(op: Operation) -> bool:
     """A generic-form op MLIR 22.1.8 does not register: of a dialect it
     does not have, or not an op of its (upstream) dialect."""
     if not op.known:
         return False
     name = op.name
-    return not op_registry.is_upstream_dialect(op.dialect) or op_registry.lookup(name) is None
+    r = _UNREGISTERED.get(name)
+    if r is None:
+        if len(_UNREGISTERED) > 4096:  # bounded: names come from the text
+            _UNREGISTERED.clear()
+        r = _UNREGISTERED[name] = not op_registry.is_upstream_dialect(name.split(".", 1)[0] if "." in name else "") or op_registry.lookup(name) is None
+    return r
 
 
 def is_affine_scope(op: Operation) -> Tri:

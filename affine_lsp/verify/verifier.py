@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from affine_lsp.ir.core import Block, BlockArgument, Operation, Region, Span, Value
+from affine_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Span, Value
 from affine_lsp.syntax.nodes import Note
 from affine_lsp.verify import registry
 from affine_lsp.verify.checks import Checker
@@ -141,8 +141,9 @@ def verify_section(
         hit = cache.lookup(op, "parse") if cache is not None else None
         if hit is None:
             found: list[Note] = []
+            parse_checks = checker.parse_checks
             for o in op.walk():
-                note = checker.guard(o.name_span, lambda o=o: checker.parse_checks(o))
+                note = checker.guard(o.name_span, parse_checks, o)
                 if note is not None:
                     found.append(note)
                     break
@@ -234,28 +235,27 @@ class _Verifier:
         if id(op) in self.skip:
             return True
         c = self.c
+        guard = c.guard
         entrance, exit_check = c.hooks(op)
-        if entrance is not None and not self.run(op, entrance, c, op):
+        if entrance is not None and not self.emit(guard(op.name_span, entrance, c, op)):
             return False
-        for region in op.regions:
-            for block in region.blocks:
-                if not self.run(op, self.c.block_entrance, block):
-                    return False
-                for o in block.operations:
-                    if _deferred(o):
-                        continue
-                    if not self.verify_operation(o):
-                        return False
-                if not self.run(op, self.c.block_exit, block):
-                    return False
         # Isolated nested ops are verified independently (in parallel in
         # MLIR), when the op is left: after the other nested ops.
-        ok = True
+        deferred: list[Operation] = []
         for region in op.regions:
             for block in region.blocks:
+                if not self.emit(guard(op.name_span, c.block_entrance, block)):
+                    return False
                 for o in block.operations:
                     if _deferred(o):
-                        ok = self._verify_item(o) and ok
+                        deferred.append(o)
+                    elif not self.verify_operation(o):
+                        return False
+                if not self.emit(guard(op.name_span, c.block_exit, block)):
+                    return False
+        ok = True
+        for o in deferred:
+            ok = self._verify_item(o) and ok
         if not ok or id(op) in self.failed_inside:
             return False
         # (The root module encloses every value: no check, also because the
@@ -269,6 +269,7 @@ class _Verifier:
         outside (nested isolated ops check themselves)."""
         for region in iso.regions:
             pending = [region]
+            inside = {id(region)}  # regions known to lie in ``region``: those walked
             while pending:
                 for block in pending.pop().blocks:
                     for o in block.operations:
@@ -277,12 +278,13 @@ class _Verifier:
                                 continue
                             blk = v.parent_block
                             where = blk.parent if blk is not None else None
-                            if where is not None and where is not region and not _region_is_proper_ancestor(region, where):
+                            if where is not None and id(where) not in inside and not _region_is_proper_ancestor(region, where):
                                 return self.c.op_error(
                                     o, "using value defined outside the region", related=[(iso.name_span, "required by region isolation constraints")]
                                 )
                         if o.regions and not registry.is_isolated(o):
                             pending.extend(o.regions)
+                            inside.update(map(id, o.regions))
         return None
 
     # ------------------------------------------------------------ dominance
@@ -300,16 +302,32 @@ class _Verifier:
             ssa = registry.has_ssa_dominance(cur)
             for region in cur.regions:
                 for block in region.blocks:
-                    reachable = dom.reachable(block)
+                    check = ssa is not None and dom.reachable(block)
+                    # The ops of this block before ``o`` (in an SSACFG block,
+                    # those whose results dominate ``o``; in a graph region
+                    # every op of the block does): a definition in the same
+                    # block, the common case, is decided without the walk of
+                    # properly_dominates_value.
+                    before: set[int] = set()
                     for o in block.operations:
                         # Every use is checked (the region of the definition
                         # decides), unless the op's syntax was skipped.
-                        if reachable and ssa is not None:
+                        if check:
+                            here = o.parent is block
                             for i, v in enumerate(o.operands):
+                                if not here:
+                                    pass
+                                elif type(v) is OpResult:
+                                    d = v.owner
+                                    if d is not None and d.parent is block and (id(d) in before or not ssa):
+                                        continue
+                                elif type(v) is BlockArgument and v.owner is block:
+                                    continue
                                 if _is_undefined(v):
                                     continue
                                 if not dom.properly_dominates_value(v, o):
                                     return self._dominance_note(o, i, v)
+                            before.add(id(o))
                         if o.regions and not _isolated_or_unknown(o):
                             worklist.append(o)
         return None
@@ -361,7 +379,8 @@ def _deferred(op: Operation) -> bool:
     """Verified on its own, after the other ops nested in its parent: an op
     isolated from above (a declaration too: MLIR's has an empty region) or
     an op with regions whose syntax was skipped."""
-    return (bool(op.regions) and _isolated_or_unknown(op)) or registry.is_isolated(op) is True
+    iso = registry.is_isolated(op)
+    return iso is True or (iso is None and bool(op.regions))
 
 
 def _isolated_or_unknown(op: Operation) -> bool:
@@ -433,7 +452,8 @@ class _Dominance:
         return doms, reach
 
     def reachable(self, block: Block) -> bool:
-        if block.parent is None:
+        region = block.parent
+        if region is None or region.blocks[0] is block:  # (the entry block)
             return True
         _, reach = self._region_info(block.parent)
         return id(block) in reach
