@@ -1,9 +1,12 @@
-"""Two processes for one large document.
+"""Two processes (or more) for one large document.
 
 The top-level ``func.func`` items of the second half of a large document are
 parsed, built, verified (and, for ``affine-lsp check``, analysed) in a
 forked child process while this process does the rest; the child sends
-back the diagnostics of its items only. Fork start is cheap (the document
+back the diagnostics of its items only. The first open of a document in
+the server (:func:`split_open`) forks one child per core beyond the
+first (:func:`processes`, at most :data:`MAX_PROCESSES` in all), each
+taking an equal share of the functions; the same reasoning holds for each. Fork start is cheap (the document
 is only chunked when it forks) and the child leaves without freeing
 anything.
 
@@ -60,7 +63,9 @@ MIN_CHARS = int(os.environ.get("AFFINE_LSP_SPLIT_MIN_CHARS", "150000"))
 cost more than they save). ``AFFINE_LSP_SPLIT_MIN_CHARS=0`` forces the split
 (tests); a negative value turns it off."""
 CHILD_SHARE = 0.5
-"""The share of the function text the child takes."""
+"""The share of the function text the child takes (:func:`plan`, two processes)."""
+MAX_PROCESSES = 4
+"""At most this many processes open a document (:func:`split_open`)."""
 CHILD_TIMEOUT_S = 120.0
 """A child that has not answered by then is killed; its items are then done here."""
 
@@ -97,6 +102,47 @@ def plan(doc: Document) -> list[int] | None:
         if acc >= total * (1 - CHILD_SHARE):
             return funcs[k + 1 :] or None
     return None
+
+
+def processes() -> int:
+    """How many processes :func:`split_open` opens a large document on: one
+    per core this process may run on, at least 2 (the split's merge and the
+    child's fork cost little) and at most :data:`MAX_PROCESSES`;
+    ``AFFINE_LSP_SPLIT_PROCESSES`` sets it."""
+    env = os.environ.get("AFFINE_LSP_SPLIT_PROCESSES", "")
+    if env.strip().isdigit():
+        return max(2, int(env))
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(2, min(MAX_PROCESSES, cores))
+
+
+def plan_shares(doc: Document, n: int) -> list[list[int]] | None:
+    """The chunk indices each of ``n - 1`` children takes (consecutive
+    functions, about ``1/n`` of the function text each; this process keeps
+    the first share), the empty shares left out; None when ``doc`` is not
+    worth splitting or may not be split (as :func:`plan`)."""
+    if n <= 2:
+        owned = plan(doc)
+        return [owned] if owned is not None else None
+    if not available() or len(doc.text) < MIN_CHARS:
+        return None
+    funcs = _independent_functions(doc)
+    if len(funcs) < 2:
+        return None
+    total = sum(doc.chunks[i].length for i in funcs)
+    shares: list[list[int]] = [[] for _ in range(n)]
+    acc = 0
+    j = 0
+    for i in funcs:
+        shares[j].append(i)
+        acc += doc.chunks[i].length
+        while j < n - 1 and acc >= total * (j + 1) / n:
+            j += 1
+    children = [s for s in shares[1:] if s]
+    return children or None
 
 
 def _independent_functions(doc: Document) -> list[int]:
@@ -391,38 +437,51 @@ def collect(doc: Document, unknown_op_mode: str = "once") -> list[Note] | None:
 
 
 def split_open(
-    doc: Document, verify: Callable[[], None], on_fork: Callable[[], None] | None = None, what: str = ""
+    doc: Document, verify: Callable[[], None], on_fork: Callable[[], None] | None = None, what: str = "", n: int | None = None
 ) -> tuple[list[int], dict[int, list[Any]], float] | None:
-    """The first computation of a large document on two processes: the
-    top-level functions of its second half (:func:`plan`) are parsed, built
-    and verified in a forked child while ``verify`` (this process's share,
-    kept per item) runs here, on placeholder chunks. (the owned chunk
-    indices, the child's verifier results per section, for
-    ``verify_section``'s ``foreign``, its private memory in MB), or None
-    (not split, or the child failed: then nothing is left of it). The
-    server's first fast phase and its early first publish
-    (``server/early_open.py``) both open through it."""
-    owned = plan(doc)
-    if owned is None:
+    """The first computation of a large document on ``n`` processes
+    (default :func:`processes`): the top-level functions of all but its
+    first ``1/n`` (:func:`plan_shares`) are parsed, built and verified in
+    forked children while ``verify`` (this process's share, kept per item)
+    runs here, on placeholder chunks. (the chunk indices the children
+    owned, their verifier results per section, for ``verify_section``'s
+    ``foreign``, their private memory in MB), or None (not split, or a
+    child failed: then nothing is left of the children). The server's first
+    fast phase and its early first publish (``server/early_open.py``) both
+    open through it."""
+    shares = plan_shares(doc, processes() if n is None else n)
+    if shares is None:
         return None
     from affine_lsp.syntax.parser import shared_tables
 
     shared_tables()  # built before the fork (it is built under a lock)
     t0 = time.perf_counter()
-    try:
-        child = Child(doc, owned, analyses=False, on_fork=on_fork)
-    except OSError:
-        log.exception("fork failed")
+    children: list[Child] = []
+    for share in shares:
+        try:
+            children.append(Child(doc, share, analyses=False, on_fork=on_fork))
+        except OSError:
+            log.exception("fork failed")  # the shares not forked stay here
+            break
+    if not children:
         return None
+    owned = [i for child in children for i in child.owned]
     placeholders(doc, owned)
     try:
         verify()
     except Exception:
         log.exception("verifier failed")
-    # The child does as much; past three times as long it is not coming.
-    results = child.result(timeout=max(2.0, 3 * (time.perf_counter() - t0)))
-    if results is None:
-        log.warning("%s: the parse child failed (%s); parsing in this process", what, child.error)
+    # A child does as much; past three times as long it is not coming.
+    results: dict[int, ItemResult] = {}
+    failed = []
+    for child in children:
+        got = child.result(timeout=max(2.0, 3 * (time.perf_counter() - t0)))
+        if got is None:
+            failed.append(child.error)
+        else:
+            results.update(got)
+    if failed:
+        log.warning("%s: a parse child failed (%s); parsing in this process", what, "; ".join(str(e) for e in failed))
         restore(doc, owned)
         return None
-    return owned, splice(doc, results), child.private_mb
+    return owned, splice(doc, results), sum(child.private_mb for child in children)

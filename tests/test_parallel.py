@@ -167,6 +167,64 @@ def test_a_child_past_its_time_is_killed(forced: None, monkeypatch: pytest.Monke
         os.waitpid(child.pid, os.WNOHANG)  # reaped
 
 
+# ---------------------------------------------------------------- more processes
+
+
+def _first_publish(text: str, parallel_open: bool) -> list[dict]:
+    import dataclasses
+
+    from affine_lsp.server.early_open import fast_phase
+    from affine_lsp.server.settings import Settings
+
+    return fast_phase("file:///f.mlir", text, dataclasses.replace(Settings(), parallel_open=parallel_open))
+
+
+def test_shares_of_more_processes(forced: None) -> None:
+    doc = Document(_doc(n=9))
+    funcs = [i for i, c in enumerate(doc.chunks) if c.text.lstrip().startswith("func.func")]
+    shares = parallel.plan_shares(doc, 3)
+    assert shares is not None and len(shares) == 2
+    # Consecutive functions, the first third kept here, the others a third each.
+    assert shares[0] + shares[1] == funcs[3:]
+    assert len(shares[0]) == len(shares[1]) == 3
+    assert parallel.plan_shares(doc, 2) == [parallel.plan(doc)]
+    assert parallel.plan_shares(Document(KERNEL.format(n=0)), 4) is None
+
+
+@pytest.mark.parametrize("processes", ["3", "4"])
+@pytest.mark.parametrize("what", ["none", "verifier error", "syntax error", "undefined value", "parse-class error"])
+def test_the_first_publish_on_more_processes_is_one_process_s(forced: None, monkeypatch: pytest.MonkeyPatch, what: str, processes: str) -> None:
+    text = _doc(n=9, nested=what == "verifier error")
+    if what != "none":
+        old, new = BREAKS[what]
+        funcs = [m.start() for m in re.finditer(r"func\.func", text)]
+        for at in sorted([funcs[1], funcs[4], funcs[-1]], reverse=True):  # one in each share
+            k = text.index(old, at)
+            text = text[:k] + new + text[k + len(old) :]
+    one = _first_publish(text, parallel_open=False)
+    assert (what == "none") == (not one)
+    monkeypatch.setenv("AFFINE_LSP_SPLIT_PROCESSES", processes)
+    forks = []
+    real = parallel.Child.__init__
+
+    def counting(self: parallel.Child, *args: object, **kwargs: object) -> None:
+        forks.append(1)
+        real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(parallel.Child, "__init__", counting)
+    assert _first_publish(text, parallel_open=True) == one
+    assert len(forks) == int(processes) - 1
+
+
+def test_a_failing_child_of_several_changes_nothing(forced: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _doc(n=9).replace("%B[%i, %j]", "%B[%i]")
+    one = _first_publish(text, parallel_open=False)
+    monkeypatch.setenv("AFFINE_LSP_SPLIT_PROCESSES", "3")
+    _child_fails(monkeypatch, "dies")
+    assert _first_publish(text, parallel_open=True) == one
+    assert len(one) == 9
+
+
 # ---------------------------------------------------------------- the server
 
 
