@@ -175,3 +175,14 @@ def test_a_broken_current_file_is_not_an_old_one() -> None:
     assert not any(n.code == LEGACY_CODE for n in notes)
     result = upgrade_text(text)
     assert result.text == text
+
+
+def test_the_item_head_check_reads_words_as_word_at() -> None:
+    """``_is_word_at`` (run at every item after every edit) agrees with
+    ``_word_at(...) == word`` at every position of texts holding the word
+    alone, in longer words and at the end."""
+    from affine_lsp.syntax.legacy import _is_word_at, _word_at
+
+    for text in ("func @f() {", "func.func @f", "funcs", "func_x", "func$", "xfunc", "func", "fun", "func\n", "@func(", "%func.x", "func9 func"):
+        for i in range(len(text) + 1):
+            assert _is_word_at(text, i, "func") == (_word_at(text, i) == "func"), (text, i)

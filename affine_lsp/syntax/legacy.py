@@ -252,6 +252,14 @@ def _word_at(text: str, i: int) -> str:
     return text[i:j]
 
 
+def _is_word_at(text: str, i: int, word: str) -> bool:
+    """``_word_at(text, i) == word``, without reading on through a longer
+    word (``func.func``): the check is made at every item of a document
+    after every edit."""
+    j = i + len(word)
+    return text.startswith(word, i) and not (j < len(text) and (text[j].isalnum() or text[j] in "_$."))
+
+
 def enclosing_default_dialect(text: str, pos: int, start: int = 0) -> str | None:
     """The default dialect mlir-opt uses for an unprefixed op name at ``pos``:
     ``func`` directly in a function body, ``builtin`` at module level, ``""``
@@ -470,7 +478,7 @@ def legacy_points(doc: Document, notes: Iterable[Note]) -> list[tuple[int, str, 
     # `func @f` of an item that did not parse (the parser's note is missing then).
     seen = {p[2] for p in points}
     for c in doc.chunks:
-        if c.kind == "item" and c.start not in seen and _word_at(text, c.start) == "func":
+        if c.kind == "item" and _is_word_at(text, c.start, "func") and c.start not in seen:
             points.append((c.section, "custom op 'func' is unknown (tried 'builtin.func' as well)", c.start, c.start + 4, None))
     points.sort(key=lambda p: p[2])
     return points
