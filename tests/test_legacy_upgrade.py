@@ -175,3 +175,39 @@ def test_a_broken_current_file_is_not_an_old_one() -> None:
     assert not any(n.code == LEGACY_CODE for n in notes)
     result = upgrade_text(text)
     assert result.text == text
+
+
+def test_the_item_head_check_reads_words_as_word_at() -> None:
+    """``_is_word_at`` (run at every item after every edit) agrees with
+    ``_word_at(...) == word`` at every position of texts holding the word
+    alone, in longer words and at the end."""
+    from affine_lsp.syntax.legacy import _is_word_at, _word_at
+
+    for text in ("func @f() {", "func.func @f", "funcs", "func_x", "func$", "xfunc", "func", "fun", "func\n", "@func(", "%func.x", "func9 func"):
+        for i in range(len(text) + 1):
+            assert _is_word_at(text, i, "func") == (_word_at(text, i) == "func"), (text, i)
+
+
+def test_a_bare_call_typed_into_a_large_document_is_found_and_forgotten() -> None:
+    """The unprefixed ``call`` outside a function body (kept per item, see
+    ``legacy._bare_call_points``) is found when an edit types it into one
+    function of a 2,000-line document, moves with the edits above it, and
+    is gone when the edit is undone; one inside a function body is no error."""
+    from bench.generate import generate
+
+    head = "func.func @g() {\n  return\n}\n"
+    doc = Document(head + generate(2000))
+    assert [n.message for n in doc.notes() if n.severity == "error"] == []
+    loop = doc.text.index("affine.for", len(head))
+    at = doc.text.index("\n", loop) + 1
+    bare = "    call @g() : () -> ()\n"
+    doc.apply_edit(at, at, bare)
+    message = "Dialect `' not found for custom op 'call'  (tried '.call' as well)"  # (mlir-opt's words: test_first_error_of_each_construct_is_mlir_opts)
+    assert [(n.message, n.span.start) for n in doc.notes() if n.severity == "error"] == [(message, at + 4)]
+    doc.apply_edit(0, 0, "// a comment\n")  # every item moves
+    assert [(n.message, n.span.start) for n in doc.notes() if n.severity == "error"] == [(message, at + 4 + 13)]
+    doc.apply_edit(at + 13, at + 13 + len(bare), "")
+    assert [n.message for n in doc.notes() if n.severity == "error"] == []
+    body = doc.text.index("  return", len(head) + 13)  # a function body: func's call
+    doc.apply_edit(body, body, "  call @g() : () -> ()\n")
+    assert [n.message for n in doc.notes() if n.severity == "error"] == []

@@ -60,6 +60,11 @@ _SECTIONS = [
         'func.func @f(%a: i32, %b: f32) {\n  %0 = "func.call"(%a, %b) <{callee = @f}> : (i32, f32) -> f32\n  return\n}\n',
         "2:8: 'func.call' op incorrect number of results for callee",
     ),
+    # Inside a function `func` is the default dialect: `call @g` is a func.call.
+    (
+        _SIG + "func.func @f(%a: i32, %b: f32) {\n  %0 = call @g(%a) : (i32) -> i32\n  return\n}\n",
+        "3:8: 'func.call' op incorrect number of operands for callee",
+    ),
     # The callee of a call in a nested module is in that module.
     (
         "module {\n  func.func private @g(i32) -> i32\n  func.func @f(%a: i32) {\n"
@@ -196,3 +201,74 @@ def test_the_parallel_split_finds_no_false_callee_error(monkeypatch: pytest.Monk
     assert [n.message for n in diagnostics.collect(Document(text)) if n.severity == "error"] == expected
     split = parallel.collect(Document(text))
     assert split is not None and [n.message for n in split if n.severity == "error"] == expected
+
+
+def _modules(doc: Document) -> list:
+    """Every symbol table of ``doc``: the sections' modules and the modules inside."""
+    out = []
+    for sec in doc.sections:
+        out.append(sec.module)
+        out.extend(o for r in sec.module.regions for b in r.blocks for top in b.operations for o in top.walk() if o.name == "builtin.module")
+    return out
+
+
+def test_the_text_guided_walk_finds_every_call() -> None:
+    """With the document's text, the calls are looked for only in the items
+    whose text holds ``func.call``: the same calls, in the same order, as the
+    walk of every item, on every corpus file (upstream and real-world) (and the same first failing
+    call), also after edits that move the items."""
+    from affine_lsp.verify import symbol_uses
+    from tests.corpus import corpus_files, realworld_files
+
+    files = [p.read_text(errors="replace") for p in corpus_files() + realworld_files()]
+    texts = [t for t in files if "func.call" in t]
+    assert len(texts) >= 5
+    wrong = _SIG + "func.func @f(%a: i32, %b: f32) {\n  %0 = func.call @g(%a) : (i32) -> i32\n  return\n}\n"
+    texts.append(_SIG + 'func.func @h() {\n  return\n}\n"func.call"() <{callee = @h}> : () -> ()\n' + wrong)
+    checked = 0
+    for text in texts:
+        doc = Document(text)
+        for m in _modules(doc):
+            assert list(symbol_uses._calls(m, doc.text)) == list(symbol_uses._calls(m, None))
+            guided, full = symbol_uses.call_note(m, doc.text), symbol_uses.call_note(m, None)
+            assert (guided and (guided.message, guided.span)) == (full and (full.message, full.span))
+            checked += 1
+    # After an edit above the calls (every span moves), in one document.
+    doc = Document(wrong + "func.func @k() {\n  return\n}\n")
+    doc.apply_edit(0, 0, "func.func @z() {\n  return\n}\n")
+    m = doc.sections[0].module
+    assert [c.name_span.start for c in symbol_uses._calls(m, doc.text)] == [c.name_span.start for c in symbol_uses._calls(m, None)] != []
+    assert _errors(doc.text) == ["6:8: 'func.call' op incorrect number of operands for callee"]
+    assert checked > len(texts)
+
+
+def test_an_edit_that_breaks_a_call_in_a_large_document_is_found() -> None:
+    """The server's incremental verification (each item's results cached)
+    checks the module's calls again after every edit: a call made wrong by
+    an edit of its callee, far from it in a 2,000-line document, or typed
+    into a function that held no call, is found, and gone once the edit is
+    undone."""
+    from affine_lsp.server.engine import Engine
+    from affine_lsp.server.state import DocumentState
+    from bench.generate import generate
+
+    callee = "func.func @callee(%x: i32) -> i32 {\n  return %x : i32\n}\n"
+    caller = "func.func @caller(%a: i32) {\n  %0 = func.call @callee(%a) : (i32) -> i32\n  return\n}\n"
+    text = caller + generate(2000) + callee
+    st = DocumentState("file:///big.mlir", text, 1)
+    engine = Engine()
+    with st.locked() as doc:
+        assert [n.message for n in engine.verify(doc, st) if n.severity == "error"] == []
+        at = doc.text.index("@callee(%x: i32)") + len("@callee(%x: ")
+        doc.apply_edit(at, at + 3, "f32")
+        assert [n.message for n in engine.verify(doc, st) if n.severity == "error"] == [
+            "'func.call' op operand type mismatch: expected operand type 'f32', but provided 'i32' for operand number 0"
+        ]
+        doc.apply_edit(at, at + 3, "i32")
+        assert [n.message for n in engine.verify(doc, st) if n.severity == "error"] == []
+        # A call typed into a function that held none (its item was looked at before).
+        at = doc.text.index("\n", doc.text.index("func.func", len(caller))) + 1
+        doc.apply_edit(at, at, "  %zz = func.call @callee() : () -> i32\n")
+        assert [n.message for n in engine.verify(doc, st) if n.severity == "error"] == ["'func.call' op incorrect number of operands for callee"]
+        doc.apply_edit(at, at + len("  %zz = func.call @callee() : () -> i32\n"), "")
+        assert [n.message for n in engine.verify(doc, st) if n.severity == "error"] == []

@@ -62,6 +62,12 @@ def is_isolated_from_above(name: str) -> bool:
     return name in op_registry.ops_with_trait("IsIsolatedFromAbove")
 
 
+def isolated_from_above_ops() -> frozenset[str]:
+    """The names of the ops :func:`is_isolated_from_above` (for the
+    verifier's loop over every top-level item)."""
+    return op_registry.ops_with_trait("IsIsolatedFromAbove")
+
+
 def is_affine_scope(name: str) -> bool:
     """``AffineScope``: the op's regions start a new scope of affine symbols."""
     return has_trait(name, "AffineScope")
@@ -201,10 +207,17 @@ def symbol_name(op: Operation) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def function_op_names() -> frozenset[str]:
+    """The names of the ops :func:`is_function` (for the loops over every
+    top-level item after every edit)."""
+    return op_registry.ops_with_trait("FunctionOpInterface")
+
+
 def is_function_op(op: Operation) -> bool:
     """``op`` is a function (``FunctionOpInterface``): what the server
-    analyses one at a time."""
-    return op.known and is_function(op.name)
+    analyses one at a time (:func:`is_function`, one call less: it is asked
+    at every item after every edit)."""
+    return op.known and op.name in op_registry.ops_with_trait("FunctionOpInterface")
 
 
 def enclosing_function(op: Operation) -> Operation | None:

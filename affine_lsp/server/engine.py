@@ -45,12 +45,13 @@ log = logging.getLogger("affine_lsp.server.engine")
 def functions_of(doc: Document) -> list[Operation]:
     """The analysis scopes (functions) of every section, in text order."""
     out: list[Operation] = []
+    names = op_traits.function_op_names()  # (op_traits.is_function_op without a call per item)
     for s in doc.sections:
         for c in s.chunks:
             op = c.ir_op
             if op is None:
                 continue
-            if op_traits.is_function_op(op):
+            if op.known and op.name in names:
                 out.append(op)
             elif op.regions:
                 out.extend(o for o in op.walk() if op_traits.is_function_op(o))

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from affine_lsp.ir.attributes import AffineMapAttr, IntegerSetAttr
-from affine_lsp.ir.core import Anchor, Span
+from affine_lsp.ir.core import Anchor, Span, memo_of
 from affine_lsp.syntax.nodes import AliasDefSyn, Note
 from affine_lsp.syntax.parser import parse_chunk
 
@@ -252,6 +252,14 @@ def _word_at(text: str, i: int) -> str:
     return text[i:j]
 
 
+def _is_word_at(text: str, i: int, word: str) -> bool:
+    """``_word_at(text, i) == word``, without reading on through a longer
+    word (``func.func``): the check is made at every item of a document
+    after every edit."""
+    j = i + len(word)
+    return text.startswith(word, i) and not (j < len(text) and (text[j].isalnum() or text[j] in "_$."))
+
+
 def enclosing_default_dialect(text: str, pos: int, start: int = 0) -> str | None:
     """The default dialect mlir-opt uses for an unprefixed op name at ``pos``:
     ``func`` directly in a function body, ``builtin`` at module level, ``""``
@@ -457,20 +465,18 @@ def legacy_points(doc: Document, notes: Iterable[Note]) -> list[tuple[int, str, 
             if err is not None:
                 points.append((sec, err[0], err[1], err[2], n))
     # `call @f` outside a function body (the parser takes `call` anywhere).
-    for pos, end in _bare_calls(text):
-        sec = doc.section_at(pos)
-        op = _op_at(sec.module, pos) if sec.module is not None else None
-        if op is None or op.name_span.start != pos:
-            continue
-        parent = op.parent_op
-        pname = parent.name if parent is not None else "builtin.module"
-        if pname != "func.func":
-            dialect = "builtin" if pname == "builtin.module" else ""
-            points.append((sec.index, unknown_op_message(text[pos:end], dialect), pos, end, None))
+    for sec in doc.sections:
+        for c in sec.chunks:
+            item = c.ir_op
+            if c.kind == "item" and item is not None:
+                found = _bare_call_points(text, item)
+                if found:
+                    base = item.span.start
+                    points.extend((c.section, msg, base + s, base + e, None) for s, e, msg in found)
     # `func @f` of an item that did not parse (the parser's note is missing then).
     seen = {p[2] for p in points}
     for c in doc.chunks:
-        if c.kind == "item" and c.start not in seen and _word_at(text, c.start) == "func":
+        if c.kind == "item" and _is_word_at(text, c.start, "func") and c.start not in seen:
             points.append((c.section, "custom op 'func' is unknown (tried 'builtin.func' as well)", c.start, c.start + 4, None))
     points.sort(key=lambda p: p[2])
     return points
@@ -479,11 +485,11 @@ def legacy_points(doc: Document, notes: Iterable[Note]) -> list[tuple[int, str, 
 _CALL_TAIL_RE = re.compile(r"call(?:_indirect)?(?=[ \t]+[@%])")
 
 
-def _bare_calls(text: str) -> Iterator[tuple[int, int]]:
-    """The unprefixed ``call``/``call_indirect`` op names of ``text`` (a
-    substring search: a regular expression with a look-behind is ten times
-    slower on a large file)."""
-    i = text.find("call")
+def _bare_calls(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """The unprefixed ``call``/``call_indirect`` op names of ``text[start:end]``
+    (a substring search: a regular expression with a look-behind is ten
+    times slower on a large file)."""
+    i = text.find("call", start, end)
     while i >= 0:
         if i == 0 or not (text[i - 1].isalnum() or text[i - 1] in '_.$"%@'):
             m = _CALL_TAIL_RE.match(text, i)
@@ -491,20 +497,47 @@ def _bare_calls(text: str) -> Iterator[tuple[int, int]]:
                 head = _OP_HEAD_RE.match(text, text.rfind("\n", 0, i) + 1)
                 if head is not None and head.start(1) == i:
                     yield i, m.end()
-        i = text.find("call", i + 4)
+        i = text.find("call", i + 4, end)
 
 
-def _op_at(root: Operation, pos: int) -> Operation | None:
-    """The innermost op whose text contains ``pos``."""
-    found = None
-    ops = [root]
+_BARE_CALLS = "legacy.bare_calls"
+
+
+def _bare_call_points(text: str, item: Operation) -> tuple[tuple[int, int, str], ...]:
+    """The unprefixed ``call`` ops of the top-level op ``item`` of ``text``
+    outside a function body: (start, end, mlir-opt's message), offsets from
+    the item's start. Kept in the item's memo: the document builds a new op
+    when an item's text changes, so an edit looks at the items it changed,
+    not at the whole text (``legacy_points`` runs after every edit)."""
+    m = item.memo
+    got = m.get(_BARE_CALLS) if m is not None and m.owner is item else None
+    if got is None:
+        span = item.span
+        base = span.start
+        found = []
+        for pos, end in _bare_calls(text, base, span.end):
+            op = _innermost(item, pos)
+            if op.name_span.start != pos:
+                continue
+            parent = op.parent_op
+            pname = parent.name if parent is not None else "builtin.module"
+            if pname != "func.func":
+                dialect = "builtin" if pname == "builtin.module" else ""
+                found.append((pos - base, end - base, unknown_op_message(text[pos:end], dialect)))
+        got = memo_of(item)[_BARE_CALLS] = tuple(found)
+    return got
+
+
+def _innermost(item: Operation, pos: int) -> Operation:
+    """The innermost op of ``item`` (or ``item``) whose text contains ``pos``."""
+    found = item
+    ops = [o for r in item.regions for b in r.blocks for o in b.operations]
     while ops:
         nxt: list[Operation] = []
         for op in ops:
             sp = op.span
-            if sp.start <= pos < sp.end or op is root:
-                if op is not root:
-                    found = op
+            if sp.start <= pos < sp.end:
+                found = op
                 nxt = [o for r in op.regions for b in r.blocks for o in b.operations]
                 break
         ops = nxt

@@ -107,10 +107,19 @@ def is_affine_scope(op: Operation) -> Tri:
     return op_traits.is_affine_scope(op.name)
 
 
+_isolated_names: frozenset[str] | None = None
+
+
 def is_isolated(op: Operation) -> Tri:
+    # (asked several times per top-level item after every edit: one set
+    # lookup, the set taken from op_traits once)
+    global _isolated_names
     if not op.known:
         return None
-    return op_traits.is_isolated_from_above(op.name)
+    names = _isolated_names
+    if names is None:
+        names = _isolated_names = op_traits.isolated_from_above_ops()
+    return op.name in names
 
 
 def has_ssa_dominance(op: Operation) -> Tri:

@@ -20,11 +20,12 @@ may define the symbol) or when a type is not known.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 from affine_lsp.ir import op_traits
 from affine_lsp.ir.attributes import SymbolRefAttr, TypeAttr
-from affine_lsp.ir.core import Operation
+from affine_lsp.ir.core import Operation, memo_of
 from affine_lsp.ir.types import FunctionType, OpaqueType, Type
 from affine_lsp.syntax.nodes import Note
 
@@ -32,11 +33,11 @@ from affine_lsp.syntax.nodes import Note
 def _calls(module: Operation, text: str | None) -> Iterator[Operation]:
     """The ``func.call`` ops whose nearest symbol table is ``module``, in
     textual order (nested symbol tables are checked on their own); with the
-    document's ``text``, only the items whose text holds ``func.call`` are
-    walked (a 20,000-line document without calls costs nothing)."""
+    document's ``text``, only the items that hold a call are walked (see
+    :func:`_items_with_calls`)."""
     items = [o for r in module.regions for b in r.blocks for o in b.operations]
     if text is not None:
-        items = [o for o in items if o.name == "func.call" or (o.regions and text.find("func.call", o.span.start, o.span.end) >= 0)]
+        items = _items_with_calls(items, text)
     stack = items[::-1]
     while stack:
         op = stack.pop()
@@ -44,6 +45,33 @@ def _calls(module: Operation, text: str | None) -> Iterator[Operation]:
             yield op
         if op.regions and not (op.known and op_traits.has_trait(op.name, "SymbolTable")):
             stack.extend(o for r in reversed(op.regions) for b in reversed(r.blocks) for o in reversed(b.operations))
+
+
+_HOLDS_CALL = "symbol_uses.holds_call"
+
+
+def _items_with_calls(items: list[Operation], text: str) -> list[Operation]:
+    """The items of ``items`` (top-level ops of ``text``) that are a
+    ``func.call`` or whose text holds ``call`` (``func.call``, its generic
+    form, or ``call`` where ``func`` is the default dialect, inside a
+    function): a superset of the items that hold a ``func.call``. Whether an
+    item's text does is kept in the item op's memo: the document builds a
+    new op when the item's text changes, so an edit looks at the text of the
+    items it changed, not at the whole document, which is verified after
+    every edit (about 0.3 ms instead of 2 ms at 50,000 lines)."""
+    out = []
+    for o in items:
+        if o.name == "func.call":
+            out.append(o)
+        elif o.regions:
+            m = o.memo
+            holds = m.get(_HOLDS_CALL) if m is not None and m.owner is o else None
+            if holds is None:
+                span = o.span
+                holds = memo_of(o)[_HOLDS_CALL] = text.find("call", span.start, span.end) >= 0
+            if holds:
+                out.append(o)
+    return out
 
 
 def _known(t: object) -> bool:
@@ -60,6 +88,10 @@ def call_note(module: Operation, text: str | None = None, complete: bool = True)
     (``text``: the document's, see :func:`_calls`; ``complete``: whether
     every item of the module has its IR here, else a callee not found is
     not an error)."""
+    calls = _calls(module, text)
+    first = next(calls, None)
+    if first is None:
+        return None  # (nothing to check: the symbols are not looked at)
     symbols: dict[str, Operation] = {}
     for r in module.regions:
         for b in r.blocks:
@@ -69,7 +101,7 @@ def call_note(module: Operation, text: str | None = None, complete: bool = True)
                 name = op_traits.symbol_name(o)
                 if name is not None:
                     symbols.setdefault(name, o)
-    for call in _calls(module, text):
+    for call in itertools.chain((first,), calls):
         note = _check_call(call, symbols, complete)
         if note is not None:
             return note
