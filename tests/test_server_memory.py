@@ -26,7 +26,7 @@ from affine_lsp.server.memory import CollectionPolicy, SlowCollectionLog, full_c
 from bench.generate import generate
 from tests.test_server_support import config, diagnostics_for, no_server_errors, open_doc, start
 
-BIG = generate(3000)
+BIG = generate(12000)  # (closing it makes a full collection due; a small document's close does not)
 SMALL = "func.func @f(%A: memref<8xf32>) {\n  affine.for %i = 0 to 8 {\n    %v = affine.load %A[%i] : memref<8xf32>\n  }\n  return\n}\n"
 
 
@@ -53,7 +53,7 @@ async def test_closing_a_large_document_gives_its_ir_back(client: LanguageClient
     await diagnostics_for(client, small, 1)
     before = await _stats(client, count=True)
     assert before["operations"] > 0  # (the small document's)
-    for i in range(3):
+    for i in range(2):
         uri = f"file:///mem/big{i}.mlir"
         open_doc(client, uri, BIG)
         await diagnostics_for(client, uri, 1, timeout=120)
@@ -85,8 +85,10 @@ def test_policy_collects_after_a_close_or_enough_growth():
     assert not p.due(frozen=1_000)  # less than min_growth
     assert p.due(frozen=1_101)
     p.collected(live=1_000)
-    p.document_closed()
-    assert p.due(frozen=1_000)  # a closed document's IR is frozen garbage
+    p.document_closed(chars=1_000)  # a small document: about 300 objects
+    assert not p.due(frozen=1_000)
+    p.document_closed(chars=3_000)  # its IR is frozen garbage, as much as the growth asked for
+    assert p.due(frozen=1_000)
     p.collected(live=900)
     assert not p.due(frozen=900)
 

@@ -153,7 +153,7 @@ class DiagnosticsManager:
             self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
         if st is not None:
             # Its IR is frozen (server/memory.py): only a full collection frees it.
-            self.gc_policy.document_closed()
+            self.gc_policy.document_closed(st.size())
             self.collect_garbage()
 
     def refresh_all(self) -> None:

@@ -174,8 +174,7 @@ class AffineLanguageServer(LanguageServer):
         self.diagnostics = _diag.DiagnosticsManager(self)
         from affine_lsp.server.memory import SlowCollectionLog
 
-        self.gc_log = SlowCollectionLog()  # every collection over 0.1 s in the log (server/memory.py)
-        self.gc_log.install()
+        self.gc_log = SlowCollectionLog()  # every collection over 0.1 s in the log, once serving (server/memory.py)
         from affine_lsp.server.persist import DiagnosticsCache, default_directory
 
         self.disk_cache = DiagnosticsCache(default_directory(), self.settings.cache_max_size_mb * 1024 * 1024)
