@@ -153,7 +153,7 @@ class DiagnosticsManager:
             self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
         if st is not None:
             # Its IR is frozen (server/memory.py): only a full collection frees it.
-            self.gc_policy.document_closed(st.size())
+            self.gc_policy.document_closed(id(st), st.size())
             self.collect_garbage()
 
     def refresh_all(self) -> None:
@@ -312,6 +312,8 @@ class DiagnosticsManager:
         # collecting meanwhile is wasted work (they are frozen afterwards).
         if first:
             gc.disable()
+        frozen = gc.get_freeze_count()
+        self.gc_policy.started(frozen)
         try:
             with self.server.busy():
                 res = self._fast_locked(st, version)
@@ -321,6 +323,8 @@ class DiagnosticsManager:
             # What this phase built (a new document, or the functions an edit
             # rebuilt) is never walked by the collector's own collections.
             freeze()
+            if first:
+                self.gc_policy.built(id(st), gc.get_freeze_count() - frozen)
         if res is not None:
             res.elapsed_ms = 1000 * (time.perf_counter() - t0)
             log.debug("fast phase v%d: %.1f ms", version, res.elapsed_ms)

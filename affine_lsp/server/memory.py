@@ -29,7 +29,7 @@ import gc
 import logging
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 log = logging.getLogger("affine_lsp.server.memory")
@@ -45,9 +45,9 @@ MIN_GROWTH = 100_000
 """... and by at least this many objects (about 10 MB of IR)."""
 
 OBJECTS_PER_CHAR = 0.3
-"""About how many objects the server keeps per character of an open
-document (its chunks, IR, caches: 0.2-0.3 measured on 20,000-line texts),
-the frozen garbage a close leaves."""
+"""About how many objects the IR of a document is per character of its
+text (0.2-0.3 measured on 20,000-line texts): the frozen garbage its close
+leaves when it was closed before its first build was measured."""
 
 
 def freeze() -> None:
@@ -59,32 +59,58 @@ def freeze() -> None:
 @dataclass
 class CollectionPolicy:
     """When a full collection is worth its pause (it walks every live
-    object): when the frozen garbage may exceed ``growth`` of the objects
-    alive after the last one (and ``min_growth``), as CPython's own rule for
-    its oldest generation. The frozen garbage is estimated as what was
-    frozen since (edits leave the IR of replaced functions behind) plus the
-    objects of the documents closed since (``OBJECTS_PER_CHAR`` of their
-    text): closing a 20,000-line document makes one due, closing a small
-    one does not."""
+    object, and writes to every page of the heap: the forked dataflow
+    worker then owns its copy of the pages it shared): when the frozen
+    garbage may exceed ``growth`` of the objects alive after the last one
+    (and ``min_growth``), as CPython's own rule for its oldest generation.
+    The frozen garbage is estimated from the frozen objects: those of a
+    document's first build are alive until it is closed, the growth beyond
+    them is garbage (the IR of the functions an edit rebuilt replaces as
+    much). Opening documents never makes a collection due, closing a
+    20,000-line one does. ``live_after_last`` starts as the objects frozen
+    before the first document (``started``)."""
 
     growth: float = GROWTH
     min_growth: int = MIN_GROWTH
-    live_after_last: int = 0  # objects alive after the last full collection
-    closed_objects: int = 0  # estimated objects of the documents closed since
+    live_after_last: int | None = None  # objects alive (frozen) after the last full collection
+    closed: int = 0  # objects of the documents closed since that were alive then
+    sizes: dict[int, int] = field(default_factory=dict)  # objects of each open document's builds (by key)
+    fresh: set[int] = field(default_factory=set)  # the documents first built since the last full collection
 
-    def document_closed(self, chars: int) -> None:
-        self.closed_objects += int(OBJECTS_PER_CHAR * chars)
+    def started(self, frozen: int) -> None:
+        """The objects frozen before the first document was built."""
+        if self.live_after_last is None:
+            self.live_after_last = frozen
+
+    def built(self, key: int, objects: int) -> None:
+        """The first build of document ``key`` (or its completion after a
+        partial one) froze ``objects`` objects: they are alive."""
+        self.sizes[key] = self.sizes.get(key, 0) + max(0, objects)
+        self.fresh.add(key)
+
+    def document_closed(self, key: int, chars: int) -> None:
+        """Document ``key`` (``chars`` long) was closed: its objects are garbage."""
+        size = self.sizes.pop(key, None)
+        if key in self.fresh:
+            self.fresh.discard(key)  # (its objects now count as growth)
+        else:
+            self.closed += size if size is not None else int(OBJECTS_PER_CHAR * chars)
 
     def garbage(self, frozen: int) -> int:
-        """The estimated frozen garbage, given the frozen objects now."""
-        return max(0, frozen - self.live_after_last) + self.closed_objects
+        """The estimated frozen garbage when ``frozen`` objects are frozen:
+        what grew beyond the first builds of the documents opened since the
+        last full collection (the IR of the functions edits rebuilt replaces
+        as much that is garbage now), and the documents closed since."""
+        new_live = sum(self.sizes[k] for k in self.fresh)
+        return max(0, frozen - (self.live_after_last or 0) - new_live) + self.closed
 
     def due(self, frozen: int) -> bool:
-        return self.garbage(frozen) > max(self.min_growth, self.growth * self.live_after_last)
+        return self.garbage(frozen) > max(self.min_growth, self.growth * (self.live_after_last or 0))
 
     def collected(self, live: int) -> None:
         self.live_after_last = live
-        self.closed_objects = 0
+        self.closed = 0
+        self.fresh.clear()
 
 
 @dataclass
