@@ -30,7 +30,7 @@ from tests.test_server_support import config, diagnostics_for, no_server_errors,
 # (Each run's texts are new: diagnostics from the persistent cache would
 # be published before the document is built.)
 RUN = f"// run {uuid.uuid4()}\n"
-BIG = RUN + generate(12000)  # (closing it makes a full collection due; a small document's close does not)
+BIG = RUN + generate(16000)  # (closing it makes a full collection due; a small document's close does not)
 SMALL = RUN + "func.func @f(%A: memref<8xf32>) {\n  affine.for %i = 0 to 8 {\n    %v = affine.load %A[%i] : memref<8xf32>\n  }\n  return\n}\n"
 
 

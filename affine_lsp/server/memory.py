@@ -37,9 +37,9 @@ log = logging.getLogger("affine_lsp.server.memory")
 SLOW_GC_S = 0.1
 """Collections longer than this are logged (a warning)."""
 
-GROWTH = 0.5
-"""A full collection is due when the frozen objects grew by this fraction
-of those alive after the last one ..."""
+GROWTH = 1.0
+"""A full collection is due when the estimated frozen garbage reaches this
+fraction of the objects alive after the last one ..."""
 
 MIN_GROWTH = 100_000
 """... and by at least this many objects (about 10 MB of IR)."""
