@@ -52,7 +52,8 @@ leaves when it was closed before its first build was measured."""
 
 def freeze() -> None:
     """Move every object tracked by the collector to the permanent
-    generation (O(1)): collections stop walking the IR just built."""
+    generation (O(1)): collections stop walking the IR just built.
+    (``gc.get_freeze_count()`` is not O(1): it walks the frozen objects.)"""
     gc.freeze()
 
 
