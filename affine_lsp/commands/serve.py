@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         if reader is not None:
             early.prefix = bytes(reader.data)
 
-    from affine_lsp.server import create_server
+    from affine_lsp.server import create_server, memory
 
     # Hand the interpreter to the event loop more often while a worker thread
     # analyses (requests stay responsive).
@@ -94,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
     # (forked) once initialize is answered (see on_initialized).
     server.prefork = os.environ.get("AFFINE_LSP_PREFORK", "1") != "0"
     server.early = early
+    memory.install(server)  # (server/memory.py: what the collector walks, and when)
     if args.tcp:
         try:
             host, port = parse_hostport(args.tcp)

@@ -58,6 +58,7 @@ from affine_lsp.server import expected_checks
 from affine_lsp.server.convert import to_diagnostic
 from affine_lsp.server.engine import FunctionAnalysis, function_sources, functions_of
 from affine_lsp.server.lsp_json import sort_key as _sort_key
+from affine_lsp.server.memory import CollectionPolicy, freeze, full_collection
 from affine_lsp.server.state import DiagnosticsResult, DocumentState
 from affine_lsp.syntax.document import Document, gc_paused
 from affine_lsp.syntax.nodes import Note
@@ -76,9 +77,15 @@ pauses this long between two slices of ``analysis.timeBudgetMs``."""
 PRELOADED_DEFER_S = 0.05
 """How long the build of an opened document waits when its diagnostics came
 from the persistent cache."""
-REFREEZE_EVERY = 2000
-"""Completed analysis phases (pauses in the typing) between two full garbage
-collections (see ``_housekeeping``)."""
+GC_QUIET_S = 0.3
+"""A full garbage collection (server/memory.py) waits for this long without
+interactive work (requests, fast phases) ..."""
+GC_MAX_WAIT_S = 10.0
+"""... but no longer than this after it was found due."""
+GC_CHECK_EVERY = 10
+"""Completed analysis phases between two checks of the garbage policy
+(besides every close): the check counts the frozen objects, 15 ms for 1.5
+million."""
 
 
 @dataclass(eq=False)
@@ -112,7 +119,9 @@ class DiagnosticsManager:
         self.server = server
         self.runs = 0  # completed fast phases (tests, benchmarks)
         self.settled_runs = 0  # runs whose analysis phase completed (the typing paused)
-        self._frozen_runs = 0
+        self.gc_policy = CollectionPolicy()
+        self.full_collections = 0  # run by the policy (tests, the memory command)
+        self._gc_task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------ lifecycle hooks (event loop)
     def document_opened(self, st: DocumentState, text: str | None = None) -> None:
@@ -146,6 +155,10 @@ class DiagnosticsManager:
             self._persist(st, st.last)
         if self.server.protocol.writer is not None:
             self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        if st is not None:
+            # Its IR is frozen (server/memory.py): only a full collection frees it.
+            self.gc_policy.document_closed(id(st), st.size())
+            self.collect_garbage()
 
     def refresh_all(self) -> None:
         """Recompute every open document (settings changed)."""
@@ -208,20 +221,61 @@ class DiagnosticsManager:
         self.server.log_trace(types.LogTraceParams(message=message, verbose=verbose if trace == types.TraceValue.Verbose else None))
 
     async def _housekeeping(self) -> None:
-        """Keep garbage collections short. The IR of a big document is
-        millions of long-lived objects that every full collection would walk
-        (a 300 ms stall at 50k lines): once a document is built they are
-        frozen (``gc.freeze``, no collection needed), so collections only look
-        at newer objects. Every REFREEZE_EVERY runs, when idle, the collector
-        runs once over everything (reclaiming the cyclic IR of edited-away
-        functions) and re-freezes."""
-        # Counted in pauses of the typing, not in edits: every edit has a fast
-        # phase now, and a full collection of a big server stalls it (seconds).
+        """Keep garbage collections short (server/memory.py): every fast
+        phase freezes what it built, so the collector's own collections
+        never walk a document's IR; the frozen garbage (IR of edited-away
+        functions) is reclaimed by a full collection when the policy finds
+        it grew enough, at a quiet moment."""
         self.settled_runs += 1
-        if self.settled_runs - self._frozen_runs >= REFREEZE_EVERY:
-            self._frozen_runs = self.settled_runs
-            loop = asyncio.get_running_loop()
-            await loop.run_in_executor(self.server.parse_pool, _refreeze, True)
+        if self.settled_runs % GC_CHECK_EVERY == 0:
+            self.collect_garbage()
+
+    def collect_garbage(self) -> None:
+        """Run one full collection at the next quiet moment if the policy
+        says one is due (event loop; a no-op when one is already waiting)."""
+        if self._gc_task is not None and not self._gc_task.done():
+            return
+        if not self.gc_policy.due(gc.get_freeze_count()):
+            return
+        self._gc_task = asyncio.ensure_future(self._collect_when_quiet())
+
+    async def _collect_when_quiet(self) -> None:
+        """Wait for GC_QUIET_S without interactive work (at most
+        GC_MAX_WAIT_S), then collect on the parse worker: the collection
+        holds the interpreter lock for its whole length (a few hundred ms
+        with a 20,000-line document open), so it should not start while a
+        request runs."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + GC_MAX_WAIT_S
+        quiet_since = loop.time()
+        while loop.time() < deadline:
+            await asyncio.sleep(0.05)
+            if self.server.interactive > 0 or self._fast_running():
+                quiet_since = loop.time()
+            elif loop.time() - quiet_since >= GC_QUIET_S:
+                break
+        if not self.gc_policy.due(gc.get_freeze_count()):
+            return
+        try:
+            report = await loop.run_in_executor(self.server.parse_pool, full_collection)
+        except RuntimeError:  # the pool is shut down (exit)
+            return
+        self.gc_policy.collected(report.live)
+        self.full_collections += 1
+        log.info(
+            "gc: full collection in %.0f ms: %d unreachable, %d objects alive (frozen)%s",
+            1000 * report.seconds,
+            report.collected,
+            report.live,
+            ", heap trimmed" if report.trimmed else "",
+        )
+
+    def _fast_running(self) -> bool:
+        for st in list(self.server.documents.docs.values()):
+            pending = st.fast_future
+            if pending is not None and not pending[1].done():
+                return True
+        return False
 
     # ------------------------------------------------------------ phase 1
     async def fast(self, st: DocumentState, version: int) -> FastResult | None:
@@ -261,15 +315,24 @@ class DiagnosticsManager:
         first = st.last is None or st.partial_open
         # Building a document allocates millions of objects that all survive:
         # collecting meanwhile is wasted work (they are frozen afterwards).
+        # (gc.get_freeze_count() walks the frozen objects: 15 ms for 1.5
+        # million, so only around a first build, never after an edit.)
+        frozen = 0
         if first:
             gc.disable()
+            frozen = gc.get_freeze_count()
+            self.gc_policy.started(frozen)
         try:
             with self.server.busy():
                 res = self._fast_locked(st, version)
         finally:
             if first:
                 gc.enable()
-                gc.freeze()
+            # What this phase built (a new document, or the functions an edit
+            # rebuilt) is never walked by the collector's own collections.
+            freeze()
+            if first:
+                self.gc_policy.built(id(st), gc.get_freeze_count() - frozen)
         if res is not None:
             res.elapsed_ms = 1000 * (time.perf_counter() - t0)
             log.debug("fast phase v%d: %.1f ms", version, res.elapsed_ms)
@@ -611,15 +674,6 @@ def _converter() -> Any:
     from lsprotocol.converters import get_converter
 
     return get_converter()
-
-
-def _refreeze(full: bool) -> None:
-    t0 = time.perf_counter()
-    if full:
-        gc.unfreeze()
-        gc.collect()
-    gc.freeze()
-    log.debug("gc: froze %d objects (full=%s) in %.1f ms", gc.get_freeze_count(), full, 1000 * (time.perf_counter() - t0))
 
 
 def _func_label(f: Operation) -> str:

@@ -172,6 +172,9 @@ class AffineLanguageServer(LanguageServer):
         from affine_lsp.server import diagnostics as _diag
 
         self.diagnostics = _diag.DiagnosticsManager(self)
+        from affine_lsp.server.memory import SlowCollectionLog
+
+        self.gc_log = SlowCollectionLog()  # every collection over 0.1 s in the log, once serving (server/memory.py)
         from affine_lsp.server.persist import DiagnosticsCache, default_directory
 
         self.disk_cache = DiagnosticsCache(default_directory(), self.settings.cache_max_size_mb * 1024 * 1024)
@@ -398,6 +401,7 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
         folding,
         hover,
         inlay_hints,
+        memory_stats,
         navigation,
         semantic_tokens,
         symbols,
@@ -423,6 +427,7 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
         upgrade_action,
         bytecode_view,
         timing_lens,
+        memory_stats,
     ):
         mod.register(server)
     return server

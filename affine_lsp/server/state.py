@@ -162,6 +162,11 @@ class DocumentState:
         # Its worker threads (server/lanes.py; made by the server on first use).
         self.lanes: DocumentLanes | None = None
 
+    def size(self) -> int:
+        """The length of its text (the Document is not built for it)."""
+        doc = self._doc
+        return len(doc.text) if doc is not None else len(self._initial_text or "")
+
     def close(self) -> None:
         """Closed (or replaced by a new open): its threads stop once idle."""
         self.closed = True

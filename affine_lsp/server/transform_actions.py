@@ -108,8 +108,8 @@ def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int
     key = (doc.version, tuple(op.span.start for op in loops), vf, tile_sizes)
     cache = st.transform_actions
     if key not in cache:
-        if len(cache) > 64:
-            cache.clear()
+        if len(cache) > 64 or any(k[0] != doc.version for k in cache):
+            cache.clear()  # (the actions of an older version are never asked for again; they may hold its IR)
         cache[key] = transforms_for(doc, loops, vf, tile_sizes)
     # Predicted-profitable rewrites first, unprofitable ones last (stable).
     return [_lsp_action(doc, st.uri, t) for t in sorted(cache[key], key=lambda t: rank(t.prediction))]

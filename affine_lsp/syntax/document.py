@@ -14,7 +14,7 @@ import bisect
 import gc
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from affine_lsp.ir.builder import AliasTable, IRBuilder, Scope, UndefinedValue, build_op
@@ -40,6 +40,9 @@ class _GcPause:
         self._lock = threading.Lock()
         self._depth = 0
         self._was_enabled = False
+        # Called when the last pause ends (the server freezes what was
+        # built, server/memory.py); None: nothing.
+        self.on_resume: Callable[[], None] | None = None
 
     def __enter__(self) -> None:
         with self._lock:
@@ -51,15 +54,20 @@ class _GcPause:
     def __exit__(self, *exc: object) -> None:
         with self._lock:
             self._depth -= 1
-            if self._depth == 0 and self._was_enabled:
-                gc.enable()
+            if self._depth == 0:
+                if self.on_resume is not None:
+                    self.on_resume()
+                if self._was_enabled:
+                    gc.enable()
 
     def reset(self) -> None:
         """In a process forked from a thread: the lock may have been held by
-        another thread, which does not exist here."""
+        another thread, which does not exist here; and it keeps its own
+        memory policy (none)."""
         self._lock = threading.Lock()
         self._depth = 0
         self._was_enabled = False
+        self.on_resume = None
 
 
 gc_paused = _GcPause()

@@ -1,0 +1,36 @@
+"""``affine-lsp.memoryStats``: a debugging command, the collector's and
+the process's memory figures (server/memory.py); with the argument
+``{"count": true}``, after a full collection, the number of live IR
+operations (tests check that a closed document leaves none)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from typing import Any
+
+from affine_lsp.server.memory import live_operations, resident_mb
+from affine_lsp.server.server import AffineLanguageServer
+
+MEMORY_STATS = "affine-lsp.memoryStats"
+
+
+def memory_stats(ls: AffineLanguageServer, count: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "documents": len(ls.documents.docs),
+        "frozen_objects": gc.get_freeze_count(),
+        "full_collections": ls.diagnostics.full_collections,
+        "slow_collections": ls.gc_log.slow,
+        "longest_collection_ms": round(1000 * ls.gc_log.longest, 1),
+        "resident_mb": round(resident_mb(), 1),
+    }
+    if count:
+        out["operations"] = live_operations()
+    return out
+
+
+def register(server: AffineLanguageServer) -> None:
+    @server.command(MEMORY_STATS)
+    async def memory_stats_cmd(ls: AffineLanguageServer, *args: Any) -> dict[str, Any]:
+        count = bool(args and isinstance(args[0], dict) and args[0].get("count"))
+        return await asyncio.get_running_loop().run_in_executor(ls.parse_pool, memory_stats, ls, count)
