@@ -51,6 +51,17 @@ class _BadRequest:
         self.error = error
 
 
+class ServerCancelled:
+    """A handler's answer meaning "not ready, ask again": sent as the LSP
+    3.17 error ``ServerCancelled`` (-32802) with ``data`` (for a diagnostic
+    pull, ``{"retriggerRequest": true}``), without the error log pygls
+    writes for an exception raised by a handler."""
+
+    def __init__(self, message: str, data: Any = None) -> None:
+        self.message = message
+        self.data = data
+
+
 class AffineProtocol(LanguageServerProtocol):
     """pygls' protocol with four changes:
 
@@ -60,7 +71,8 @@ class AffineProtocol(LanguageServerProtocol):
       says; pygls drops it too);
     * the Document of :mod:`.state` is the single copy of the text: pygls'
       workspace copy is only kept (and cross-checked) in debug mode;
-    * positions are always UTF-16 (the engine's LineIndex).
+    * positions are always UTF-16 (the engine's LineIndex);
+    * a handler may answer :class:`ServerCancelled` (an error response).
     """
 
     _server: AffineLanguageServer
@@ -85,6 +97,8 @@ class AffineProtocol(LanguageServerProtocol):
         super().handle_message(message)
 
     def _send_response(self, msg_id: Any, result: Any | None = None, error: Any = None) -> None:
+        if isinstance(result, ServerCancelled):
+            result, error = None, types.ResponseError(code=types.LSPErrorCodes.ServerCancelled, message=result.message, data=result.data)
         early = self._server.early
         if early is not None:
             if early.takes(msg_id):

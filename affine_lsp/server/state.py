@@ -212,6 +212,12 @@ class DocumentState:
         """The Document without taking the lock (tests, debugging)."""
         return self._doc if self._doc is not None else self._document()
 
+    def size(self) -> int:
+        """The length of the text (of the latest change applied; no lock)."""
+        text = self._initial_text
+        doc = self._doc
+        return len(text) if text is not None or doc is None else len(doc.text)
+
     def is_current(self, version: int) -> bool:
         return not self.closed and self.version == version
 
