@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import threading
 from collections.abc import Iterator
@@ -215,3 +216,68 @@ def test_a_split_marker_typed_inside_a_function_rebuilds_only_the_functions_nami
     # Undone: the same again, as a fresh open.
     doc.apply_edit(at, at + len("// -----\n"), "")
     assert len(doc.sections) == 1 and _all_notes(doc) == _all_notes(Document(text))
+
+
+# ---------------------------------------------------------------- standard output
+
+
+def test_the_event_loop_never_waits_for_a_client_slow_to_read() -> None:
+    """pygls writes each message on the event loop; a client that does not
+    read (a full pipe) blocked it, and every request of every document
+    with it. The QueuedWriter returns at once and a thread writes the
+    messages, in order; closing waits until they are written."""
+    from affine_lsp.server.writer import QueuedWriter
+
+    written: list[bytes] = []
+    reading = threading.Event()
+    closed = threading.Event()
+
+    class SlowPipe:
+        def write(self, data: bytes) -> None:
+            reading.wait(60)  # the client reads only once the event is set
+            written.append(data)
+
+        def close(self) -> None:
+            closed.set()
+
+    w = QueuedWriter(SlowPipe())
+    for k in range(50):
+        w.write(b"message %d" % k)  # (returns while the pipe is full)
+    assert written == []
+    reading.set()
+    w.drain()
+    assert written == [b"message %d" % k for k in range(50)]
+    w.write(b"after the end")  # dropped, never raises
+    w.close()
+    assert closed.is_set() and written[-1] == b"message 49"
+
+
+def test_a_broken_pipe_drops_the_messages_without_raising() -> None:
+    from affine_lsp.server.writer import QueuedWriter
+
+    class Gone:
+        def write(self, data: bytes) -> None:
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def close(self) -> None:
+            pass
+
+    w = QueuedWriter(Gone())
+    w.write(b"a")
+    w.write(b"b")
+    w.drain()
+    w.write(b"c")
+
+
+def test_the_server_writes_standard_output_from_a_thread() -> None:
+    from pygls.io_ import StdoutWriter
+
+    from affine_lsp.server.writer import QueuedWriter
+
+    with _server() as server:
+        sink = io.BytesIO()
+        server.protocol.set_writer(StdoutWriter(sink))
+        assert isinstance(server.protocol.writer, QueuedWriter)
+        server.protocol.notify("window/logMessage", types.LogMessageParams(type=types.MessageType.Info, message="hello"))
+        server.protocol.writer.drain()
+        assert b'"hello"' in sink.getvalue() and sink.getvalue().startswith(b"Content-Length: ")

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -34,6 +35,7 @@ from affine_lsp.server.engine import Engine
 from affine_lsp.server.lanes import DocumentLanes
 from affine_lsp.server.settings import SECTION, Settings
 from affine_lsp.server.state import DocumentState, Workspace
+from affine_lsp.server.writer import QueuedWriter
 
 log = logging.getLogger("affine_lsp.server")
 
@@ -72,7 +74,8 @@ class AffineProtocol(LanguageServerProtocol):
     * the Document of :mod:`.state` is the single copy of the text: pygls'
       workspace copy is only kept (and cross-checked) in debug mode;
     * positions are always UTF-16 (the engine's LineIndex);
-    * a handler may answer :class:`ServerCancelled` (an error response).
+    * a handler may answer :class:`ServerCancelled` (an error response);
+    * standard output is written by a thread (:mod:`.writer`).
     """
 
     _server: AffineLanguageServer
@@ -95,6 +98,13 @@ class AffineProtocol(LanguageServerProtocol):
             self._send_response(message.id, None, JsonRpcInvalidRequest(message="the server is shutting down").to_response_error())
             return
         super().handle_message(message)
+
+    def set_writer(self, writer: Any, include_headers: bool = True) -> None:
+        # Standard output is written by a thread of its own (server/writer.py):
+        # a client slow to read never blocks the event loop.
+        if isinstance(writer, StdoutWriter):
+            writer = QueuedWriter(writer)
+        super().set_writer(writer, include_headers)
 
     def _send_response(self, msg_id: Any, result: Any | None = None, error: Any = None) -> None:
         if isinstance(result, ServerCancelled):
