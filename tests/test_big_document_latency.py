@@ -281,3 +281,19 @@ def test_the_server_writes_standard_output_from_a_thread() -> None:
         server.protocol.notify("window/logMessage", types.LogMessageParams(type=types.MessageType.Info, message="hello"))
         server.protocol.writer.drain()
         assert b'"hello"' in sink.getvalue() and sink.getvalue().startswith(b"Content-Length: ")
+
+
+def test_the_answer_to_a_cancelled_request_of_ours_is_dropped(caplog: Any) -> None:
+    """A newer edit cancels the analysis awaiting its
+    ``window/workDoneProgress/create``; the client's answer comes after:
+    dropped, not an InvalidStateError logged as a server error."""
+    from concurrent.futures import Future
+
+    with _server() as server:
+        fut: Future[Any] = Future()
+        fut.cancel()
+        server.protocol._request_futures["7"] = fut
+        with caplog.at_level(logging.WARNING):
+            server.protocol._handle_response("7", None)
+        assert "7" not in server.protocol._request_futures
+        assert not [r for r in caplog.records if r.levelno >= logging.WARNING]

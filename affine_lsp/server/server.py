@@ -75,7 +75,8 @@ class AffineProtocol(LanguageServerProtocol):
       workspace copy is only kept (and cross-checked) in debug mode;
     * positions are always UTF-16 (the engine's LineIndex);
     * a handler may answer :class:`ServerCancelled` (an error response);
-    * standard output is written by a thread (:mod:`.writer`).
+    * standard output is written by a thread (:mod:`.writer`);
+    * the client's answer to a request of ours that was cancelled is dropped.
     """
 
     _server: AffineLanguageServer
@@ -98,6 +99,18 @@ class AffineProtocol(LanguageServerProtocol):
             self._send_response(message.id, None, JsonRpcInvalidRequest(message="the server is shutting down").to_response_error())
             return
         super().handle_message(message)
+
+    def _handle_response(self, msg_id: Any, result: Any | None = None, error: Any = None) -> None:
+        # The client's answer to a request of ours whose waiter was cancelled
+        # meanwhile (a newer edit cancelled the analysis awaiting its
+        # window/workDoneProgress/create): nobody wants it; pygls would raise
+        # InvalidStateError setting the cancelled future's result.
+        future = self._request_futures.get(msg_id)
+        if future is not None and future.cancelled():
+            self._request_futures.pop(msg_id, None)
+            log.debug("answer to the cancelled request %s dropped", msg_id)
+            return
+        super()._handle_response(msg_id, result, error)
 
     def set_writer(self, writer: Any, include_headers: bool = True) -> None:
         # Standard output is written by a thread of its own (server/writer.py):

@@ -9,12 +9,11 @@ document is read or answered meanwhile (a fuzz run showed the event loop
 in that write for 1-4 s, during which every request waited, small
 documents' too). Here ``write`` only queues the bytes; one thread writes
 them. ``close`` (the ``exit`` notification) waits until the queue is
-written, as does the interpreter's exit (bounded both).
+written, as does the interpreter's exit (both at most DRAIN_TIMEOUT_S).
 """
 
 from __future__ import annotations
 
-import asyncio
 import atexit
 import contextlib
 import logging
@@ -63,18 +62,9 @@ class QueuedWriter:
             self._queue.put(None)
         self._thread.join(timeout)
 
-    def close(self) -> Any:
-        """Drain, then close the stream; awaitable on the event loop (pygls
-        exits once it is done)."""
-
-        def finish() -> None:
-            self.drain()
-            with contextlib.suppress(OSError, ValueError):
-                self._inner.close()
-
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            finish()
-            return None
-        return loop.run_in_executor(None, finish)
+    def close(self) -> None:
+        """Drain (the ``exit`` notification: the answers before it are
+        written; at most DRAIN_TIMEOUT_S), then close the stream."""
+        self.drain()
+        with contextlib.suppress(OSError, ValueError):
+            self._inner.close()
