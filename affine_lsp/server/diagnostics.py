@@ -59,6 +59,7 @@ from affine_lsp.server.convert import to_diagnostic
 from affine_lsp.server.engine import FunctionAnalysis, function_sources, functions_of
 from affine_lsp.server.lsp_json import sort_key as _sort_key
 from affine_lsp.server.memory import CollectionPolicy, freeze, full_collection
+from affine_lsp.server.server import ServerCancelled
 from affine_lsp.server.state import DiagnosticsResult, DocumentState
 from affine_lsp.syntax.document import Document, gc_paused
 from affine_lsp.syntax.nodes import Note
@@ -86,6 +87,14 @@ GC_CHECK_EVERY = 10
 """Completed analysis phases between two checks of the garbage policy
 (besides every close): the check counts the frozen objects, 15 ms for 1.5
 million."""
+PULL_WAIT_S = 1.0
+PULL_WAIT_MIN_CHARS = 200_000
+"""A pull on a document of at least this many characters waits at most
+PULL_WAIT_S for the fast phase of its version (the first build of a
+20,000-line document takes seconds); past it the answer is the LSP's
+``ServerCancelled`` with ``retriggerRequest`` (the client asks again) and,
+once the fast phase is done, ``workspace/diagnostic/refresh``. Nothing
+that is not this version's diagnostics is ever answered."""
 
 
 @dataclass(eq=False)
@@ -622,7 +631,7 @@ class DiagnosticsManager:
         st.last_published = result.diagnostics
         self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=st.uri, version=result.version, diagnostics=list(result.diagnostics)))
 
-    async def pull(self, st: DocumentState, previous_result_id: str | None) -> types.DocumentDiagnosticReport:
+    async def pull(self, st: DocumentState, previous_result_id: str | None) -> types.DocumentDiagnosticReport | ServerCancelled:
         last = st.last
         pre = st.preloaded
         if pre is not None and pre[0] == st.version and (last is None or last.version != st.version or not last.complete):
@@ -639,8 +648,17 @@ class DiagnosticsManager:
             # a new one); its run defers the analysis.
             if st.diag_task is None or st.diag_task.done():
                 self._schedule(st, self.server.settings.debounce_ms / 1000.0)
+            bounded = st.size() >= PULL_WAIT_MIN_CHARS
             while True:
-                fast = await self.fast(st, st.version)
+                version = st.version
+                if bounded:
+                    try:
+                        fast = await asyncio.wait_for(self.fast(st, version), PULL_WAIT_S)
+                    except TimeoutError:
+                        self._refresh_when_built(st, version)
+                        return ServerCancelled(f"the diagnostics of version {version} are being computed", {"retriggerRequest": True})
+                else:
+                    fast = await self.fast(st, version)
                 if fast is not None:
                     break
                 if st.closed:
@@ -653,6 +671,21 @@ class DiagnosticsManager:
         if previous_result_id is not None and previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
         return types.RelatedFullDocumentDiagnosticReport(items=list(last.diagnostics), result_id=result_id)
+
+    def _refresh_when_built(self, st: DocumentState, version: int) -> None:
+        """Ask the client to pull again once the fast phase of ``version`` is
+        done (a pull was answered ``ServerCancelled`` meanwhile)."""
+        pending = st.fast_future
+        if pending is None or pending[0] != version or not self.server.client_diagnostic_refresh:
+            return
+        loop = asyncio.get_running_loop()
+
+        def done(f: Any) -> None:
+            if not f.cancelled() and f.exception() is None and f.result() is not None and st.is_current(version):
+                with contextlib.suppress(RuntimeError):  # the loop is closed (shutdown)
+                    loop.call_soon_threadsafe(self.server.workspace_diagnostic_refresh, None)
+
+        pending[1].add_done_callback(done)
 
 
 def _in_forked_child() -> None:

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -34,6 +35,7 @@ from affine_lsp.server.engine import Engine
 from affine_lsp.server.lanes import DocumentLanes
 from affine_lsp.server.settings import SECTION, Settings
 from affine_lsp.server.state import DocumentState, Workspace
+from affine_lsp.server.writer import QueuedWriter
 
 log = logging.getLogger("affine_lsp.server")
 
@@ -51,6 +53,17 @@ class _BadRequest:
         self.error = error
 
 
+class ServerCancelled:
+    """A handler's answer meaning "not ready, ask again": sent as the LSP
+    3.17 error ``ServerCancelled`` (-32802) with ``data`` (for a diagnostic
+    pull, ``{"retriggerRequest": true}``), without the error log pygls
+    writes for an exception raised by a handler."""
+
+    def __init__(self, message: str, data: Any = None) -> None:
+        self.message = message
+        self.data = data
+
+
 class AffineProtocol(LanguageServerProtocol):
     """pygls' protocol with four changes:
 
@@ -60,7 +73,10 @@ class AffineProtocol(LanguageServerProtocol):
       says; pygls drops it too);
     * the Document of :mod:`.state` is the single copy of the text: pygls'
       workspace copy is only kept (and cross-checked) in debug mode;
-    * positions are always UTF-16 (the engine's LineIndex).
+    * positions are always UTF-16 (the engine's LineIndex);
+    * a handler may answer :class:`ServerCancelled` (an error response);
+    * standard output is written by a thread (:mod:`.writer`);
+    * the client's answer to a request of ours that was cancelled is dropped.
     """
 
     _server: AffineLanguageServer
@@ -84,7 +100,28 @@ class AffineProtocol(LanguageServerProtocol):
             return
         super().handle_message(message)
 
+    def _handle_response(self, msg_id: Any, result: Any | None = None, error: Any = None) -> None:
+        # The client's answer to a request of ours whose waiter was cancelled
+        # meanwhile (a newer edit cancelled the analysis awaiting its
+        # window/workDoneProgress/create): nobody wants it; pygls would raise
+        # InvalidStateError setting the cancelled future's result.
+        future = self._request_futures.get(msg_id)
+        if future is not None and future.cancelled():
+            self._request_futures.pop(msg_id, None)
+            log.debug("answer to the cancelled request %s dropped", msg_id)
+            return
+        super()._handle_response(msg_id, result, error)
+
+    def set_writer(self, writer: Any, include_headers: bool = True) -> None:
+        # Standard output is written by a thread of its own (server/writer.py):
+        # a client slow to read never blocks the event loop.
+        if isinstance(writer, StdoutWriter):
+            writer = QueuedWriter(writer)
+        super().set_writer(writer, include_headers)
+
     def _send_response(self, msg_id: Any, result: Any | None = None, error: Any = None) -> None:
+        if isinstance(result, ServerCancelled):
+            result, error = None, types.ResponseError(code=types.LSPErrorCodes.ServerCancelled, message=result.message, data=result.data)
         early = self._server.early
         if early is not None:
             if early.takes(msg_id):

@@ -162,11 +162,6 @@ class DocumentState:
         # Its worker threads (server/lanes.py; made by the server on first use).
         self.lanes: DocumentLanes | None = None
 
-    def size(self) -> int:
-        """The length of its text (the Document is not built for it)."""
-        doc = self._doc
-        return len(doc.text) if doc is not None else len(self._initial_text or "")
-
     def close(self) -> None:
         """Closed (or replaced by a new open): its threads stop once idle."""
         self.closed = True
@@ -216,6 +211,12 @@ class DocumentState:
     def document_unsafe(self) -> Document:
         """The Document without taking the lock (tests, debugging)."""
         return self._doc if self._doc is not None else self._document()
+
+    def size(self) -> int:
+        """The length of the text (of the latest change applied; no lock)."""
+        text = self._initial_text
+        doc = self._doc
+        return len(text) if text is not None or doc is None else len(doc.text)
 
     def is_current(self, version: int) -> bool:
         return not self.closed and self.version == version

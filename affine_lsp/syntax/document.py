@@ -74,6 +74,8 @@ gc_paused = _GcPause()
 
 # The spellings of HASH_ID and BANG_ID in grammar/mlir.lark.
 _ALIAS_REF_RE = re.compile(r"#[A-Za-z_0-9][A-Za-z0-9_$.\-]*|![A-Za-z_][A-Za-z0-9_$.\-]*")
+# An SSA name (MLIR's `%` suffix-id; `%a#1` names `%a`).
+_VALUE_REF_RE = re.compile(r"%[A-Za-z0-9_$.\-]+")
 
 _NON_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 
@@ -84,7 +86,22 @@ def _first_non_text(text: str) -> int | None:
 
 
 class Chunk:
-    __slots__ = ("kind", "level", "section", "anchor", "length", "text", "parse", "ir_op", "ir_notes", "ir_key", "max_depth", "_alias_refs", "released")
+    __slots__ = (
+        "kind",
+        "level",
+        "section",
+        "anchor",
+        "length",
+        "text",
+        "parse",
+        "ir_op",
+        "ir_notes",
+        "ir_key",
+        "max_depth",
+        "_alias_refs",
+        "_value_refs",
+        "released",
+    )
 
     def __init__(self, cs: ChunkSpan, text: str) -> None:
         self.kind = cs.kind
@@ -99,6 +116,7 @@ class Chunk:
         self.ir_notes: list[Note] = []
         self.ir_key: tuple | None = None
         self._alias_refs: frozenset[str] | None = None
+        self._value_refs: frozenset[str] | None = None
         # The syntax records were freed (Document.release_syntax): ``parse``
         # keeps only the notes, and the chunk is parsed again when needed.
         self.released = False
@@ -110,6 +128,15 @@ class Chunk:
         refs = self._alias_refs
         if refs is None:
             refs = self._alias_refs = frozenset(_ALIAS_REF_RE.findall(self.text))
+        return refs
+
+    @property
+    def value_refs(self) -> frozenset[str]:
+        """Every SSA name written in the chunk (``%a#1`` as ``%a``): more than
+        the values it uses or defines, never fewer."""
+        refs = self._value_refs
+        if refs is None:
+            refs = self._value_refs = frozenset(_VALUE_REF_RE.findall(self.text))
         return refs
 
     @property
@@ -463,13 +490,17 @@ class Document:
         return legacy_notes(self, out)
 
 
-def _env_key(aliases_key: object, path: tuple[int, ...], top_values: tuple[tuple[tuple[str, int], ...], ...]) -> tuple:
+def _env_key(aliases_key: object, path: tuple[int, ...], top_values: tuple[tuple[tuple[str, int], ...], ...], names: frozenset[str]) -> tuple:
     """What the IR of a top-level item depends on besides its text: the
     aliases it names, the module it is in (``path``) and the values defined
     at the top of that module and of every module around it (``top_values``,
     innermost first: a use of a value of an enclosing module is an error
-    that names it, "defined outside the isolated region")."""
-    return (aliases_key, path, top_values)
+    that names it, "defined outside the isolated region") that it names
+    (``names``: the builder looks up no other name for it). A value defined
+    or removed at the top of a module (a ``// -----`` typed inside a
+    function leaves the rest of its body at the top of the next section)
+    rebuilds the items that name it, not every item of the module."""
+    return (aliases_key, path, tuple(tuple(v for v in level if v[0] in names) for level in top_values))
 
 
 class _AliasKeys:
@@ -619,7 +650,11 @@ def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool 
     kept: set[int] = set()  # anchors of the chunks whose IR is reused
     for k, c in enumerate(chunks):
         item = c.parse.item if c.parse else None
-        env = _env_key(akeys.key(c), scope_path[scope_of[k]], visible[scope_of[k]]) if c.parse is None or c.released or isinstance(item, OpSyn) else None
+        env = (
+            _env_key(akeys.key(c), scope_path[scope_of[k]], visible[scope_of[k]], c.value_refs)
+            if c.parse is None or c.released or isinstance(item, OpSyn)
+            else None
+        )
         envs.append(env)
         if env is not None and c.ir_op is not None and c.ir_key == env:
             kept.add(id(c.anchor))
@@ -633,20 +668,25 @@ def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool 
                 relearn.add(scope_of[k])
     # A top-level value whose item is built again (its text is the same but
     # an alias it names changed) is a new value object: the items that may
-    # use it (its module scope and those inside) are built again too, or
-    # they would keep using the old one.
-    new_values = {scope_of[k] for k in value_items if id(chunks[k].anchor) not in kept}
+    # use it (those of its module scope and of the scopes inside that name
+    # it) are built again too, or they would keep using the old one.
+    new_values: dict[int, set[str]] = {}
+    for k in value_items:
+        if id(chunks[k].anchor) not in kept:
+            item = chunks[k].parse.item  # type: ignore[union-attr]
+            new_values.setdefault(scope_of[k], set()).update(r[0] for r in item.results)  # type: ignore[union-attr]
+    renamed: dict[int, set[str]] = {}  # scope -> names of new value objects visible in it
     if new_values:
         for si in range(len(scope_values)):
             s = si
             while s >= 0:
                 if s in new_values:
-                    relearn.add(si)
-                    break
+                    renamed.setdefault(si, set()).update(new_values[s])
                 s = scope_parent[s]
-    if relearn:
+    if relearn or renamed:
         for k, c in enumerate(chunks):
-            if scope_of[k] in relearn:
+            si = scope_of[k]
+            if si in relearn or (si in renamed and not renamed[si].isdisjoint(c.value_refs)):
                 kept.discard(id(c.anchor))
                 c.ir_key = None
     # A top-level value of a reused item keeps only the uses by reused items:

@@ -41,7 +41,7 @@ from affine_lsp.transforms.optimize_model import NestModel, Refused, build_model
 from affine_lsp.transforms.optimize_schedule import Schedule, compute, is_identity, stride_counts, strided_made_unit, violations
 from affine_lsp.transforms.profitability import Prediction
 from affine_lsp.transforms.registry import OptionError
-from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, line_indent
+from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_context, function_text, line_indent
 
 if TYPE_CHECKING:
     from argparse import Namespace
@@ -153,13 +153,26 @@ def _predict(model: NestModel, sched: Schedule) -> Prediction:
 
 
 def plan_optimize(
-    text: str, roots: Sequence[Operation], tile: int | None = DEFAULT_TILE, force: bool = False, parallel: bool = False, compose: bool = True
+    text: str,
+    roots: Sequence[Operation],
+    tile: int | None = DEFAULT_TILE,
+    force: bool = False,
+    parallel: bool = False,
+    compose: bool = True,
+    context: tuple[str, int] | None = None,
 ) -> OptimizePlan:
     """How to rewrite the nests ``roots`` (consecutive top-level nests of one
     function), or why they are left alone. With ``compose``, unroll-and-jam
     and vectorization follow, on the new schedule or on the original order,
-    whichever composition is predicted fastest (:mod:`.optimize_compose`)."""
+    whichever composition is predicted fastest (:mod:`.optimize_compose`).
+
+    ``context``: the text the steps that re-parse a text (hoisting, the
+    compositions, ``parallel``) run on instead of ``text``, and the shift of
+    its offsets (``text`` offset = its offset + shift), e.g. the function with
+    its environment (:func:`.rewrite.function_context`): the same answer as on
+    the whole text, without re-parsing a large file's other functions."""
     roots = list(roots)
+    ctext, shift = context if context is not None else (text, 0)
     plan = OptimizePlan(roots)
     func = scope_of(roots[0])
     if func is None:
@@ -190,7 +203,7 @@ def plan_optimize(
             plan.explain = _explain(model, sched)
             plan.prediction = pred
             if pred.profitable or force:
-                generated = _hoist_invariants(text, start, end, _generate(text, model, sched))
+                generated = _hoist_invariants(ctext, start - shift, end - shift, _generate(text, model, sched))
                 bases.append((generated, pred.speedup or 1.0, pred))
             time_tiles_only = optimize_stencil.only_time_bands(sched.bands)
     except Refused as e:
@@ -206,22 +219,24 @@ def plan_optimize(
     try:
         if not force or plan.reason is not None:  # the original order, composed: when the schedule gains nothing, or less, or is refused
             bases.append((text[start:end], 1.0, None))
-        schedule_kept = _choose(plan, text, bases, pred, compose)
+        schedule_kept = _choose(plan, ctext, shift, bases, pred, compose)
         if plan.ok and parallel and schedule_kept and time_tiles_only:
             plan.explain.append("--parallel: no loop outside the time tiles is parallel (left sequential: its point loops are too short for threads)")
         elif plan.ok and parallel:
-            plan.new_text = _parallelize_outermost(text, start, end, plan.new_text)
+            plan.new_text = _parallelize_outermost(ctext, start - shift, end - shift, plan.new_text)
     except Exception as e:  # a bug of ours leaves the nest alone with a message, never a crash
         plan.reason = f"internal error: {type(e).__name__}: {e}"
     return plan
 
 
-def _choose(plan: OptimizePlan, text: str, bases: Sequence[tuple[str, float, Prediction | None]], pred: Prediction | None, compose: bool) -> bool:
+def _choose(plan: OptimizePlan, text: str, shift: int, bases: Sequence[tuple[str, float, Prediction | None]], pred: Prediction | None, compose: bool) -> bool:
     """Fill ``plan`` with the base (the new schedule, the original order) and
     the composition predicted fastest, or say why the nests are left alone.
     ``plan.reason`` set on entry: the scheduler refused the nests (only the
-    original order is composed). True when the new schedule is kept."""
-    start, end = plan.roots[0].span.start, plan.roots[-1].span.end
+    original order is composed). ``text``: the text the compositions run on,
+    whose offset + ``shift`` is the roots' offset. True when the new schedule
+    is kept."""
+    start, end = plan.roots[0].span.start - shift, plan.roots[-1].span.end - shift
     refused = plan.reason
     if not compose:
         chosen = (Composition(bases[0][0]), bases[0][1], bases[0][2]) if bases and bases[0][2] is not None else None
@@ -365,7 +380,7 @@ def optimize_transform(doc: object, roots: Sequence[Operation], tile: int | None
     assert isinstance(doc, Document)
     title = "Optimize loop nest" if len(roots) == 1 else f"Optimize loop nests ({len(roots)} nests)"
     try:
-        plan = plan_optimize(doc.text, roots, tile)
+        plan = plan_optimize(doc.text, roots, tile, context=function_context(doc, roots[0].span.start, roots[-1].span.end))
         if plan.ok:
             checked_in_section(doc, plan.edits())
     except UnsafeTransform as e:

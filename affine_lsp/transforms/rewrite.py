@@ -283,6 +283,27 @@ def checked_in_section(doc: object, edits: Sequence[TextEdit]) -> None:
     checked(doc.text[base : sec.end], [TextEdit(e.start - base, e.end - base, e.new_text) for e in edits])
 
 
+def function_context(doc: object, lo: int, hi: int) -> tuple[str, int]:
+    """The text that work on ``doc.text[lo:hi]`` needs when it parses a
+    text again (a transformation's steps, its safety net), and the shift of
+    its offsets (``doc`` offset = its offset + shift): inside one top-level
+    function of a section with others, that function with its environment
+    (:func:`_function_scope`: the same answers); else the ``// -----``
+    section; else the whole text."""
+    from affine_lsp.syntax.document import Document
+
+    assert isinstance(doc, Document)
+    sec = doc.section_at(lo)
+    if hi > sec.end or lo < sec.start:
+        return doc.text, 0
+    scope = _function_scope(doc, sec, lo, hi, [])
+    if scope is not None:
+        return scope
+    if len(doc.sections) == 1:
+        return doc.text, 0
+    return doc.text[sec.start : sec.end], sec.start
+
+
 _SYMBOL_REF = re.compile(r'@(?:[A-Za-z_$.\-][\w$.\-]*|"[^"\n]*")')
 _TOP_LEVEL_VALUE = re.compile(r"\s*%")
 _ALIAS_DEF = re.compile(r"\s*([#!][A-Za-z_0-9][\w$.\-]*)\s*=")
