@@ -381,7 +381,7 @@ class DiagnosticsManager:
                         complete = False
                     else:
                         notes.extend(fa.notes)
-                        if not fa.ready:  # analysed for a hover: warm it in the background
+                        if not fa.settled:  # analysed for a hover: warm it in the background
                             missing.append(f)
                 # The function being edited first, then the nearest ones.
                 at = st.last_edit_offset

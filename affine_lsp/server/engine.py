@@ -98,6 +98,15 @@ class FunctionAnalysis:
         """Everything hovers ask for is computed."""
         return self.warmed and (self.flows is not None or self.flows_failed)
 
+    @property
+    def settled(self) -> bool:
+        """Nothing is left for the background analysis to do: its loop
+        summaries are computed and its value flows are known, will never be
+        (``flows_failed``), or are asked for (``flows_future``: the dataflow
+        worker's answer sets ``flows``; only hovers and commands read them,
+        and they ask for them themselves meanwhile)."""
+        return self.warmed and (self.flows is not None or self.flows_failed or self.flows_future is not None)
+
 
 DEPS_KEPT = 64
 """Functions per document whose dependence model (isl sets and maps, pair
@@ -341,7 +350,13 @@ class Engine:
         with self._lock:
             if fa.flows_future is not None:
                 return fa.flows_future
-            if source is None or fa.flows is not None or self.flow_worker.broken:
+            if fa.flows is not None or fa.flows_failed:
+                return None
+            if source is None or self.flow_worker.broken:
+                # Nothing will ever answer (a function inside another
+                # top-level item has no text of its own to send; the worker
+                # died): never asked again, never left "to analyse".
+                fa.flows_failed = True
                 return None
 
             def done(result: list[tuple[int, int, int]] | None) -> None:
@@ -349,6 +364,8 @@ class Engine:
                 fa.flows_failed = result is None
 
             fa.flows_future = self.flow_worker.submit(source[0], source[1], settings.isl_max_operations, done, urgent, settings.time_budget_s)
+            if fa.flows_future is None:  # the worker is stopped or broken
+                fa.flows_failed = True
             return fa.flows_future
 
 

@@ -354,6 +354,12 @@ class FlowWorker:
             self._hold_until = max(self._hold_until, time.monotonic() + seconds)
             self._cv.notify()
 
+    def resume(self) -> None:
+        """Start background requests again now (ends :meth:`hold`)."""
+        with self._cv:
+            self._hold_until = 0.0
+            self._cv.notify()
+
     def _dispatch(self) -> None:
         while True:
             with self._cv:
