@@ -5,7 +5,8 @@ dataflow worker of ``server/flowproc.py`` computes them in the background,
 one function at a time) is not left to analyse: an edit re-queues only the
 function it changed, and the analysis phase does not walk the others again
 at every pause of the typing. The flows still arrive and are what a fresh
-open computes. A function whose flows can never come (no text of its own to
+open computes. A hover that waits for flows asked for in the background gets them
+first. A function whose flows can never come (no text of its own to
 send, a worker that is gone) is not left to analyse either."""
 
 from __future__ import annotations
@@ -137,6 +138,15 @@ def test_pending_flows_leave_nothing_to_analyse_and_an_edit_requeues_only_its_fu
         st.queue_changes(4, [_replace(edited, "to 67", "to 67")])
         fast = await server.diagnostics.fast(st, 4)
         assert fast is not None and fast.missing == [] and fast.result.complete
+
+        # A hover (urgent) on a function whose flows wait in the background
+        # gets them first, while the others still wait.
+        fas = _analyses(server, st)
+        fut = server.engine.request_flows(fas["f4"], None, server.settings, urgent=True)
+        assert fut is fas["f4"].flows_future
+        await asyncio.wrap_future(fut)
+        assert fas["f4"].flows is not None
+        assert [name for name, fa in fas.items() if fa.flows is None] == ["f0", "f1", "f2", "f3", "f5"]
 
         # The flows are delivered once the worker goes on; then the edited
         # document answers as a fresh open of its text.

@@ -452,7 +452,11 @@ class DiagnosticsManager:
                 if todo:
                     await asyncio.sleep(ANALYSIS_IDLE_S)
                 else:
-                    self._trace(f"diagnostics {st.uri} v{fast.version}: analysis complete")
+                    # (the value flows are for hovers only: complete does not wait for them)
+                    flows = self.server.engine.flows_pending(st)
+                    self._trace(
+                        f"diagnostics {st.uri} v{fast.version}: analysis complete", f"value flows of {flows} functions not answered yet" if flows else None
+                    )
         finally:
             if token is not None:
                 progress.end()

@@ -349,6 +349,8 @@ class Engine:
         (once); the future of the request, or None."""
         with self._lock:
             if fa.flows_future is not None:
+                if urgent and not fa.flows_future.done():  # asked for in the background: now a request waits
+                    self.flow_worker.expedite(fa.flows_future)
                 return fa.flows_future
             if fa.flows is not None or fa.flows_failed:
                 return None
@@ -367,6 +369,11 @@ class Engine:
             if fa.flows_future is None:  # the worker is stopped or broken
                 fa.flows_failed = True
             return fa.flows_future
+
+    def flows_pending(self, st: DocumentState) -> int:
+        """How many functions of ``st`` wait for the dataflow worker's answer."""
+        with self._lock:
+            return sum(1 for fa in st.fn_cache.values() if fa.flows_future is not None and not fa.flows_future.done())
 
 
 def _time_limit(m: ModuleType | None, seconds: float | None) -> Any:

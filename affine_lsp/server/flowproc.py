@@ -354,6 +354,19 @@ class FlowWorker:
             self._hold_until = max(self._hold_until, time.monotonic() + seconds)
             self._cv.notify()
 
+    def expedite(self, fut: Future) -> None:
+        """Make the background request of ``fut`` urgent (a hover or a
+        command now waits for it): it goes before the other background
+        requests instead of after them."""
+        with self._cv:
+            entry = next((e for e in self._heap if e[6] is fut and e[0] == 1), None)
+            if entry is None:  # running, answered, or urgent already
+                return
+            # The background entry stays in the heap; whichever runs first
+            # answers, the other is skipped (its future is done).
+            heapq.heappush(self._heap, (0, -next(self._seq), *entry[2:]))
+            self._cv.notify()
+
     def resume(self) -> None:
         """Start background requests again now (ends :meth:`hold`)."""
         with self._cv:
@@ -374,7 +387,7 @@ class FlowWorker:
                 if self._stopped:
                     return
                 _p, _n, prefix, text, budget, seconds, fut, done = heapq.heappop(self._heap)
-            if fut.cancelled():
+            if fut.done():  # cancelled, or answered by its expedited copy
                 continue
             result: list[Triple] | None = None
             try:
