@@ -59,6 +59,7 @@ from affine_lsp.server.convert import to_diagnostic
 from affine_lsp.server.engine import FunctionAnalysis, function_sources, functions_of
 from affine_lsp.server.lsp_json import sort_key as _sort_key
 from affine_lsp.server.memory import CollectionPolicy, freeze, full_collection
+from affine_lsp.server.reclaim import Reclaimer, shared_workers
 from affine_lsp.server.server import ServerCancelled
 from affine_lsp.server.state import DiagnosticsResult, DocumentState
 from affine_lsp.syntax.document import Document, gc_paused
@@ -131,6 +132,9 @@ class DiagnosticsManager:
         self.gc_policy = CollectionPolicy()
         self.full_collections = 0  # run by the policy (tests, the memory command)
         self._gc_task: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        # Frees a closed document's IR on a background thread (server/reclaim.py).
+        self.reclaimer = Reclaimer(shared_workers(server), on_done=self._freed, on_fallback=self._not_freed, flow_worker=server.engine.flow_worker)
 
     # ------------------------------------------------------------ lifecycle hooks (event loop)
     def document_opened(self, st: DocumentState, text: str | None = None) -> None:
@@ -165,9 +169,34 @@ class DiagnosticsManager:
         if self.server.protocol.writer is not None:
             self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
         if st is not None:
-            # Its IR is frozen (server/memory.py): only a full collection frees it.
+            self.document_replaced(st)
+
+    def document_replaced(self, st: DocumentState) -> None:
+        """``st`` is closed (or replaced by a new open of its URI): its IR
+        is frozen (server/memory.py), and cyclic; the reclaimer frees it
+        without a full collection once nothing runs for it any more
+        (server/reclaim.py), else the full collection does."""
+        self._loop = asyncio.get_running_loop()
+        self.reclaimer.submit(st)
+
+    def _freed(self, st: DocumentState, ops: int) -> None:
+        """(Reclaimer thread) ``st``'s IR was freed."""
+        self._on_loop(self.gc_policy.document_freed, id(st))
+
+    def _not_freed(self, st: DocumentState) -> None:
+        """(Reclaimer thread) ``st``'s IR is left to the full collection."""
+
+        def closed() -> None:
             self.gc_policy.document_closed(id(st), st.size())
             self.collect_garbage()
+
+        self._on_loop(closed)
+
+    def _on_loop(self, fn: Callable[..., Any], *args: Any) -> None:
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop is closed (exit)
+                loop.call_soon_threadsafe(fn, *args)
 
     def refresh_all(self) -> None:
         """Recompute every open document (settings changed)."""
@@ -271,6 +300,15 @@ class DiagnosticsManager:
             return
         self.gc_policy.collected(report.live)
         self.full_collections += 1
+        import os
+
+        if os.environ.get("AFFINE_LSP_GC_DUMP"):
+            import sys
+
+            sys.path.insert(0, "/tmp/gcx")
+            import gcdump
+
+            await loop.run_in_executor(self.server.parse_pool, gcdump.dump, self.server)
         log.info(
             "gc: full collection in %.0f ms: %d unreachable, %d objects alive (frozen)%s",
             1000 * report.seconds,
