@@ -88,6 +88,9 @@ GC_CHECK_EVERY = 10
 """Completed analysis phases between two checks of the garbage policy
 (besides every close): the check counts the frozen objects, 15 ms for 1.5
 million."""
+GC_CHECK_S = 2.0
+"""... and after fast phases, at most this often (the count of frozen
+objects it needs walks them: 10 ms for a million)."""
 PULL_WAIT_S = 1.0
 PULL_WAIT_MIN_CHARS = 200_000
 """A pull on a document of at least this many characters waits at most
@@ -133,6 +136,7 @@ class DiagnosticsManager:
         self.full_collections = 0  # run by the policy (tests, the memory command)
         self._gc_task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._gc_checked = 0.0  # when _check_garbage last asked the policy
         # Frees a closed document's IR on a background thread (server/reclaim.py).
         self.reclaimer = Reclaimer(shared_workers(server), on_done=self._freed, on_fallback=self._not_freed, flow_worker=server.engine.flow_worker)
 
@@ -178,6 +182,7 @@ class DiagnosticsManager:
         (server/reclaim.py), else the full collection does."""
         self._loop = asyncio.get_running_loop()
         self.reclaimer.submit(st)
+        self.collect_garbage()  # (what edits left, if it grew enough)
 
     def _freed(self, st: DocumentState, ops: int) -> None:
         """(Reclaimer thread) ``st``'s IR was freed."""
@@ -228,6 +233,7 @@ class DiagnosticsManager:
             if fast is None or not st.is_current(version):
                 return
             self._publish(st, fast.result)
+            self._check_garbage()
             if fast.partial:
                 # Shown; now the IR of the whole document (the diagnostics stay the same).
                 st.fast_future = None
@@ -266,6 +272,15 @@ class DiagnosticsManager:
         it grew enough, at a quiet moment."""
         self.settled_runs += 1
         if self.settled_runs % GC_CHECK_EVERY == 0:
+            self.collect_garbage()
+
+    def _check_garbage(self) -> None:
+        """After a fast phase, at most every GC_CHECK_S: the IR an edit
+        replaced is frozen garbage, and a document edited without pause never
+        completes an analysis phase (the other time the policy is asked)."""
+        now = time.monotonic()
+        if now - self._gc_checked >= GC_CHECK_S:
+            self._gc_checked = now
             self.collect_garbage()
 
     def collect_garbage(self) -> None:
