@@ -182,11 +182,15 @@ class DiagnosticsManager:
         (server/reclaim.py), else the full collection does."""
         self._loop = asyncio.get_running_loop()
         self.reclaimer.submit(st)
-        self.collect_garbage()  # (what edits left, if it grew enough)
 
     def _freed(self, st: DocumentState, ops: int) -> None:
         """(Reclaimer thread) ``st``'s IR was freed."""
-        self._on_loop(self.gc_policy.document_freed, id(st))
+
+        def freed() -> None:
+            self.gc_policy.document_freed(id(st))
+            self.collect_garbage()  # (what edits left, if it grew enough; not before: its objects would count)
+
+        self._on_loop(freed)
 
     def _not_freed(self, st: DocumentState) -> None:
         """(Reclaimer thread) ``st``'s IR is left to the full collection."""
