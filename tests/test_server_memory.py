@@ -136,6 +136,9 @@ async def test_closing_a_large_document_gives_its_ir_back(client: LanguageClient
         after = await _stats(client, count=True)
     assert after["operations"] == before["operations"], (before, after)
     assert after["documents"] == 1
+    census = (await _stats(client, census=True))["census"]  # (no collection: garbage included)
+    counts = list(census.values())
+    assert 0 < len(counts) <= 25 and counts == sorted(counts, reverse=True) and "dict" in census
     # A new document with the small one's text answers as it did.
     uri = "file:///mem/again.mlir"
     open_doc(client, uri, SMALL)
