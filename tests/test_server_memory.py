@@ -197,6 +197,33 @@ def test_reclaimer_frees_a_closed_documents_ir_without_a_collection():
         assert [op.name for s in doc.sections for op in s.module.walk()] == other_ops
 
 
+def test_last_good_functions_do_not_keep_older_versions():
+    """``last_good`` (completion in a function that does not parse) forgets
+    the names no item has any more: an old function op keeps, by its parent
+    links, the whole IR of the version it was built in."""
+    text = generate(1500)
+    gc.collect()
+    base = _live_operations_collected()
+    st = DocumentState("file:///a.mlir", text, 1)
+    kept: list[set[str]] = []
+    for version, new in enumerate([text, text.replace("affine.for", "affine.fr", 3), text.replace("@", "@x")], start=1):
+        if version > 1:
+            st.queue_changes(version, [types.TextDocumentContentChangeWholeDocument(text=new)])
+        with st.locked() as doc:
+            st.remember_good_ops(doc)
+            built = sum(1 for s in doc.sections for _ in s.module.walk())
+        del doc
+        kept.append(set(st.last_good))
+    assert kept[1] == kept[0] and len(kept[0]) > 10  # a function that does not parse keeps its last good version
+    assert kept[2] == {"x" + name for name in kept[0]}  # the old names are forgotten
+    assert _live_operations_collected() - base == built  # one version of the IR, not two
+
+
+def _live_operations_collected() -> int:
+    gc.collect()
+    return sum(isinstance(o, Operation) for o in gc.get_objects())
+
+
 def test_break_cycles_cuts_every_link_of_the_ir():
     st = DocumentState("file:///a.mlir", SMALL, 1)
     with st.locked() as doc:
