@@ -30,6 +30,7 @@ from affine_lsp.server.memory import CollectionPolicy, SlowCollectionLog, full_c
 from affine_lsp.server.reclaim import Reclaimer, break_cycles
 from affine_lsp.server.settings import Settings
 from affine_lsp.server.state import DocumentState
+from affine_lsp.syntax.document import Document, item_syntax
 from bench.generate import generate
 from tests.test_server_support import change, code_actions_at, config, diagnostics_for, no_server_errors, open_doc, pos, start
 
@@ -217,6 +218,21 @@ def test_last_good_functions_do_not_keep_older_versions():
     assert kept[1] == kept[0] and len(kept[0]) > 10  # a function that does not parse keeps its last good version
     assert kept[2] == {"x" + name for name in kept[0]}  # the old names are forgotten
     assert _live_operations_collected() - base == built  # one version of the IR, not two
+
+
+def test_reparsed_syntax_cache_does_not_keep_a_documents_ir():
+    """``item_syntax`` caches the parse of a released function by chunk,
+    without keeping the chunk (its IR would keep its version's whole IR)."""
+    gc.collect()
+    base = _live_operations_collected()
+    doc = Document(generate(300), release=True)
+    assert doc.sections
+    released = [c for c in doc.chunks if c.released]
+    assert released and item_syntax(released[0]) is not None
+    assert item_syntax(released[0]) is item_syntax(released[0])  # (cached)
+    assert _live_operations_collected() > base
+    del doc, released
+    assert _live_operations_collected() == base
 
 
 def _live_operations_collected() -> int:

@@ -14,8 +14,8 @@ regions, blocks and values reached from its sections and chunks (and its
 ``last_good`` functions: IR of its older versions). No cache shared between
 documents holds such objects (the isl caches of analysis/polyhedral.py are
 keyed by names, positions and affine maps; ``syntax.document._recent`` holds
-chunks, by identity, and its entries of the closed document are dropped
-here); types, attributes and affine maps, which may be shared, are never
+parse results by chunk id, not chunks, and its entries of the closed
+document are dropped here); types, attributes and affine maps, which may be shared, are never
 modified. It starts only once nothing can read the document any more: its
 lanes have stopped, and every shared worker that may still run work for it
 (the analysis worker, the on-demand and request pools) has finished what it
@@ -127,7 +127,7 @@ def forget_document(st: DocumentState, flow_worker: Any = None) -> None:
     if doc is not None:
         chunk_ids = {id(c) for c in doc.chunks}
         with document_mod._recent_lock:
-            for key in [k for k, v in document_mod._recent.items() if id(v[0]) in chunk_ids]:
+            for key in [k for k in document_mod._recent if k in chunk_ids]:
                 del document_mod._recent[key]
         for c in doc.chunks:
             c.ir_op = None
