@@ -21,11 +21,18 @@ from typing import Any
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from pygls.protocol import default_converter
 from pytest_lsp import LanguageClient
 
+from affine_lsp.ir.core import Operation
+from affine_lsp.server.engine import Engine, functions_of
 from affine_lsp.server.memory import CollectionPolicy, SlowCollectionLog, full_collection
+from affine_lsp.server.reclaim import Reclaimer, break_cycles
+from affine_lsp.server.settings import Settings
+from affine_lsp.server.state import DocumentState
+from affine_lsp.syntax.document import Document, item_syntax
 from bench.generate import generate
-from tests.test_server_support import config, diagnostics_for, no_server_errors, open_doc, start
+from tests.test_server_support import change, code_actions_at, config, diagnostics_for, no_server_errors, open_doc, pos, start
 
 # (Each run's texts are new: diagnostics from the persistent cache would
 # be published before the document is built.)
@@ -42,12 +49,44 @@ async def client(lsp_client: LanguageClient):
     await lsp_client.shutdown_session()
 
 
-async def _stats(client: LanguageClient, count: bool = False) -> dict[str, Any]:
-    return await client.workspace_execute_command_async(types.ExecuteCommandParams(command="affine-lsp.memoryStats", arguments=[{"count": count}]))
+async def _stats(client: LanguageClient, count: bool = False, census: bool = False) -> dict[str, Any]:
+    return await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="affine-lsp.memoryStats", arguments=[{"count": count, "census": census}])
+    )
 
 
 def _close(client: LanguageClient, uri: str) -> None:
     client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+
+
+async def _answers(client: LanguageClient, uri: str, text: str) -> list[Any]:
+    """What the server answers about ``uri`` (hover, inlay hints, symbols,
+    semantic tokens, code actions), as JSON-like data."""
+    ident = types.TextDocumentIdentifier(uri=uri)
+    at = pos(text, "affine.load")
+    end = types.Position(line=text.count("\n"), character=0)
+    got = [
+        await client.text_document_hover_async(types.HoverParams(text_document=ident, position=at)),
+        await client.text_document_inlay_hint_async(
+            types.InlayHintParams(text_document=ident, range=types.Range(start=types.Position(line=0, character=0), end=end))
+        ),
+        await client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=ident)),
+        await client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(text_document=ident)),
+        await code_actions_at(client, uri, at),
+    ]
+    return [default_converter().unstructure(g) for g in got]
+
+
+async def _settled_answers(client: LanguageClient, uri: str, text: str) -> list[Any]:
+    """The answers once the analysis is done (two rounds in a row agree)."""
+    last = await _answers(client, uri, text)
+    for _ in range(100):
+        await asyncio.sleep(0.1)
+        now = await _answers(client, uri, text)
+        if now == last:
+            return now
+        last = now
+    raise AssertionError("the answers did not settle")
 
 
 @pytest.mark.asyncio(loop_scope="module")
@@ -55,6 +94,7 @@ async def test_closing_a_large_document_gives_its_ir_back(client: LanguageClient
     small = "file:///mem/small.mlir"
     open_doc(client, small, SMALL)
     await diagnostics_for(client, small, 1)
+    small_answers = await _settled_answers(client, small, SMALL)
     before = await _stats(client, count=True)
     for _ in range(300):  # (its first diagnostics may come before its build: early_open)
         if before["operations"] > 0:
@@ -66,22 +106,148 @@ async def test_closing_a_large_document_gives_its_ir_back(client: LanguageClient
         uri = f"file:///mem/big{i}.mlir"
         open_doc(client, uri, BIG)
         await diagnostics_for(client, uri, 1, timeout=120)
+        # Edits and requests: analyses, memos, caches of several versions.
+        for v in range(2, 5):
+            # An edit that rebuilds a function (its text stays the same).
+            at = pos(BIG, "affine.load", nth=40 * v)
+            change(client, uri, v, at, types.Position(line=at.line, character=at.character + 1), "a")
+            await diagnostics_for(client, uri, v, timeout=120)
+            await _answers(client, uri, BIG)
         opened = await _stats(client)
         assert opened["frozen_objects"] > before["frozen_objects"] + 10_000  # the big document's IR, frozen
         _close(client, uri)
-        # No request asks for it: the server collects by itself once quiet.
+        # No request asks for it: the reclaimer frees it, without a collection.
         closed = None
         for _ in range(600):
             closed = await _stats(client)
-            if closed["full_collections"] > opened["full_collections"] and closed["frozen_objects"] < opened["frozen_objects"]:
+            if closed["reclaimed_documents"] > opened["reclaimed_documents"]:
                 break
             await asyncio.sleep(0.05)
-        assert closed is not None and closed["full_collections"] > opened["full_collections"], closed
+        assert closed is not None and closed["reclaimed_documents"] == opened["reclaimed_documents"] + 1, closed
+        assert closed["reclaimed_operations"] > 10_000 and closed["reclaim_fallbacks"] == 0, closed
+        assert closed["full_collections"] == opened["full_collections"], closed
+        assert closed["generation2_collections"] == opened["generation2_collections"], (opened, closed)
         assert closed["frozen_objects"] < before["frozen_objects"] + (opened["frozen_objects"] - before["frozen_objects"]) // 10, (before, opened, closed)
+        assert await _answers(client, small, SMALL) == small_answers  # the other document is untouched
     after = await _stats(client, count=True)
+    for _ in range(50):  # (a request the dataflow worker is computing holds its function until it is done)
+        if after["operations"] == before["operations"]:
+            break
+        await asyncio.sleep(0.2)
+        after = await _stats(client, count=True)
     assert after["operations"] == before["operations"], (before, after)
     assert after["documents"] == 1
+    census = (await _stats(client, census=True))["census"]  # (no collection: garbage included)
+    counts = list(census.values())
+    assert 0 < len(counts) <= 25 and counts == sorted(counts, reverse=True) and "dict" in census
+    # A new document with the small one's text answers as it did.
+    uri = "file:///mem/again.mlir"
+    open_doc(client, uri, SMALL)
+    await diagnostics_for(client, uri, 1)
+    again = await _settled_answers(client, uri, SMALL)
+    assert again[:4] == small_answers[:4]
+    _close(client, uri)
     _close(client, small)
+
+
+def _live_operations_uncollected() -> int:
+    """IR operations that exist, garbage included (no collection runs)."""
+    gc.unfreeze()
+    try:
+        return sum(isinstance(o, Operation) for o in gc.get_objects())
+    finally:
+        gc.freeze()
+
+
+def test_reclaimer_frees_a_closed_documents_ir_without_a_collection():
+    engine, settings = Engine(), Settings()
+    text = generate(2000)
+    other = DocumentState("file:///other.mlir", SMALL, 1)
+    with other.locked() as doc:
+        other_notes = [n.message for n in engine.verify(doc, other)]
+        other_ops = [op.name for s in doc.sections for op in s.module.walk()]
+    gc.collect()
+    base = _live_operations_uncollected()
+    st = DocumentState("file:///big.mlir", text, 1)
+    with st.locked() as doc:
+        engine.verify(doc, st)
+        for f in functions_of(doc):
+            engine.analyse_function(st, f, settings)
+        st.remember_good_ops(doc)
+        built = sum(1 for s in doc.sections for _ in s.module.walk())
+    del doc, f
+    assert _live_operations_uncollected() - base >= built > 1000
+    st.close()
+    freed: list[int] = []
+    reclaimer = Reclaimer(on_done=lambda _st, n: freed.append(n), on_fallback=lambda _st: freed.append(-1))
+    gc.disable()
+    try:
+        generation2 = gc.get_stats()[2]["collections"]
+        reclaimer.submit(st)
+        del st
+        assert reclaimer.wait_idle(60)
+        assert freed and freed[0] >= built and reclaimer.fallbacks == 0
+        assert _live_operations_uncollected() == base  # freed by reference counting
+        assert gc.get_stats()[2]["collections"] == generation2
+    finally:
+        gc.enable()
+        reclaimer.stop()
+    # The other document is untouched.
+    with other.locked() as doc:
+        assert [n.message for n in engine.verify(doc, other)] == other_notes
+        assert [op.name for s in doc.sections for op in s.module.walk()] == other_ops
+
+
+def test_last_good_functions_do_not_keep_older_versions():
+    """``last_good`` (completion in a function that does not parse) forgets
+    the names no item has any more: an old function op keeps, by its parent
+    links, the whole IR of the version it was built in."""
+    text = generate(1500)
+    gc.collect()
+    base = _live_operations_collected()
+    st = DocumentState("file:///a.mlir", text, 1)
+    kept: list[set[str]] = []
+    for version, new in enumerate([text, text.replace("affine.for", "affine.fr", 3), text.replace("@", "@x")], start=1):
+        if version > 1:
+            st.queue_changes(version, [types.TextDocumentContentChangeWholeDocument(text=new)])
+        with st.locked() as doc:
+            st.remember_good_ops(doc)
+            built = sum(1 for s in doc.sections for _ in s.module.walk())
+        del doc
+        kept.append(set(st.last_good))
+    assert kept[1] == kept[0] and len(kept[0]) > 10  # a function that does not parse keeps its last good version
+    assert kept[2] == {"x" + name for name in kept[0]}  # the old names are forgotten
+    assert _live_operations_collected() - base == built  # one version of the IR, not two
+
+
+def test_reparsed_syntax_cache_does_not_keep_a_documents_ir():
+    """``item_syntax`` caches the parse of a released function by chunk,
+    without keeping the chunk (its IR would keep its version's whole IR)."""
+    gc.collect()
+    base = _live_operations_collected()
+    doc = Document(generate(300), release=True)
+    assert doc.sections
+    released = [c for c in doc.chunks if c.released]
+    assert released and item_syntax(released[0]) is not None
+    assert item_syntax(released[0]) is item_syntax(released[0])  # (cached)
+    assert _live_operations_collected() > base
+    del doc, released
+    assert _live_operations_collected() == base
+
+
+def _live_operations_collected() -> int:
+    gc.collect()
+    return sum(isinstance(o, Operation) for o in gc.get_objects())
+
+
+def test_break_cycles_cuts_every_link_of_the_ir():
+    st = DocumentState("file:///a.mlir", SMALL, 1)
+    with st.locked() as doc:
+        module = doc.sections[0].module
+        ops = list(module.walk())
+    assert break_cycles([module]) == len(ops) == 5
+    for op in ops:
+        assert op.parent is None and not op.regions and not op.results and not op.operands and op.memo is None
 
 
 def test_policy_collects_after_a_large_close_or_enough_garbage():
@@ -101,6 +267,14 @@ def test_policy_collects_after_a_large_close_or_enough_garbage():
     p.collected(live=10_000)
     p.document_closed(key=3, chars=20_000)  # never built: its text's estimate
     assert p.garbage(frozen=10_000) == 6_000 and p.due(frozen=10_000)
+    p.collected(live=10_000)
+    p.built(key=4, objects=40_000)
+    p.document_freed(key=4)  # freed without a collection (server/reclaim.py): neither alive nor garbage
+    assert p.garbage(frozen=10_000) == 0 and not p.due(frozen=10_000)
+    p.built(key=5, objects=40_000)
+    p.collected(live=50_000)
+    p.document_freed(key=5)
+    assert p.live_after_last == 10_000 and p.garbage(frozen=10_000) == 0
 
 
 class _Cycle:

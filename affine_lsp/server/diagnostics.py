@@ -59,6 +59,7 @@ from affine_lsp.server.convert import to_diagnostic
 from affine_lsp.server.engine import FunctionAnalysis, function_sources, functions_of
 from affine_lsp.server.lsp_json import sort_key as _sort_key
 from affine_lsp.server.memory import CollectionPolicy, freeze, full_collection
+from affine_lsp.server.reclaim import Reclaimer, shared_workers
 from affine_lsp.server.server import ServerCancelled
 from affine_lsp.server.state import DiagnosticsResult, DocumentState
 from affine_lsp.syntax.document import Document, gc_paused
@@ -87,6 +88,9 @@ GC_CHECK_EVERY = 10
 """Completed analysis phases between two checks of the garbage policy
 (besides every close): the check counts the frozen objects, 15 ms for 1.5
 million."""
+GC_CHECK_S = 2.0
+"""... and after fast phases, at most this often (the count of frozen
+objects it needs walks them: 10 ms for a million)."""
 PULL_WAIT_S = 1.0
 PULL_WAIT_MIN_CHARS = 200_000
 """A pull on a document of at least this many characters waits at most
@@ -131,6 +135,10 @@ class DiagnosticsManager:
         self.gc_policy = CollectionPolicy()
         self.full_collections = 0  # run by the policy (tests, the memory command)
         self._gc_task: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._gc_checked = 0.0  # when _check_garbage last asked the policy
+        # Frees a closed document's IR on a background thread (server/reclaim.py).
+        self.reclaimer = Reclaimer(shared_workers(server), on_done=self._freed, on_fallback=self._not_freed, flow_worker=server.engine.flow_worker)
 
     # ------------------------------------------------------------ lifecycle hooks (event loop)
     def document_opened(self, st: DocumentState, text: str | None = None) -> None:
@@ -165,9 +173,39 @@ class DiagnosticsManager:
         if self.server.protocol.writer is not None:
             self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
         if st is not None:
-            # Its IR is frozen (server/memory.py): only a full collection frees it.
+            self.document_replaced(st)
+
+    def document_replaced(self, st: DocumentState) -> None:
+        """``st`` is closed (or replaced by a new open of its URI): its IR
+        is frozen (server/memory.py), and cyclic; the reclaimer frees it
+        without a full collection once nothing runs for it any more
+        (server/reclaim.py), else the full collection does."""
+        self._loop = asyncio.get_running_loop()
+        self.reclaimer.submit(st)
+
+    def _freed(self, st: DocumentState, ops: int) -> None:
+        """(Reclaimer thread) ``st``'s IR was freed."""
+
+        def freed() -> None:
+            self.gc_policy.document_freed(id(st))
+            self.collect_garbage()  # (what edits left, if it grew enough; not before: its objects would count)
+
+        self._on_loop(freed)
+
+    def _not_freed(self, st: DocumentState) -> None:
+        """(Reclaimer thread) ``st``'s IR is left to the full collection."""
+
+        def closed() -> None:
             self.gc_policy.document_closed(id(st), st.size())
             self.collect_garbage()
+
+        self._on_loop(closed)
+
+    def _on_loop(self, fn: Callable[..., Any], *args: Any) -> None:
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop is closed (exit)
+                loop.call_soon_threadsafe(fn, *args)
 
     def refresh_all(self) -> None:
         """Recompute every open document (settings changed)."""
@@ -199,6 +237,7 @@ class DiagnosticsManager:
             if fast is None or not st.is_current(version):
                 return
             self._publish(st, fast.result)
+            self._check_garbage()
             if fast.partial:
                 # Shown; now the IR of the whole document (the diagnostics stay the same).
                 st.fast_future = None
@@ -239,6 +278,15 @@ class DiagnosticsManager:
         if self.settled_runs % GC_CHECK_EVERY == 0:
             self.collect_garbage()
 
+    def _check_garbage(self) -> None:
+        """After a fast phase, at most every GC_CHECK_S: the IR an edit
+        replaced is frozen garbage, and a document edited without pause never
+        completes an analysis phase (the other time the policy is asked)."""
+        now = time.monotonic()
+        if now - self._gc_checked >= GC_CHECK_S:
+            self._gc_checked = now
+            self.collect_garbage()
+
     def collect_garbage(self) -> None:
         """Run one full collection at the next quiet moment if the policy
         says one is due (event loop; a no-op when one is already waiting)."""
@@ -271,6 +319,15 @@ class DiagnosticsManager:
             return
         self.gc_policy.collected(report.live)
         self.full_collections += 1
+        import os
+
+        if os.environ.get("AFFINE_LSP_GC_DUMP"):
+            import sys
+
+            sys.path.insert(0, "/tmp/gcx")
+            import gcdump
+
+            await loop.run_in_executor(self.server.parse_pool, gcdump.dump, self.server)
         log.info(
             "gc: full collection in %.0f ms: %d unreachable, %d objects alive (frozen)%s",
             1000 * report.seconds,

@@ -189,11 +189,17 @@ class Engine:
         key = self.key(settings)
         cache: dict[int, FunctionAnalysis] = st.fn_cache
         live = {id(f): f for f in funcs}
+        dropped = False
         with self._lock:
             for k in [k for k, fa in cache.items() if live.get(k) is not fa.func or fa.key != key]:
-                del cache[k]
+                fut = cache.pop(k).flows_future
                 st.deps_lru.pop(k, None)
-            return dict(cache)
+                if fut is not None and fut.cancel():  # still queued: never computed (it would keep the old IR alive until then)
+                    dropped = True
+            out = dict(cache)
+        if dropped:
+            self.flow_worker.purge_cancelled()
+        return out
 
     def analyse_function(
         self,

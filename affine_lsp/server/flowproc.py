@@ -346,6 +346,17 @@ class FlowWorker:
             self._cv.notify()
         return fut
 
+    def purge_cancelled(self) -> int:
+        """Drop the queued requests whose future was cancelled (a closed
+        document's: server/reclaim.py), and what their callbacks hold."""
+        with self._cv:
+            kept = [item for item in self._heap if not item[6].cancelled()]
+            n = len(self._heap) - len(kept)
+            if n:
+                heapq.heapify(kept)
+                self._heap = kept
+        return n
+
     def hold(self, seconds: float) -> None:
         """Start no background request for ``seconds`` (the user is typing:
         the worker process would compete with the fast diagnostics for the
@@ -388,6 +399,7 @@ class FlowWorker:
                     return
                 _p, _n, prefix, text, budget, seconds, fut, done = heapq.heappop(self._heap)
             if fut.done():  # cancelled, or answered by its expedited copy
+                del done, fut, text
                 continue
             result: list[Triple] | None = None
             try:
@@ -409,6 +421,9 @@ class FlowWorker:
             finally:
                 if not fut.done():
                     fut.set_result(result)
+                # (Not kept while waiting for the next request: the callback
+                # holds its function's analysis, hence its document's IR.)
+                del done, fut, text, result
 
     def shutdown(self) -> None:
         with self._cv:

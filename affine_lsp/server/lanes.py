@@ -79,6 +79,10 @@ class DocumentLanes:
         # Work that reached a document just closed: the shared pool.
         return (fallback or self._fallback).submit(fn)
 
+    def pools(self) -> tuple[ThreadPoolExecutor, ...]:
+        """Its thread pools (the reclaimer waits for them: server/reclaim.py)."""
+        return (self.fast, self._requests, self._ondemand)
+
     def shutdown(self) -> None:
         """Stop the threads once their current work is done (the document is closed)."""
         self.closed = True

@@ -97,6 +97,15 @@ class CollectionPolicy:
         else:
             self.closed += size if size is not None else int(OBJECTS_PER_CHAR * chars)
 
+    def document_freed(self, key: int) -> None:
+        """Document ``key``'s objects were freed without a collection
+        (server/reclaim.py): they are neither alive nor garbage any more."""
+        size = self.sizes.pop(key, 0)
+        if key in self.fresh:
+            self.fresh.discard(key)
+        elif self.live_after_last is not None:
+            self.live_after_last = max(0, self.live_after_last - size)
+
     def garbage(self, frozen: int) -> int:
         """The estimated frozen garbage when ``frozen`` objects are frozen:
         what grew beyond the first builds of the documents opened since the
@@ -228,3 +237,18 @@ def install(server: Any) -> None:
 
     gc_paused.on_resume = freeze
     server.gc_log.install()
+
+
+def object_census(top: int = 25) -> dict[str, int]:
+    """The ``top`` most numerous types among the objects the collector
+    tracks, frozen or not, garbage not collected yet included (no collection
+    runs: unfreeze, count, freeze; a debugging aid)."""
+    import collections
+
+    with _FULL_LOCK:
+        gc.unfreeze()
+        try:
+            counts = collections.Counter(type(o).__name__ for o in gc.get_objects())
+        finally:
+            gc.freeze()
+    return dict(counts.most_common(top))

@@ -1,7 +1,11 @@
 """``affine-lsp.memoryStats``: a debugging command, the collector's and
 the process's memory figures (server/memory.py); with the argument
 ``{"count": true}``, after a full collection, the number of live IR
-operations (tests check that a closed document leaves none)."""
+operations (tests check that a closed document leaves none). The
+reclaimer's figures (server/reclaim.py): documents and operations freed
+without a collection, documents left to the full collection. With
+``{"census": true}``, the most numerous types of the objects the collector
+tracks, garbage not collected yet included (no collection is run)."""
 
 from __future__ import annotations
 
@@ -9,21 +13,27 @@ import asyncio
 import gc
 from typing import Any
 
-from affine_lsp.server.memory import live_operations, resident_mb
+from affine_lsp.server.memory import live_operations, object_census, resident_mb
 from affine_lsp.server.server import AffineLanguageServer
 
 MEMORY_STATS = "affine-lsp.memoryStats"
 
 
-def memory_stats(ls: AffineLanguageServer, count: bool) -> dict[str, Any]:
+def memory_stats(ls: AffineLanguageServer, count: bool, census: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {
         "documents": len(ls.documents.docs),
         "frozen_objects": gc.get_freeze_count(),
         "full_collections": ls.diagnostics.full_collections,
+        "generation2_collections": gc.get_stats()[2]["collections"],
+        "reclaimed_documents": ls.diagnostics.reclaimer.freed_documents,
+        "reclaimed_operations": ls.diagnostics.reclaimer.freed_ops,
+        "reclaim_fallbacks": ls.diagnostics.reclaimer.fallbacks,
         "slow_collections": ls.gc_log.slow,
         "longest_collection_ms": round(1000 * ls.gc_log.longest, 1),
         "resident_mb": round(resident_mb(), 1),
     }
+    if census:
+        out["census"] = object_census()
     if count:
         out["operations"] = live_operations()
     return out
@@ -32,5 +42,5 @@ def memory_stats(ls: AffineLanguageServer, count: bool) -> dict[str, Any]:
 def register(server: AffineLanguageServer) -> None:
     @server.command(MEMORY_STATS)
     async def memory_stats_cmd(ls: AffineLanguageServer, *args: Any) -> dict[str, Any]:
-        count = bool(args and isinstance(args[0], dict) and args[0].get("count"))
-        return await asyncio.get_running_loop().run_in_executor(ls.parse_pool, memory_stats, ls, count)
+        opts = args[0] if args and isinstance(args[0], dict) else {}
+        return await asyncio.get_running_loop().run_in_executor(ls.parse_pool, memory_stats, ls, bool(opts.get("count")), bool(opts.get("census")))

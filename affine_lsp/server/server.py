@@ -403,7 +403,10 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: AffineLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
         td = params.text_document
+        old = ls.documents.docs.get(td.uri)
         st = ls.documents.open(td.uri, td.text, td.version, td.language_id)
+        if old is not None:
+            ls.diagnostics.document_replaced(old)
         ls.diagnostics.document_opened(st, td.text)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)

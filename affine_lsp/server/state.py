@@ -238,24 +238,39 @@ class DocumentState:
         return section, None
 
     def remember_good_ops(self, doc: Document) -> None:
-        """Record the functions whose IR is new since the last call."""
+        """Record the functions whose IR is new since the last call, and
+        forget those whose name is in no item of the text any more (an op
+        kept here keeps, by its parent links, the IR of the version it was
+        built in)."""
         seen = self._good_seen
         now: set[int] = set()
+        names: set[str] = set()
         for s in doc.sections:
             for c in s.chunks:
                 op = c.ir_op
                 if op is None:
+                    m = _FUNC_NAME_RE.search(c.text)
+                    if m is not None:
+                        names.add(m.group(1)[1:].strip('"'))
                     continue
                 now.add(id(op))
-                if id(op) in seen or op.name != "func.func":
+                if op.name != "func.func":
                     continue
-                name = op.attributes.get("sym_name")
-                if name is not None:
-                    self.last_good[getattr(name, "value", str(name))] = op
+                attr = op.attributes.get("sym_name")
+                if attr is None:
+                    continue
+                name = getattr(attr, "value", str(attr))
+                names.add(name)
+                if id(op) not in seen:
+                    self.last_good[name] = op
+        for name in [n for n in self.last_good if n not in names]:
+            del self.last_good[name]
         self._good_seen = now
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# (As symbols._FUNC_RE, which completion reads last_good with.)
+_FUNC_NAME_RE = re.compile(r"\bfunc(?:\.func)?\s+(?:(?:private|public|nested)\s+)?(@[\w$.\-]+|@\"[^\"]*\")")
 
 
 def valid_text(text: str) -> str:

@@ -562,7 +562,11 @@ def _release(c: Chunk) -> None:
 
 
 _RECENT_MAX = 8
-_recent: dict[int, tuple[Chunk, ParseResult, ParseResult]] = {}
+# By id(chunk): (its parse, the parse again). Not the chunk itself: its IR's
+# parent links would keep the whole IR of its document's version alive. The
+# chunk's own ParseResult, kept here, tells it from a later chunk at the
+# same address.
+_recent: dict[int, tuple[ParseResult, ParseResult]] = {}
 _recent_lock = threading.Lock()
 
 
@@ -578,12 +582,12 @@ def item_syntax(c: Chunk) -> object | None:
     key = id(c)
     with _recent_lock:
         hit = _recent.pop(key, None)
-        if hit is not None and hit[0] is c and hit[1] is p:
+        if hit is not None and hit[0] is p:
             _recent[key] = hit  # most recent last
-            return hit[2].item
+            return hit[1].item
     again = parse_chunk(c.text, c.anchor)
     with _recent_lock:
-        _recent[key] = (c, p, again)
+        _recent[key] = (p, again)
         while len(_recent) > _RECENT_MAX:
             del _recent[next(iter(_recent))]
     return again.item
