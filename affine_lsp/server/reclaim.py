@@ -291,5 +291,7 @@ class Reclaimer:
 def shared_workers(server: Any) -> list[tuple[ThreadPoolExecutor, int]]:
     """The server's shared pools that may run a closed document's work (its
     background analysis; its lanes' work submitted after the close), with
-    their number of threads."""
-    return [(server.analysis_pool, 1), (server.ondemand_pool, 1), (server.request_pool, 2)]
+    their number of threads (those the server has: a test's stand-in may
+    have none)."""
+    pools = ((getattr(server, "analysis_pool", None), 1), (getattr(server, "ondemand_pool", None), 1), (getattr(server, "request_pool", None), 2))
+    return [(pool, n) for pool, n in pools if pool is not None]
