@@ -87,13 +87,20 @@ def available() -> bool:
     return hasattr(os, "fork") and sys.platform.startswith("linux") and MIN_CHARS >= 0
 
 
-def plan(doc: Document) -> list[int] | None:
-    """The indices of the chunks the child takes, or None when ``doc`` is
-    not worth splitting or may not be split."""
+def _splittable(doc: Document) -> list[int] | None:
+    """The chunk indices of the functions of ``doc`` another process may
+    take, or None when ``doc`` is not worth splitting or may not be split."""
     if not available() or len(doc.text) < MIN_CHARS:
         return None
     funcs = _independent_functions(doc)
-    if len(funcs) < 2:
+    return funcs if len(funcs) >= 2 else None
+
+
+def plan(doc: Document) -> list[int] | None:
+    """The indices of the chunks the child takes, or None when ``doc`` is
+    not worth splitting or may not be split."""
+    funcs = _splittable(doc)
+    if funcs is None:
         return None
     total = sum(doc.chunks[i].length for i in funcs)
     acc = 0
@@ -127,10 +134,8 @@ def plan_shares(doc: Document, n: int) -> list[list[int]] | None:
     if n <= 2:
         owned = plan(doc)
         return [owned] if owned is not None else None
-    if not available() or len(doc.text) < MIN_CHARS:
-        return None
-    funcs = _independent_functions(doc)
-    if len(funcs) < 2:
+    funcs = _splittable(doc)
+    if funcs is None:
         return None
     total = sum(doc.chunks[i].length for i in funcs)
     shares: list[list[int]] = [[] for _ in range(n)]

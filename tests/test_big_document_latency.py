@@ -5,11 +5,9 @@ same answer as on the whole text."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 from lsprotocol import types
@@ -20,6 +18,7 @@ from affine_lsp.transforms.optimize import nest_groups, plan_optimize
 from affine_lsp.transforms.rewrite import function_context
 from bench.content import generate_kind
 from bench.generate import generate
+from tests.test_server_support import in_process_server
 
 
 def _plan_key(plan):  # type: ignore[no-untyped-def]
@@ -69,19 +68,7 @@ def test_function_context_falls_back_on_the_section_or_the_text() -> None:
 # ---------------------------------------------------------------- the server
 
 
-@contextlib.contextmanager
-def _server() -> Iterator[Any]:
-    from affine_lsp.server import create_server
-
-    server = create_server()
-    try:
-        yield server
-    finally:
-        server.engine.flow_worker.shutdown()
-        for pool in (server.parse_pool, server.analysis_pool, server.request_pool, server.ondemand_pool):
-            pool.shutdown(wait=False, cancel_futures=True)
-        for st in list(server.documents.docs.values()):
-            st.close()
+_server = in_process_server
 
 
 def _hold(submit: Any) -> threading.Event:

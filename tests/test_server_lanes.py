@@ -15,12 +15,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 from lsprotocol import types
 
 from bench.generate import generate
+from tests.test_server_support import in_process_server
 
 SMALL = """func.func @small(%A: memref<64xf32>) {
   affine.for %i = 0 to 64 {
@@ -33,19 +33,7 @@ SMALL = """func.func @small(%A: memref<64xf32>) {
 LOOP = types.Position(line=1, character=4)  # on "affine.for"
 
 
-@contextlib.contextmanager
-def _server() -> Iterator[Any]:
-    from affine_lsp.server import create_server
-
-    server = create_server()
-    try:
-        yield server
-    finally:
-        server.engine.flow_worker.shutdown()
-        for pool in (server.parse_pool, server.analysis_pool, server.request_pool, server.ondemand_pool):
-            pool.shutdown(wait=False, cancel_futures=True)
-        for st in list(server.documents.docs.values()):
-            st.close()
+_server = in_process_server
 
 
 def _hold(submit: Any, holds: list[threading.Event]) -> threading.Event:

@@ -23,6 +23,7 @@ from lsprotocol import types
 
 from affine_lsp.server.engine import functions_of
 from affine_lsp.server.inlay_hints import inlay_hints
+from tests.test_server_support import in_process_server
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("islpy") is None, reason="islpy not available")
 
@@ -49,19 +50,10 @@ NESTED = "gpu.module @g {\n" + "".join("  " + line for line in _FUNC.format(name
 
 @contextlib.contextmanager
 def _server() -> Iterator[Any]:
-    from affine_lsp.server import create_server
-
-    server = create_server()
-    server.client_pull_diagnostics = True  # (nothing to publish to: no client)
-    server.client_diagnostic_refresh = server.client_inlay_refresh = False
-    try:
+    with in_process_server() as server:
+        server.client_pull_diagnostics = True  # (nothing to publish to: no client)
+        server.client_diagnostic_refresh = server.client_inlay_refresh = False
         yield server
-    finally:
-        server.engine.flow_worker.shutdown()
-        for pool in (server.parse_pool, server.analysis_pool, server.request_pool, server.ondemand_pool):
-            pool.shutdown(wait=False, cancel_futures=True)
-        for st in list(server.documents.docs.values()):
-            st.close()
 
 
 def _replace(text: str, old: str, new: str) -> types.TextDocumentContentChangePartial:

@@ -9,6 +9,7 @@ the text and reports a mismatch as an error message (asserted absent).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
 import time
@@ -361,3 +362,21 @@ class RawClient:
         finally:
             if self.proc.poll() is None:
                 self.proc.kill()
+
+
+@contextlib.contextmanager
+def in_process_server() -> Iterator[Any]:
+    """A server made in this process (no client, no event loop: its
+    handlers' helpers are called directly), its threads and worker stopped
+    and its documents closed afterwards."""
+    from affine_lsp.server import create_server
+
+    server = create_server()
+    try:
+        yield server
+    finally:
+        server.engine.flow_worker.shutdown()
+        for pool in (server.parse_pool, server.analysis_pool, server.request_pool, server.ondemand_pool):
+            pool.shutdown(wait=False, cancel_futures=True)
+        for st in list(server.documents.docs.values()):
+            st.close()
