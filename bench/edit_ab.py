@@ -31,13 +31,13 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from first_squiggle_ab import add_tree_arguments, source_trees
 from generate import generate
 from lsp_latency import Server, edit_site
 
@@ -148,8 +148,7 @@ def pct(xs: list[float], q: float) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--base", required=True, help="the source tree edited first in each pair")
-    p.add_argument("--new", default=str(ROOT), help="the other source tree (default: this one)")
+    add_tree_arguments(p, "edited")
     p.add_argument("--sizes", nargs="+", type=int, default=[10000, 50000])
     p.add_argument("--edits", type=int, default=60, help="edits per server and size")
     p.add_argument("--rounds", type=int, default=3, help="slices of the edits whose medians are printed too")
@@ -158,12 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--timeout", type=float, default=300.0)
     p.add_argument("--in-process", action="store_true", help="the fast phase's CPU time in process instead (see above)")
     args = p.parse_args(argv)
-    roots = {"base": args.base, "new": args.new}
-    for name, root in roots.items():
-        if not (Path(root) / "affine_lsp" / "__init__.py").is_file():
-            p.error(f"--{name}: {root} holds no affine_lsp package")
-    roots = {name: str(Path(root).resolve()) for name, root in roots.items()}
-    os.chdir(tempfile.gettempdir())  # `python -m` puts the working directory first on the path
+    roots = source_trees(p, args)
     if args.in_process:
         in_process(roots, args)
         return 0

@@ -26,22 +26,34 @@ from first_squiggle import one_run
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--base", required=True, help="the source tree measured first in each pair")
+def add_tree_arguments(p: argparse.ArgumentParser, what: str) -> None:
+    """``--base`` and ``--new``: the two source trees an A/B script runs."""
+    p.add_argument("--base", required=True, help=f"the source tree {what} first in each pair")
     p.add_argument("--new", default=str(ROOT), help="the other source tree (default: this one)")
-    p.add_argument("--cases", nargs="+", default=["all:1000", "all:10000", "corpus:10000", "constant:10000"], help="KIND:LINES")
-    p.add_argument("--repeat", type=int, default=5)
-    p.add_argument("--timeout", type=float, default=300.0)
-    args = p.parse_args(argv)
+
+
+def source_trees(p: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, str]:
+    """``{"base": ..., "new": ...}``, each an absolute path holding an
+    ``affine_lsp`` package (else a usage error), after moving to a directory
+    that holds neither tree (``python -m`` puts the working directory first
+    on the path)."""
     roots = {"base": args.base, "new": args.new}
     for name, root in roots.items():
         if not (Path(root) / "affine_lsp" / "__init__.py").is_file():
             p.error(f"--{name}: {root} holds no affine_lsp package")
-    roots = {name: str(Path(root).resolve()) for name, root in roots.items()}
-    # `python -m` puts the working directory first on the path: run from
-    # one that holds neither tree.
+    resolved = {name: str(Path(root).resolve()) for name, root in roots.items()}
     os.chdir(tempfile.gettempdir())
+    return resolved
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_tree_arguments(p, "measured")
+    p.add_argument("--cases", nargs="+", default=["all:1000", "all:10000", "corpus:10000", "constant:10000"], help="KIND:LINES")
+    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--timeout", type=float, default=300.0)
+    args = p.parse_args(argv)
+    roots = source_trees(p, args)
     run_args = argparse.Namespace(timeout=args.timeout, complete_timeout=0.0)
     cmd = [sys.executable, "-m", "affine_lsp", "serve"]
 

@@ -19,7 +19,6 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -27,10 +26,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from edit_ab import cpu_ns
+from first_squiggle_ab import add_tree_arguments, source_trees
 from generate import generate
 from lsp_latency import Server, edit_site
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 class Session:
@@ -73,18 +71,13 @@ class Session:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--base", required=True, help="the source tree edited first in each pair")
-    p.add_argument("--new", default=str(ROOT), help="the other source tree (default: this one)")
+    add_tree_arguments(p, "edited")
     p.add_argument("--sizes", nargs="+", type=int, default=[10000, 50000])
     p.add_argument("--edits", type=int, default=20, help="edits per server and size")
     p.add_argument("--pause", type=float, default=0.3, help="pause after each analysis complete (s)")
     p.add_argument("--timeout", type=float, default=600.0)
     args = p.parse_args(argv)
-    roots = {"base": str(Path(args.base).resolve()), "new": str(Path(args.new).resolve())}
-    for name, root in roots.items():
-        if not (Path(root) / "affine_lsp" / "__init__.py").is_file():
-            p.error(f"--{name}: {root} holds no affine_lsp package")
-    os.chdir(tempfile.gettempdir())  # `python -m` puts the working directory first on the path
+    roots = source_trees(p, args)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {args.edits} edits per tree and size, interleaved")
     print("| lines | tree | CPU edit → analysis complete, p50 / mean (ms) | wall p50 (ms) | functions analysed per pause (first, last) |")
     print("|---:|---|---:|---:|---|")
