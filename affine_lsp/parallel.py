@@ -179,8 +179,8 @@ def _reset(doc: Document, indices: list[int], placeholder: bool) -> None:
         c = doc.chunks[i]
         c.parse = ParseResult(None, []) if placeholder else None
         c.released = False
-        c.ir_op, c.ir_notes, c.ir_key = None, [], None
-    doc._sections = None
+        doc.drop_ir(c)
+    doc.forget_sections()
 
 
 def placeholders(doc: Document, indices: list[int]) -> None:

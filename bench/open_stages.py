@@ -82,7 +82,7 @@ def split(text: str, processes: int) -> str:
     children = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     if "wait" not in marks:
         return f"{processes} processes: not split (too small, or not independent functions): {t1 - t0:.3f} s"
-    return f"{processes} processes: this one {marks['wait'] - t0:.3f} s until it waits, {t1 - marks['back']:.3f} s after; "(
+    return f"{processes} processes: this one {marks['wait'] - t0:.3f} s until it waits, {t1 - marks['back']:.3f} s after; " + (
         f"its child {children:.3f} s" if processes == 2 else f"its {processes - 1} children {children:.3f} s together"
     )
 

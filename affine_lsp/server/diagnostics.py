@@ -319,15 +319,6 @@ class DiagnosticsManager:
             return
         self.gc_policy.collected(report.live)
         self.full_collections += 1
-        import os
-
-        if os.environ.get("AFFINE_LSP_GC_DUMP"):
-            import sys
-
-            sys.path.insert(0, "/tmp/gcx")
-            import gcdump
-
-            await loop.run_in_executor(self.server.parse_pool, gcdump.dump, self.server)
         log.info(
             "gc: full collection in %.0f ms: %d unreachable, %d objects alive (frozen)%s",
             1000 * report.seconds,
@@ -392,6 +383,7 @@ class DiagnosticsManager:
             with self.server.busy():
                 res = self._fast_locked(st, version)
         finally:
+            self._retire(st)
             if first:
                 gc.enable()
             # What this phase built (a new document, or the functions an edit
@@ -403,6 +395,16 @@ class DiagnosticsManager:
             res.elapsed_ms = 1000 * (time.perf_counter() - t0)
             log.debug("fast phase v%d: %.1f ms", version, res.elapsed_ms)
         return res
+
+    def _retire(self, st: DocumentState) -> None:
+        """Hand the IR the document's edits replaced to the reclaimer
+        (server/reclaim.py): freed once no thread may read it any more."""
+        doc = st._doc
+        if doc is None:
+            return
+        with st.lock:  # (the first call starts the document's tracking)
+            retired = doc.take_retired()
+        self.reclaimer.retire(st, retired)
 
     def _fast_locked(self, st: DocumentState, version: int) -> FastResult | None:
         engine = self.server.engine

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -30,6 +31,46 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 _numbers = itertools.count(1)
+
+
+class TrackedPool(ThreadPoolExecutor):
+    """A thread pool that can tell whether every task submitted before a
+    moment (:meth:`mark`) is done, run or cancelled (:meth:`done_before`):
+    the reclaimer (server/reclaim.py) waits for the work that may still
+    read an older version of a document without taking a thread of the
+    pool."""
+
+    def __init__(self, max_workers: int, thread_name_prefix: str = "") -> None:
+        super().__init__(max_workers, thread_name_prefix=thread_name_prefix)
+        self._seq = itertools.count()
+        self._open: set[int] = set()
+        self._open_lock = threading.Lock()
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        with self._open_lock:
+            n = next(self._seq)
+            self._open.add(n)
+        try:
+            fut = super().submit(fn, *args, **kwargs)
+        except BaseException:
+            self._done(n)
+            raise
+        fut.add_done_callback(lambda _f: self._done(n))
+        return fut
+
+    def _done(self, n: int) -> None:
+        with self._open_lock:
+            self._open.discard(n)
+
+    def mark(self) -> int:
+        """The moment now: every task submitted so far is before it."""
+        with self._open_lock:
+            return next(self._seq)
+
+    def done_before(self, mark: int) -> bool:
+        """Whether every task submitted before ``mark`` is done."""
+        with self._open_lock:
+            return not self._open or min(self._open) > mark
 
 
 class DocumentLanes:
@@ -43,9 +84,9 @@ class DocumentLanes:
         self._ready = ready
         self._fallback = fallback
         self._ondemand_fallback = ondemand_fallback
-        self.fast = ThreadPoolExecutor(1, thread_name_prefix=f"affine-doc{n}-parse")
-        self._requests = ThreadPoolExecutor(self.REQUEST_THREADS, thread_name_prefix=f"affine-doc{n}-request")
-        self._ondemand = ThreadPoolExecutor(1, thread_name_prefix=f"affine-doc{n}-ondemand")
+        self.fast = TrackedPool(1, thread_name_prefix=f"affine-doc{n}-parse")
+        self._requests = TrackedPool(self.REQUEST_THREADS, thread_name_prefix=f"affine-doc{n}-request")
+        self._ondemand = TrackedPool(1, thread_name_prefix=f"affine-doc{n}-ondemand")
         self.closed = False
 
     def submit_fast(self, fn: Callable[..., T], *args: Any) -> Future[T]:
@@ -79,7 +120,7 @@ class DocumentLanes:
         # Work that reached a document just closed: the shared pool.
         return (fallback or self._fallback).submit(fn)
 
-    def pools(self) -> tuple[ThreadPoolExecutor, ...]:
+    def pools(self) -> tuple[TrackedPool, ...]:
         """Its thread pools (the reclaimer waits for them: server/reclaim.py)."""
         return (self.fast, self._requests, self._ondemand)
 

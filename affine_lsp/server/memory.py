@@ -11,12 +11,14 @@ every thread of the process, a request on a small document included
   the collector's own collections only ever walk what was allocated since
   (never a rebuilt document's IR at a random moment on a request path);
 * frozen objects that became garbage (a closed or replaced document, the IR
-  of edited-away functions) are reclaimed by one full collection
-  (:func:`full_collection`: unfreeze, collect, freeze, give the freed
-  memory back to the system), which :class:`CollectionPolicy` asks for
-  when a document was closed or the frozen objects grew past a bound since
-  the last one, and which the server runs at a quiet moment on its parse
-  worker (see ``DiagnosticsManager.collect_garbage``);
+  of edited-away functions) are freed without a collection by the
+  reclaimer (server/reclaim.py), which cuts their links once no thread may
+  read them; what it leaves (work that ran too long, garbage of other
+  kinds) is reclaimed by one full collection (:func:`full_collection`:
+  unfreeze, collect, freeze, give the freed memory back to the system),
+  which :class:`CollectionPolicy` asks for when the frozen objects grew
+  past a bound since the last one, and which the server runs at a quiet
+  moment on its parse worker (see ``DiagnosticsManager.collect_garbage``);
 * :class:`SlowCollectionLog` writes every collection longer than
   :data:`SLOW_GC_S` to the server's log (generation, duration, objects).
 """

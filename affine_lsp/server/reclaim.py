@@ -1,4 +1,5 @@
-"""Freeing a closed document's IR without a full garbage collection.
+"""Freeing a closed document's IR, and the IR edits replaced, without a
+full garbage collection.
 
 The IR of a document is cyclic (parent links, value uses, op memos), and
 frozen (server/memory.py): before this module, only a full collection freed
@@ -22,6 +23,23 @@ lanes have stopped, and every shared worker that may still run work for it
 was running when the document was closed (a barrier task on each). If that
 does not happen within :data:`IDLE_WAIT_S`, nothing is touched and the full
 collection frees the document as before (``on_fallback``).
+
+The IR an edit replaced (``Document.retired``: the ops of chunks the edit
+removed or built again, the module ops of the sections built again) is
+freed the same way while the document stays open (:meth:`Reclaimer.retire`,
+after every fast phase): once every thread that may read the document (its
+lanes, the shared pools) has finished what it ran when the IR was retired
+(a barrier on each), under the document's lock, the retired ops that are
+still in use are left alone (a chunk's current IR; ``last_good``, which
+keeps a function of an older version: it is retired again when dropped),
+the caches that hold retired functions drop them (their analyses, queued
+value flows, verifier results), and the links are cut. A module op built
+again (a *shell*) only loses its own links: its blocks list ops a newer
+build reuses. Every new reader takes the document's current IR under its
+lock, and the caches that outlive a version check the identity of the op
+they are asked for (``fn_cache``, ``verify_cache``, the semantic tokens'
+cache, ``syntax.document._recent``) or its version (``transform_actions``),
+so a cut op is never handed out.
 """
 
 from __future__ import annotations
@@ -37,6 +55,8 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from typing import TYPE_CHECKING, Any
 
 from affine_lsp.ir.core import Operation
+from affine_lsp.server.lanes import TrackedPool
+from affine_lsp.syntax.document import Retired
 
 if TYPE_CHECKING:
     from affine_lsp.server.state import DocumentState
@@ -45,6 +65,9 @@ log = logging.getLogger("affine_lsp.server.reclaim")
 
 SLICE_OPS = 2000
 """Operations whose links are cut between two yields to other threads."""
+
+POLL_S = 0.02
+"""How often the reclaimer looks whether the workers are done."""
 
 IDLE_WAIT_S = 30.0
 """How long the reclaimer waits for the workers to finish a closed
@@ -101,6 +124,25 @@ def break_cycles(roots: Iterable[Operation], slice_ops: int = SLICE_OPS, pause: 
     return n
 
 
+def break_shell(module: Operation) -> None:
+    """Cut a module op's own links (its regions and blocks), not those of
+    the ops its blocks list: a newer build of the document uses them."""
+    for region in module.regions:
+        for block in region.blocks:
+            block.operations = []
+            block.arguments = []
+            block.parent = None
+        region.blocks = []
+        region.parent = None
+    module.regions = []
+    module.parent = None
+    memo = module.memo
+    if memo is not None:
+        if memo.owner is module:
+            memo.clear()
+        module.memo = None
+
+
 def document_roots(st: DocumentState) -> list[Operation]:
     """The IR a closed document owns: its sections' modules, its chunks'
     ops, the functions of older versions it kept (``last_good``). Call with
@@ -108,12 +150,49 @@ def document_roots(st: DocumentState) -> list[Operation]:
     roots: list[Operation] = list(st.last_good.values())
     doc = st._doc
     if doc is not None:
+        if doc.retired is not None:  # (not taken yet: retired and closed before its next fast phase)
+            roots.extend(doc.retired.items)
+            roots.extend(doc.retired.shells)
         for c in doc.chunks:
             if c.ir_op is not None:
                 roots.append(c.ir_op)
         for s in doc._sections or ():
             roots.append(s.module)
     return roots
+
+
+def in_use(st: DocumentState) -> set[int]:
+    """The ids of the top-level ops ``st`` still uses: its chunks' IR and
+    the functions ``last_good`` keeps (call with its lock held)."""
+    used = {id(op) for op in st.last_good.values()}
+    doc = st._doc
+    if doc is not None:
+        used.update(id(c.ir_op) for c in doc.chunks if c.ir_op is not None)
+    return used
+
+
+def forget_retired(st: DocumentState, items: list[Operation], flow_worker: Any = None) -> None:
+    """Drop what ``st``'s caches hold of the retired top-level ``items``:
+    the analyses of their functions (and their queued value flows), their
+    verifier results, the code actions of older versions (call with the
+    lock held)."""
+    ids = {id(op) for op in items}
+    funcs = {id(f) for op in items for f in op.walk() if f.name == "func.func"}
+    cancelled = False
+    for k in [k for k in st.fn_cache if k in funcs]:
+        fa = st.fn_cache.pop(k)
+        st.deps_lru.pop(k, None)
+        fut = fa.flows_future
+        if fut is not None and fut.cancel():
+            cancelled = True
+    if cancelled and flow_worker is not None:
+        flow_worker.purge_cancelled()
+    for k in [k for k in st.verify_cache if k in ids]:
+        del st.verify_cache[k]
+    doc = st._doc
+    if doc is not None:
+        for key in [key for key in st.transform_actions if key[0] != doc.version]:
+            del st.transform_actions[key]
 
 
 def forget_document(st: DocumentState, flow_worker: Any = None) -> None:
@@ -183,15 +262,27 @@ class Reclaimer:
         self.freed_documents = 0
         self.freed_ops = 0
         self.fallbacks = 0
-        self._queue: queue.Queue[DocumentState | None] = queue.Queue()
+        self.retired_ops = 0  # operations of edited-away IR freed
+        self.retired_skipped = 0  # retired top-level ops still in use when their turn came
+        self.retire_fallbacks = 0  # batches left to the full collection (the workers were busy too long)
+        self._queue: queue.Queue[DocumentState | tuple[DocumentState, Retired] | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._idle = threading.Event()
         self._idle.set()
 
     def submit(self, st: DocumentState) -> None:
         """Free ``st``'s IR once nothing runs for it any more (``st`` is closed)."""
+        self._put(st)
+
+    def retire(self, st: DocumentState, retired: Retired) -> None:
+        """Free the IR ``st``'s edits replaced (``Document.take_retired``)
+        once every thread that may still read it is done."""
+        if retired:
+            self._put((st, retired))
+
+    def _put(self, item: DocumentState | tuple[DocumentState, Retired]) -> None:
         self._idle.clear()
-        self._queue.put(st)
+        self._queue.put(item)
         if self._thread is None:
             self._thread = threading.Thread(target=self._loop, name="affine-reclaim", daemon=True)
             self._thread.start()
@@ -206,28 +297,98 @@ class Reclaimer:
 
     def _loop(self) -> None:
         while True:
-            st = self._queue.get()
-            if st is None:
+            item = self._queue.get()
+            if item is None:
                 return
-            try:
-                self._reclaim(st)
-            except Exception:
-                log.exception("freeing the IR of %s failed", st.uri)
-                self.fallbacks += 1
-                if self.on_fallback is not None:
-                    self.on_fallback(st)
-            finally:
-                del st  # (not kept until the next document)
-                if self._queue.empty():
-                    self._idle.set()
+            # The edits' batches waiting now share one wait for the workers.
+            batches: list[tuple[DocumentState, Retired]] = []
+            closed: list[DocumentState] = []
+            stop = False
+            while True:
+                if item is None:
+                    stop = True
+                elif isinstance(item, tuple):
+                    batches.append(item)
+                else:
+                    closed.append(item)
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+            if batches:
+                try:
+                    self._free_retired(batches)
+                except Exception:
+                    log.exception("freeing the IR edits replaced failed")
+                    self.retire_fallbacks += 1
+                del batches
+            while closed:
+                st = closed.pop(0)
+                try:
+                    self._reclaim(st)
+                except Exception:
+                    log.exception("freeing the IR of %s failed", st.uri)
+                    self.fallbacks += 1
+                    if self.on_fallback is not None:
+                        self.on_fallback(st)
+                finally:
+                    del st  # (not kept until the next document)
+            item = None
+            if self._queue.empty():
+                self._idle.set()
+            if stop:
+                return
 
-    def _wait_for_workers(self, st: DocumentState) -> bool:
+    def _free_retired(self, batches: list[tuple[DocumentState, Retired]]) -> None:
+        docs = list({id(st): st for st, _ in batches}.values())
+        if not self._wait_for_workers(docs):
+            log.debug("the workers did not finish within %.0f s: edited-away IR left to the full collection", self.idle_wait_s)
+            self.retire_fallbacks += 1
+            return
+        t0 = time.perf_counter()
+        n = 0
+        for st in docs:
+            items = [op for s, r in batches if s is st for op in r.items]
+            shells = [op for s, r in batches if s is st for op in r.shells]
+            lock = st.lock
+
+            def pause(lock: Any = lock) -> None:
+                lock.release()
+                time.sleep(0)
+                lock.acquire()
+
+            with lock:
+                used = in_use(st)
+                keep = [op for op in items if id(op) in used]
+                self.retired_skipped += len(keep)
+                items = [op for op in items if id(op) not in used]
+                shells = [op for op in shells if id(op) not in used]
+                forget_retired(st, items, self.flow_worker)
+                for shell in shells:
+                    break_shell(shell)
+                n += break_cycles(items, pause=pause)
+            del items, shells, keep
+        self.retired_ops += n
+        log.debug("%d edited-away operations freed without a collection in %.0f ms", n, 1000 * (time.perf_counter() - t0))
+
+    def _wait_for_workers(self, docs: DocumentState | list[DocumentState]) -> bool:
+        """Whether every thread that may read ``docs`` has finished what it
+        ran or was given so far, within :attr:`idle_wait_s`: a closed
+        document's lanes have stopped; an open one's pools and the shared
+        ones have done every task submitted before now (``TrackedPool``;
+        a pool that cannot tell meets a barrier task on each thread)."""
         deadline = time.monotonic() + self.idle_wait_s
-        lanes = st.lanes
-        if lanes is not None:
+        pools: list[tuple[ThreadPoolExecutor, int]] = list(self.barriers)
+        for st in docs if isinstance(docs, list) else [docs]:
+            lanes = st.lanes
+            if lanes is None:
+                continue
+            if not lanes.closed:
+                pools.extend((pool, pool._max_workers) for pool in lanes.pools())
+                continue
             done = threading.Event()
 
-            def join() -> None:
+            def join(lanes: Any = lanes, done: threading.Event = done) -> None:
                 for pool in lanes.pools():
                     pool.shutdown(wait=True)
                 done.set()
@@ -235,27 +396,14 @@ class Reclaimer:
             threading.Thread(target=join, name="affine-reclaim-join", daemon=True).start()
             if not done.wait(max(0.0, deadline - time.monotonic())):
                 return False
-        for pool, threads in self.barriers:
-            barrier = threading.Barrier(threads + 1)
-
-            def meet(barrier: threading.Barrier = barrier) -> None:
-                with contextlib.suppress(threading.BrokenBarrierError):
-                    barrier.wait(max(0.0, deadline - time.monotonic()))
-
-            try:
-                futures = [pool.submit(meet) for _ in range(threads)]
-            except RuntimeError:  # shut down (exit)
+        marks = [(pool, pool.mark()) for pool, _ in pools if isinstance(pool, TrackedPool)]
+        for pool, threads in pools:
+            if not isinstance(pool, TrackedPool) and not _meet(pool, threads, deadline):
                 return False
-            try:
-                barrier.wait(max(0.0, deadline - time.monotonic()))
-            except threading.BrokenBarrierError:
-                barrier.abort()
+        while not all(pool.done_before(mark) for pool, mark in marks):
+            if time.monotonic() > deadline:
                 return False
-            for f in futures:
-                try:
-                    f.result(timeout=max(0.0, deadline - time.monotonic()))
-                except FutureTimeout:
-                    return False
+            time.sleep(POLL_S)
         return True
 
     def _reclaim(self, st: DocumentState) -> None:
@@ -286,6 +434,32 @@ class Reclaimer:
         log.info("%s: %d operations freed without a collection in %.0f ms", st.uri, n, 1000 * (time.perf_counter() - t0))
         if self.on_done is not None:
             self.on_done(st, n)
+
+
+def _meet(pool: ThreadPoolExecutor, threads: int, deadline: float) -> bool:
+    """One barrier task on each of ``pool``'s ``threads``: they meet once
+    the pool has finished what it ran before (False: not by ``deadline``)."""
+    barrier = threading.Barrier(threads + 1)
+
+    def meet() -> None:
+        with contextlib.suppress(threading.BrokenBarrierError):
+            barrier.wait(max(0.0, deadline - time.monotonic()))
+
+    try:
+        futures = [pool.submit(meet) for _ in range(threads)]
+    except RuntimeError:  # shut down (exit)
+        return False
+    try:
+        barrier.wait(max(0.0, deadline - time.monotonic()))
+    except threading.BrokenBarrierError:
+        barrier.abort()
+        return False
+    for f in futures:
+        try:
+            f.result(timeout=max(0.0, deadline - time.monotonic()))
+        except FutureTimeout:
+            return False
+    return True
 
 
 def shared_workers(server: Any) -> list[tuple[ThreadPoolExecutor, int]]:

@@ -17,7 +17,7 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Generator, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -32,7 +32,7 @@ from pygls.protocol.language_server import lsp_method
 import affine_lsp
 from affine_lsp import __version__
 from affine_lsp.server.engine import Engine
-from affine_lsp.server.lanes import DocumentLanes
+from affine_lsp.server.lanes import DocumentLanes, TrackedPool
 from affine_lsp.server.settings import SECTION, Settings
 from affine_lsp.server.state import DocumentState, Workspace
 from affine_lsp.server.writer import QueuedWriter
@@ -184,12 +184,12 @@ class AffineLanguageServer(LanguageServer):
         self.engine = Engine()
         # Workers: start-up and housekeeping, heavy analyses, requests about
         # no document; each document has its own (server/lanes.py).
-        self.parse_pool = ThreadPoolExecutor(1, thread_name_prefix="affine-parse")
+        self.parse_pool = TrackedPool(1, thread_name_prefix="affine-parse")
         self.ready: Future[Any] | None = None  # the start-up work on the parse worker (every lane's first task waits for it)
-        self.analysis_pool = ThreadPoolExecutor(1, thread_name_prefix="affine-analysis")
-        self.request_pool = ThreadPoolExecutor(2, thread_name_prefix="affine-request")
+        self.analysis_pool = TrackedPool(1, thread_name_prefix="affine-analysis")
+        self.request_pool = TrackedPool(2, thread_name_prefix="affine-request")
         # Analyses a request needs now (not queued behind the background analysis).
-        self.ondemand_pool = ThreadPoolExecutor(1, thread_name_prefix="affine-ondemand")
+        self.ondemand_pool = TrackedPool(1, thread_name_prefix="affine-ondemand")
         self.interactive = 0  # requests / fast phases running (see busy())
         self._busy_lock = threading.Lock()
         # Fork the dataflow worker after initialize (affine-lsp serve sets it; tests start it on demand).

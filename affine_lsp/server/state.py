@@ -241,10 +241,12 @@ class DocumentState:
         """Record the functions whose IR is new since the last call, and
         forget those whose name is in no item of the text any more (an op
         kept here keeps, by its parent links, the IR of the version it was
-        built in)."""
+        built in). A function of an older version this forgets is retired
+        (``doc.retired``)."""
         seen = self._good_seen
         now: set[int] = set()
         names: set[str] = set()
+        dropped: list[Operation] = []
         for s in doc.sections:
             for c in s.chunks:
                 op = c.ir_op
@@ -262,10 +264,18 @@ class DocumentState:
                 name = getattr(attr, "value", str(attr))
                 names.add(name)
                 if id(op) not in seen:
+                    old = self.last_good.get(name)
+                    if old is not None and old is not op:
+                        dropped.append(old)
                     self.last_good[name] = op
         for name in [n for n in self.last_good if n not in names]:
-            del self.last_good[name]
+            dropped.append(self.last_good.pop(name))
         self._good_seen = now
+        if doc.retired is not None:
+            kept = {id(op) for op in self.last_good.values()}
+            for op in dropped:
+                if id(op) not in now and id(op) not in kept:
+                    doc.retired.add(op, False)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

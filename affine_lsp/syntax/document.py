@@ -220,6 +220,26 @@ class Section:
                 yield op
 
 
+@dataclass(eq=False, slots=True)
+class Retired:
+    """The IR a document stopped using since it was last taken
+    (:meth:`Document.take_retired`): ``items``, top-level ops whose whole
+    IR only they hold (an edit replaced or removed their chunk, or built
+    them again); ``shells``, module ops (a section's, a nested module's)
+    whose blocks list ops that a newer build may still use (their own
+    links only are theirs). Kept only when the document is asked to
+    (``Document.retired``; the server frees them: server/reclaim.py)."""
+
+    items: list[Operation] = field(default_factory=list)
+    shells: list[Operation] = field(default_factory=list)
+
+    def add(self, op: Operation, shell: bool) -> None:
+        (self.shells if shell else self.items).append(op)
+
+    def __bool__(self) -> bool:
+        return bool(self.items or self.shells)
+
+
 # Line breaks as the LSP counts them: "\n", "\r\n" and a lone "\r" (a
 # client splits lines there, so positions after a lone "\r" are on the next line).
 _LINE_BREAK_RE = re.compile(r"\r\n?|\n")
@@ -329,6 +349,8 @@ class Document:
         self.version = 0
         self.reparsed = 0  # chunks parsed by the last edit (for tests and benchmarks)
         self._release = release  # see release_syntax
+        # The IR edits stopped using, when someone frees it (see Retired).
+        self.retired: Retired | None = None
 
     # ------------------------------------------------------------ editing
     @property
@@ -349,7 +371,7 @@ class Document:
         delta = len(new_text) - (end - start)
         self.text = text
         self._lines = self._lines.edited(start, end, new_text, text) if self._lines is not None else None
-        self._sections = None
+        self.forget_sections()
         self.version += 1
         chunks = self.chunks
         if not chunks:
@@ -411,6 +433,12 @@ class Document:
                 oc.level, oc.section = nc.level, nc.section
                 new_chunks[new_chunks.index(nc)] = oc
                 old_by_text.pop(nc.text)
+        retired = self.retired
+        if retired is not None:
+            kept = {id(c) for c in new_chunks}
+            for c in chunks[i : resync_j if resync_j is not None else len(chunks)]:
+                if c.ir_op is not None and id(c) not in kept:
+                    retired.add(c.ir_op, c.kind == "module_open")
         tail: list[Chunk] = []
         if resync_j is not None:
             tail = chunks[resync_j:]
@@ -424,6 +452,26 @@ class Document:
                     c.section += sec_shift
         self.chunks = chunks[:i] + new_chunks + tail
         self.reparsed = sum(1 for c in new_chunks if c.parse is None and c.kind == "item")
+
+    def forget_sections(self) -> None:
+        """Drop the sections' IR (built again when asked for): their module
+        ops are retired; the chunks' IR is kept for the next build."""
+        sections, self._sections = self._sections, None
+        if sections is not None and self.retired is not None:
+            for s in sections:
+                self.retired.add(s.module, True)
+
+    def drop_ir(self, c: Chunk) -> None:
+        """Forget ``c``'s IR (built again when asked for)."""
+        if c.ir_op is not None and self.retired is not None:
+            self.retired.add(c.ir_op, c.kind == "module_open")
+        c.ir_op, c.ir_notes, c.ir_key = None, [], None
+
+    def take_retired(self) -> Retired:
+        """The IR retired since the last call (tracking starts with the first call)."""
+        got = self.retired or Retired()
+        self.retired = Retired()
+        return got
 
     # ------------------------------------------------------------ analysis
     def parse_all(self) -> None:
@@ -452,7 +500,7 @@ class Document:
                 bounds.append(c.end)
         bounds.append(len(self.text))
         for idx in range(last + 1):
-            sec = build_section(idx, by_section.get(idx, []), len(self.text), self._release)
+            sec = build_section(idx, by_section.get(idx, []), len(self.text), self._release, self.retired)
             if 2 * idx + 1 < len(bounds):
                 sec.start, sec.end = bounds[2 * idx], bounds[2 * idx + 1]
             out.append(sec)
@@ -593,10 +641,11 @@ def item_syntax(c: Chunk) -> object | None:
     return again.item
 
 
-def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool = False) -> Section:
+def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool = False, retired: Retired | None = None) -> Section:
     """Build the IR of one section, reusing each chunk's IR when neither its
     text nor the section's environment (aliases, top-level values) changed.
-    ``release``: free each chunk's syntax records once its IR is built."""
+    ``release``: free each chunk's syntax records once its IR is built;
+    ``retired`` receives the IR of chunks built again."""
     root_block = Block(None, Span(0, 0))
     root_region = Region(Span(0, 0), [root_block])
     start = chunks[0].start if chunks else 0
@@ -716,6 +765,8 @@ def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool 
                 assert isinstance(item, OpSyn)
                 b = IRBuilder(aliases, cur_scope)
                 op = build_op(b, item, cur_scope, cur_block)
+                if retired is not None and c.ir_op is not None:
+                    retired.add(c.ir_op, False)
                 c.ir_op, c.ir_notes, c.ir_key = op, b.notes, env
                 if release:
                     _release(c)
@@ -738,6 +789,8 @@ def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool 
             mod.parent = cur_block
             cur_block.operations.append(mod)
             stack.append((mod, blk, Scope(cur_scope, isolated=True)))
+            if retired is not None and c.ir_op is not None:
+                retired.add(c.ir_op, True)
             c.ir_op = mod
         elif isinstance(item, ModuleCloseSyn):
             if len(stack) > 1:
