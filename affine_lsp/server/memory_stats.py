@@ -3,7 +3,9 @@ the process's memory figures (server/memory.py); with the argument
 ``{"count": true}``, after a full collection, the number of live IR
 operations (tests check that a closed document leaves none). The
 reclaimer's figures (server/reclaim.py): documents and operations freed
-without a collection, documents left to the full collection. With
+without a collection, documents left to the full collection; operations of
+the IR edits replaced freed without a collection, retired ops found still
+in use, batches of them left to the full collection. With
 ``{"census": true}``, the most numerous types of the objects the collector
 tracks, garbage not collected yet included (no collection is run)."""
 
