@@ -28,11 +28,11 @@ from pytest_lsp import LanguageClient
 
 from affine_lsp.ir.core import Operation
 from affine_lsp.server.engine import Engine, functions_of
-from affine_lsp.server.memory import CollectionPolicy, SlowCollectionLog, full_collection
+from affine_lsp.server.memory import BIG_BUILD, CollectionPolicy, FreezeSurvivors, SlowCollectionLog, freeze_if_big, full_collection
 from affine_lsp.server.reclaim import Reclaimer, break_cycles
 from affine_lsp.server.settings import Settings
 from affine_lsp.server.state import DocumentState
-from affine_lsp.syntax.document import Document, item_syntax
+from affine_lsp.syntax.document import Document, gc_paused, item_syntax
 from bench.generate import generate
 from tests.test_server_support import change, code_actions_at, config, diagnostics_for, no_server_errors, open_doc, pos, start
 
@@ -386,6 +386,51 @@ def test_full_collection_frees_frozen_cycles_and_freezes_survivors():
         gc.unfreeze()
         assert sum(isinstance(o, _Cycle) for o in gc.get_objects()) == len(kept)
     finally:
+        gc.unfreeze()
+
+
+def test_survivors_of_a_collection_are_frozen_and_counted_alive():
+    """After the collector's own collection of the oldest generation, what
+    survived is frozen (the next collection walks only newer objects) and
+    the policy counts it alive; the garbage was freed, not frozen."""
+    policy = CollectionPolicy()
+    policy.started(frozen=1000)
+    freezer = FreezeSurvivors(on_frozen=policy.survived)
+    gc.collect()
+    freezer.install()
+    try:
+        kept = [_Cycle() for _ in range(100)]
+        garbage = [_Cycle() for _ in range(1000)]
+        del garbage
+        gc.collect()  # (as the collector's own: generation 2)
+        assert freezer.freezes == 1
+        assert sum(isinstance(o, _Cycle) for o in gc.get_objects()) == 0  # frozen
+        gc.unfreeze()
+        assert sum(isinstance(o, _Cycle) for o in gc.get_objects()) == len(kept)  # and the garbage is gone
+        assert policy.live_after_last is not None and policy.live_after_last > 1000 + len(kept)
+        gc.collect(1)  # a younger generation: nothing frozen
+        assert freezer.freezes == 1
+    finally:
+        freezer.uninstall()
+        gc.unfreeze()
+
+
+def test_only_a_large_build_is_frozen_when_the_collector_resumes():
+    gc.collect()
+    try:
+        with gc_paused:
+            small = [_Cycle() for _ in range(100)]
+        assert gc.get_freeze_count() == 0 and small
+        gc.collect()
+        gc_paused.on_resume = freeze_if_big
+        with gc_paused:
+            small = [_Cycle() for _ in range(100)]
+        assert gc.get_freeze_count() == 0
+        with gc_paused:
+            big = [_Cycle() for _ in range(BIG_BUILD)]
+        assert gc.get_freeze_count() >= len(big)
+    finally:
+        gc_paused.on_resume = None
         gc.unfreeze()
 
 

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import logging
 import threading
@@ -386,10 +387,11 @@ class DiagnosticsManager:
             self._retire(st)
             if first:
                 gc.enable()
-            # What this phase built (a new document, or the functions an edit
-            # rebuilt) is never walked by the collector's own collections.
-            freeze()
             if first:
+                # What the first build made is never walked by the
+                # collector's own collections (an edit's build is frozen
+                # if it is large: memory.freeze_if_big).
+                freeze()
                 self.gc_policy.built(id(st), gc.get_freeze_count() - frozen)
         if res is not None:
             res.elapsed_ms = 1000 * (time.perf_counter() - t0)
@@ -766,7 +768,11 @@ def _differ(a: list[types.Diagnostic], b: list[types.Diagnostic]) -> bool:
     return any(x != y and conv.unstructure(x) != conv.unstructure(y) for x, y in zip(a, b))
 
 
+@functools.cache
 def _converter() -> Any:
+    """lsprotocol's converter, made once: ``get_converter()`` makes a new
+    one with all its hooks at every call (about 15,000 objects in cycles,
+    which only a full collection frees)."""
     from lsprotocol.converters import get_converter
 
     return get_converter()

@@ -231,6 +231,8 @@ def forget_document(st: DocumentState, flow_worker: Any = None) -> None:
     st._good_seen = set()
     st.fast_future = None
     st.last = None
+    st.last_published = None
+    st.preloaded = None
     st.expected_view = None
     st.upgrade_action = None
 
