@@ -164,6 +164,36 @@ def test_a_full_semantic_tokens_answer_past_its_wait_says_it_is_partial_and_is_c
         asyncio.run(run(server))
 
 
+def test_completing_the_tokens_lets_an_on_demand_analysis_queued_behind_it_run(monkeypatch: Any) -> None:
+    """The completion of a document's tokens runs on its on-demand lane;
+    an analysis a hover waits for, queued on the same lane meanwhile, counts
+    as interactive work: the completion yields the lane to it (it used to
+    wait for the interactive work to end, which waited behind it: neither
+    ran until the document was closed, nor did the background analysis of
+    any document, which yields to interactive work)."""
+    from affine_lsp.server import semantic_tokens as sem
+
+    text = generate(3000)
+
+    async def run(server: Any) -> None:
+        st = server.documents.open("file:///lanes/tokens-busy.mlir", text, 1, "mlir")
+        await server.diagnostics.fast(st, 1)
+        monkeypatch.setattr(sem, "FULL_WAIT_S", -1.0)
+        refreshed = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        partial = await server.in_thread(sem.tokens_for, server, st, None, lambda: loop.call_soon_threadsafe(refreshed.set))
+        assert partial.result_id == sem.PARTIAL and st.tokens_warming  # the completion is queued or running
+        ok, got = await asyncio.to_thread(server.bounded, lambda: "analysed", timeout=30.0, doc=st)
+        assert ok and got == "analysed"
+        assert server.interactive == 0
+        await asyncio.wait_for(refreshed.wait(), 60)
+        whole = await server.in_thread(sem.tokens_for, server, st, None)
+        assert whole.result_id is None and len(whole.data) > len(partial.data)
+
+    with _server() as server:
+        asyncio.run(run(server))
+
+
 def test_the_upgrade_action_waits_a_moment_then_says_it_is_still_being_computed() -> None:
     """The upgrade of a legacy file parses every item (seconds on a
     20,000-line file): while it runs on the document's on-demand thread

@@ -80,9 +80,11 @@ class FreezeSurvivors:
     """A ``gc.callbacks`` entry: after each collection of the oldest
     generation by the collector itself, freeze what it walked (it survived:
     alive), so that the next one walks only what was allocated since;
-    ``on_frozen(n)`` is told how many objects (the policy counts them as
-    alive). Not after the full collections of this module (they freeze
-    themselves)."""
+    ``on_frozen(n)`` is told how many objects. Not after the full
+    collections of this module (they freeze themselves). The policy counts
+    what this freezes as possible garbage, as it counts every growth of the
+    frozen objects: some of it dies later (the analyses of functions an
+    edit replaced), and only a full collection can tell."""
 
     def __init__(self, on_frozen: Any = None) -> None:
         self.on_frozen = on_frozen
@@ -165,11 +167,6 @@ class CollectionPolicy:
 
     def due(self, frozen: int) -> bool:
         return self.garbage(frozen) > max(self.min_growth, self.growth * (self.live_after_last or 0))
-
-    def survived(self, objects: int) -> None:
-        """``objects`` that survived a collection were frozen: alive."""
-        if self.live_after_last is not None:
-            self.live_after_last += objects
 
     def collected(self, live: int) -> None:
         self.live_after_last = live
@@ -292,7 +289,6 @@ def install(server: Any) -> None:
 
     gc_paused.on_resume = freeze_if_big
     server.gc_log.install()
-    server.gc_freezer.on_frozen = server.diagnostics.gc_policy.survived
     server.gc_freezer.install()
 
 

@@ -236,28 +236,45 @@ def tokens_for(ls: AffineLanguageServer, st: DocumentState, rng: types.Range | N
     return types.SemanticTokens(data=encode(toks), result_id=PARTIAL if partial else None)
 
 
+TOKENS_SLICE_S = 0.02
+"""The longest the completion of a document's tokens holds its on-demand lane at once."""
+
+
 def _complete_tokens(ls: AffineLanguageServer, st: DocumentState, refresh: Callable[[], None] | None) -> None:
     """Compute the tokens of every chunk not cached, one at a time under the
-    document lock (requests and edits come in between), then ``refresh()``."""
+    document lock (edits come in between), in slices of at most
+    :data:`TOKENS_SLICE_S`, each a task of the document's on-demand lane,
+    then ``refresh()``. A slice ends early when interactive work runs: the
+    requests queued meanwhile on the same lane run before the next slice
+    (waiting for them inside a slice would wait for itself)."""
+    more = False
     try:
-        while not st.closed:
-            with st.locked() as doc:
-                version = doc.version
-                todo = [c for s in doc.sections for c in s.chunks if c.kind == "item" and chunk_tokens(ls.engine, st, doc, c, cached_only=True) is None]
-            if not todo:
+        if st.closed:
+            return
+        end = time.monotonic() + TOKENS_SLICE_S
+        with st.locked() as doc:
+            version = doc.version
+            todo = [c for s in doc.sections for c in s.chunks if c.kind == "item" and chunk_tokens(ls.engine, st, doc, c, cached_only=True) is None]
+        for c in todo:
+            if ls.interactive > 0 or time.monotonic() > end:
+                more = True
                 break
-            for c in todo:
-                while ls.interactive > 0 and not st.closed:  # requests first
-                    time.sleep(0.002)
-                with st.locked() as doc:
-                    if st.closed or doc.version != version:
-                        break
-                    try:
-                        chunk_tokens(ls.engine, st, doc, c)
-                    except Exception:
-                        log.exception("semantic tokens failed for a chunk")
+            with st.locked() as doc:
+                if st.closed or doc.version != version:
+                    more = not st.closed
+                    break
+                try:
+                    chunk_tokens(ls.engine, st, doc, c)
+                except Exception:
+                    log.exception("semantic tokens failed for a chunk")
     finally:
-        st.tokens_warming = False
+        if not more:
+            st.tokens_warming = False
+    if more:
+        if ls.interactive > 0:
+            time.sleep(0.005)  # (requests first)
+        ls.lanes(st).submit_ondemand(lambda: _complete_tokens(ls, st, refresh))
+        return
     if refresh is not None and not st.closed:
         refresh()
 
