@@ -59,7 +59,7 @@ from affine_lsp.server import expected_checks
 from affine_lsp.server.convert import to_diagnostic
 from affine_lsp.server.engine import FunctionAnalysis, function_sources, functions_of
 from affine_lsp.server.lsp_json import sort_key as _sort_key
-from affine_lsp.server.memory import CollectionPolicy, freeze, full_collection
+from affine_lsp.server.memory import CollectionPolicy, collect_young_and_freeze, freeze, full_collection
 from affine_lsp.server.reclaim import Reclaimer, shared_workers
 from affine_lsp.server.server import ServerCancelled
 from affine_lsp.server.state import DiagnosticsResult, DocumentState
@@ -387,12 +387,14 @@ class DiagnosticsManager:
             self._retire(st)
             if first:
                 gc.enable()
+            # What this phase built (a new document, or the functions an edit
+            # rebuilt) is never walked by the collector's own collections
+            # (after a first build, the young generations hold nothing else).
             if first:
-                # What the first build made is never walked by the
-                # collector's own collections (an edit's build is frozen
-                # if it is large: memory.freeze_if_big).
                 freeze()
                 self.gc_policy.built(id(st), gc.get_freeze_count() - frozen)
+            else:
+                collect_young_and_freeze()
         if res is not None:
             res.elapsed_ms = 1000 * (time.perf_counter() - t0)
             log.debug("fast phase v%d: %.1f ms", version, res.elapsed_ms)

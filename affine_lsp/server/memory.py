@@ -6,15 +6,15 @@ every object it tracks while holding the interpreter lock, so it stalls
 every thread of the process, a request on a small document included
 (0.25 s for one 20,000-line document on a loaded machine). Hence:
 
-* a large build of IR (a document's first, or an edit that rebuilt much of
-  it) ends with :func:`freeze` (``gc.freeze``: O(1), the objects move to the
-  permanent generation, which no collection walks), and so does every
-  collection of the oldest generation (:class:`FreezeSurvivors`: what
-  survived it is alive), so the collector's own collections only ever walk
-  what was allocated since (never a document's IR at a random moment on a
-  request path). Small builds (an edit's functions) are not frozen at once:
-  freezing then would also freeze the garbage other threads made since
-  (a code action's copies of the text), which only a full collection frees;
+* every fast phase ends with :func:`collect_young_and_freeze`, and a large
+  build of IR elsewhere (a request may build an edited document before its
+  fast phase does) with :func:`freeze_if_big` (``gc.freeze``: O(1), the
+  objects move to the permanent generation, which no collection walks), so
+  the collector's own collections only ever walk what was allocated since
+  (never a document's IR at a random moment on a request path). The young
+  generations are collected first: the garbage other threads made since
+  (a code action's copies of the text) would be frozen with the IR, and
+  only a full collection frees frozen garbage;
 * frozen objects that became garbage (a closed or replaced document, the IR
   of edited-away functions) are freed without a collection by the
   reclaimer (server/reclaim.py), which cuts their links once no thread may
@@ -69,43 +69,18 @@ def freeze() -> None:
     gc.freeze()
 
 
+def collect_young_and_freeze() -> None:
+    """Collect the two young generations (what was allocated lately: cheap),
+    then :func:`freeze`."""
+    gc.collect(1)
+    gc.freeze()
+
+
 def freeze_if_big() -> None:
     """:func:`freeze` after a build that left :data:`BIG_BUILD` objects or
     more (the collector was paused: its count of new objects is the build's)."""
     if gc.get_count()[0] >= BIG_BUILD:
         gc.freeze()
-
-
-class FreezeSurvivors:
-    """A ``gc.callbacks`` entry: after each collection of the oldest
-    generation by the collector itself, freeze what it walked (it survived:
-    alive), so that the next one walks only what was allocated since;
-    ``on_frozen(n)`` is told how many objects. Not after the full
-    collections of this module (they freeze themselves). The policy counts
-    what this freezes as possible garbage, as it counts every growth of the
-    frozen objects: some of it dies later (the analyses of functions an
-    edit replaced), and only a full collection can tell."""
-
-    def __init__(self, on_frozen: Any = None) -> None:
-        self.on_frozen = on_frozen
-        self.freezes = 0
-
-    def __call__(self, phase: str, info: dict[str, Any]) -> None:
-        if phase != "stop" or info.get("generation") != 2 or _FULL_LOCK.locked():
-            return
-        n = len(gc.get_objects(generation=2))
-        gc.freeze()
-        self.freezes += 1
-        if self.on_frozen is not None:
-            self.on_frozen(n)
-
-    def install(self) -> None:
-        if self not in gc.callbacks:
-            gc.callbacks.append(self)
-
-    def uninstall(self) -> None:
-        if self in gc.callbacks:
-            gc.callbacks.remove(self)
 
 
 @dataclass
@@ -282,14 +257,12 @@ def install(server: Any) -> None:
     """The serving process's policy: what a large build of IR makes (the
     pause of the collector ends, ``gc_paused``) is frozen, wherever it was
     built (a request may build the sections of an edited document before
-    its fast phase does), so is what survives a collection of the oldest
-    generation, and slow collections are logged. Not in other processes
+    its fast phase does), and slow collections are logged. Not in other processes
     (the CLI, tests: their IR is collected as usual)."""
     from affine_lsp.syntax.document import gc_paused
 
     gc_paused.on_resume = freeze_if_big
     server.gc_log.install()
-    server.gc_freezer.install()
 
 
 def object_census(top: int = 25) -> dict[str, int]:

@@ -7,7 +7,7 @@ a closed document's IR, and that collection stops every thread for as long
 as it walks and frees the objects (1.3-4.1 s for a closed 20,000-line
 document on a loaded machine). Instead, :class:`Reclaimer` (one background
 thread) breaks the cycles of a closed document's own IR in slices of
-:data:`SLICE_OPS` operations, letting other threads run between two slices
+:data:`affine_lsp.ir.release.SLICE_OPS` operations, letting other threads run between two slices
 (``time.sleep(0)``); reference counting then frees each slice as it goes.
 
 What it touches belongs to the closed document only: the operations,
@@ -55,6 +55,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from typing import TYPE_CHECKING, Any
 
 from affine_lsp.ir.core import Operation
+from affine_lsp.ir.release import break_cycles
 from affine_lsp.server.lanes import TrackedPool
 from affine_lsp.syntax.document import Retired
 
@@ -63,65 +64,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("affine_lsp.server.reclaim")
 
-SLICE_OPS = 2000
-"""Operations whose links are cut between two yields to other threads."""
-
 POLL_S = 0.02
 """How often the reclaimer looks whether the workers are done."""
 
 IDLE_WAIT_S = 30.0
 """How long the reclaimer waits for the workers to finish a closed
 document's work before it leaves the document to the full collection."""
-
-
-def break_cycles(roots: Iterable[Operation], slice_ops: int = SLICE_OPS, pause: Callable[[], None] = lambda: time.sleep(0)) -> int:
-    """Cut every link of the IR under ``roots`` that makes a cycle (parent
-    links, region/block/op lists, value uses and owners, successors, memos),
-    top down, calling ``pause`` after every ``slice_ops`` operations; returns
-    the number of operations visited. Each op is visited once (an op reached
-    twice, e.g. a function kept by ``last_good`` that is also in the current
-    module, has its lists emptied the first time)."""
-    stack: list[Operation] = list(roots)
-    seen: set[int] = set()
-    n = 0
-    while stack:
-        op = stack.pop()
-        if id(op) in seen:
-            continue
-        seen.add(id(op))
-        n += 1
-        for region in op.regions:
-            for block in region.blocks:
-                stack.extend(block.operations)
-                for arg in block.arguments:
-                    arg.uses = []
-                    arg.owner = None
-                block.operations = []
-                block.arguments = []
-                block.parent = None
-            region.blocks = []
-            region.parent = None
-        for res in op.results:
-            res.uses = []
-            res.owner = None
-        # (New empty containers rather than emptied ones: nothing outside
-        # the document is changed, even a container it would share.)
-        op.regions = []
-        op.results = []
-        op.operands = []
-        op.operand_spans = []
-        op.attributes = {}
-        op.successors = ()
-        op.unresolved = ()
-        op.parent = None
-        memo = op.memo
-        if memo is not None:
-            if memo.owner is op:  # (a copy's memo is not its own: see ir.core.memo_of)
-                memo.clear()
-            op.memo = None
-        if n % slice_ops == 0:
-            pause()
-    return n
 
 
 def break_shell(module: Operation) -> None:

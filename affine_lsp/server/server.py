@@ -209,10 +209,9 @@ class AffineLanguageServer(LanguageServer):
         from affine_lsp.server import diagnostics as _diag
 
         self.diagnostics = _diag.DiagnosticsManager(self)
-        from affine_lsp.server.memory import FreezeSurvivors, SlowCollectionLog
+        from affine_lsp.server.memory import SlowCollectionLog
 
         self.gc_log = SlowCollectionLog()  # every collection over 0.1 s in the log, once serving (server/memory.py)
-        self.gc_freezer = FreezeSurvivors()  # freezes what a collection of the oldest generation left, once serving
         from affine_lsp.server.persist import DiagnosticsCache, default_directory
 
         self.disk_cache = DiagnosticsCache(default_directory(), self.settings.cache_max_size_mb * 1024 * 1024)

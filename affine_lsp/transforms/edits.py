@@ -98,10 +98,16 @@ def _errors(doc: object) -> list[Note]:
 def _keyed_errors(text: str) -> list[tuple[tuple[str, str], Note]]:
     """Errors of ``text``, each keyed by (message, line text): comparable
     across edits that move lines around."""
+    from affine_lsp.ir.release import release_document
     from affine_lsp.syntax.document import Document
 
+    doc = Document(text)
+    try:
+        errors = _errors(doc)
+    finally:
+        release_document(doc)  # (a scratch document: freed now, not by a collection)
     out = []
-    for n in _errors(Document(text)):
+    for n in errors:
         ls = line_start(text, n.span.start)
         le = text.find("\n", ls)
         out.append(((n.message, text[ls : le if le >= 0 else len(text)].strip()), n))
