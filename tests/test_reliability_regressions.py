@@ -93,6 +93,25 @@ def test_a_type_learned_from_another_item_is_learned_again() -> None:
     assert not any("expects different type" in m for _s, m, _a, _b in _notes(doc))
 
 
+def test_the_users_of_a_top_level_value_an_edit_took_away_are_built_again() -> None:
+    """Top-level values in a chain (ops between a ``// -----`` typed inside
+    a function and its end are such items): deleting ``%5 =``, or the whole
+    line, must build again the item using ``%5`` and, in turn, those using
+    the values that item defines anew; one kept the old value object (a
+    false "operand #0 does not dominate this use" where a fresh open has none;
+    found by the 20-minute fuzz)."""
+    from affine_lsp.verify import verify_document
+
+    text = '%0 = "test.def"() : () -> f32\n%5 = arith.addf %0, %0 : f32\n%6 = arith.addf %5, %0 : f32\n%7 = arith.addf %6, %0 : f32\n%8 = arith.addf %7, %0 : f32\n'
+    for old in ("%5 = ", "%5 = arith.addf %0, %0 : f32\n"):
+        at = text.index(old)
+        doc = _edit_matches_fresh(text, at, at + len(old), "")
+        fresh = Document(doc.text)
+        got = sorted((n.message, n.span.start) for n in verify_document(doc, strict=False))
+        assert got == sorted((n.message, n.span.start) for n in verify_document(fresh, strict=False))
+        assert not any("dominate" in m for m, _ in got)
+
+
 def test_uses_of_a_top_level_value_follow_edits_of_its_users() -> None:
     """A reused item's top-level value kept the uses registered by items
     since edited away (a hover said "2 uses" where a fresh parse has none)."""

@@ -351,6 +351,8 @@ class Document:
         self._release = release  # see release_syntax
         # The IR edits stopped using, when someone frees it (see Retired).
         self.retired: Retired | None = None
+        # Top-level values whose items edits removed since the last build.
+        self._gone_values: set[str] = set()
 
     # ------------------------------------------------------------ editing
     @property
@@ -434,10 +436,11 @@ class Document:
                 new_chunks[new_chunks.index(nc)] = oc
                 old_by_text.pop(nc.text)
         retired = self.retired
-        if retired is not None:
-            kept = {id(c) for c in new_chunks}
-            for c in chunks[i : resync_j if resync_j is not None else len(chunks)]:
-                if c.ir_op is not None and id(c) not in kept:
+        kept = {id(c) for c in new_chunks}
+        for c in chunks[i : resync_j if resync_j is not None else len(chunks)]:
+            if c.ir_op is not None and id(c) not in kept:
+                self._gone_values.update(r.name.split("#")[0] for r in c.ir_op.results)
+                if retired is not None:
                     retired.add(c.ir_op, c.kind == "module_open")
         tail: list[Chunk] = []
         if resync_j is not None:
@@ -487,6 +490,7 @@ class Document:
         return self._sections
 
     def _build_sections(self) -> list[Section]:
+        gone, self._gone_values = frozenset(self._gone_values), set()
         by_section: dict[int, list[Chunk]] = {}
         for c in self.chunks:
             by_section.setdefault(c.section, []).append(c)
@@ -500,7 +504,7 @@ class Document:
                 bounds.append(c.end)
         bounds.append(len(self.text))
         for idx in range(last + 1):
-            sec = build_section(idx, by_section.get(idx, []), len(self.text), self._release, self.retired)
+            sec = build_section(idx, by_section.get(idx, []), len(self.text), self._release, self.retired, gone)
             if 2 * idx + 1 < len(bounds):
                 sec.start, sec.end = bounds[2 * idx], bounds[2 * idx + 1]
             out.append(sec)
@@ -641,11 +645,14 @@ def item_syntax(c: Chunk) -> object | None:
     return again.item
 
 
-def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool = False, retired: Retired | None = None) -> Section:
+def build_section(
+    index: int, chunks: list[Chunk], text_len: int, release: bool = False, retired: Retired | None = None, gone: frozenset[str] = frozenset()
+) -> Section:
     """Build the IR of one section, reusing each chunk's IR when neither its
     text nor the section's environment (aliases, top-level values) changed.
     ``release``: free each chunk's syntax records once its IR is built;
-    ``retired`` receives the IR of chunks built again."""
+    ``retired`` receives the IR of chunks built again; ``gone``: the names
+    of top-level values whose items edits removed since the last build."""
     root_block = Block(None, Span(0, 0))
     root_region = Region(Span(0, 0), [root_block])
     start = chunks[0].start if chunks else 0
@@ -723,25 +730,44 @@ def build_section(index: int, chunks: list[Chunk], text_len: int, release: bool 
     # an alias it names changed) is a new value object: the items that may
     # use it (those of its module scope and of the scopes inside that name
     # it) are built again too, or they would keep using the old one.
+    # So are the items that used a value an edit took away: its item was
+    # built again without it (its old IR says which), or removed (``gone``).
     new_values: dict[int, set[str]] = {}
     for k in value_items:
         if id(chunks[k].anchor) not in kept:
             item = chunks[k].parse.item  # type: ignore[union-attr]
             new_values.setdefault(scope_of[k], set()).update(r[0] for r in item.results)  # type: ignore[union-attr]
-    renamed: dict[int, set[str]] = {}  # scope -> names of new value objects visible in it
-    if new_values:
+    for k, c in enumerate(chunks):
+        if c.ir_op is not None and c.ir_op.results and id(c.anchor) not in kept:
+            new_values.setdefault(scope_of[k], set()).update(r.name.split("#")[0] for r in c.ir_op.results)
+    if gone:
+        for si in range(len(scope_values)):
+            new_values.setdefault(si, set()).update(gone)
+    # An item built again for these reasons defines new value objects in its
+    # turn: until no more item is.
+    defines = set(value_items)
+    while True:
+        renamed: dict[int, set[str]] = {}  # scope -> names of new value objects visible in it
         for si in range(len(scope_values)):
             s = si
             while s >= 0:
                 if s in new_values:
                     renamed.setdefault(si, set()).update(new_values[s])
                 s = scope_parent[s]
-    if relearn or renamed:
-        for k, c in enumerate(chunks):
-            si = scope_of[k]
-            if si in relearn or (si in renamed and not renamed[si].isdisjoint(c.value_refs)):
-                kept.discard(id(c.anchor))
-                c.ir_key = None
+        grew = False
+        if relearn or renamed:
+            for k, c in enumerate(chunks):
+                si = scope_of[k]
+                if si in relearn or (si in renamed and not renamed[si].isdisjoint(c.value_refs)):
+                    if id(c.anchor) in kept and k in defines:
+                        names = {r[0] for r in c.parse.item.results}  # type: ignore[union-attr]
+                        if not names <= new_values.get(si, set()):
+                            new_values.setdefault(si, set()).update(names)
+                            grew = True
+                    kept.discard(id(c.anchor))
+                    c.ir_key = None
+        if not grew:
+            break
     # A top-level value of a reused item keeps only the uses by reused items:
     # the items built again below add theirs anew (and those of items edited
     # away must go, or a hover would count them).
