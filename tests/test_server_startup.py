@@ -114,11 +114,12 @@ def _children(pid: int) -> list[int]:
     return out
 
 
-def _probe_session(tmp_path: Path, early: bool) -> tuple[dict[str, bool], list[list[dict[str, Any]]], list[int], str | None, str]:
+def _probe_session(tmp_path: Path, early: bool, cache: str = "cache") -> tuple[dict[str, bool], list[list[dict[str, Any]]], list[int], str | None, str]:
     """`serve` with the probe: initialize, open OOB_AND_VERIFIER_ERROR, wait
     for the out-of-bounds warning: (the probe, the publishes, the server's
-    children, the first child's standard input, the server's log)."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), AFFINE_LSP_CACHE_DIR=str(tmp_path / "cache"))
+    children, the first child's standard input, the server's log).
+    ``cache``: the persistent cache's folder under ``tmp_path``."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), AFFINE_LSP_CACHE_DIR=str(tmp_path / cache))
     env["TMPDIR"] = str(tmp_path)  # (where early_initialize keeps its answers)
     env["AFFINE_LSP_EARLY_INITIALIZE"] = "1" if early else "0"
     env.pop("AFFINE_LSP_PREFORK", None)
@@ -150,7 +151,9 @@ def _probe_session(tmp_path: Path, early: bool) -> tuple[dict[str, bool], list[l
 @pytest.mark.parametrize("early", [False, True], ids=["pygls-answers", "answered-early"])
 def test_serve_answers_initialize_before_loading_the_analyses_and_shows_the_verifier_error_first(tmp_path: Path, early: bool) -> None:
     if early:  # a first start stores the answer the second one gives early
-        _probe_session(tmp_path, True)
+        # (Its diagnostics go to a cache of their own: the second start is a
+        # cold open, whose first publish has only what needs no isl.)
+        _probe_session(tmp_path, True, cache="cache-first-start")
         assert list(tmp_path.glob(".affine_lsp_initialize_*.json"))
     probe, (first, *later), kids, stdin, log = _probe_session(tmp_path, early)
     assert probe == {"islpy": False, "analysis": False, "tables": False}, log
