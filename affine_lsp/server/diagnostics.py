@@ -139,7 +139,7 @@ class DiagnosticsManager:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._gc_checked = 0.0  # when _check_garbage last asked the policy
         # Frees a closed document's IR on a background thread (server/reclaim.py).
-        self.reclaimer = Reclaimer(shared_workers(server), on_done=self._freed, on_fallback=self._not_freed, flow_worker=server.engine.flow_worker)
+        self.reclaimer = Reclaimer(shared_workers(server), on_done=self._freed, on_fallback=self._not_freed, engine=server.engine)
 
     # ------------------------------------------------------------ lifecycle hooks (event loop)
     def document_opened(self, st: DocumentState, text: str | None = None) -> None:

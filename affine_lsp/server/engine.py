@@ -24,7 +24,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from types import ModuleType, SimpleNamespace
@@ -189,17 +189,35 @@ class Engine:
         key = self.key(settings)
         cache: dict[int, FunctionAnalysis] = st.fn_cache
         live = {id(f): f for f in funcs}
-        dropped = False
         with self._lock:
-            for k in [k for k, fa in cache.items() if live.get(k) is not fa.func or fa.key != key]:
-                fut = cache.pop(k).flows_future
-                st.deps_lru.pop(k, None)
-                if fut is not None and fut.cancel():  # still queued: never computed (it would keep the old IR alive until then)
-                    dropped = True
+            dropped = self._drop_locked(st, [k for k, fa in cache.items() if live.get(k) is not fa.func or fa.key != key])
             out = dict(cache)
         if dropped:
             self.flow_worker.purge_cancelled()
         return out
+
+    def forget(self, st: DocumentState, keys: Iterable[int]) -> None:
+        """Drop ``st``'s analyses of the functions ``keys`` (ids of ops an
+        edit replaced: server/reclaim.py), and their value flows still queued."""
+        with self._lock:
+            dropped = self._drop_locked(st, keys)
+        if dropped:
+            self.flow_worker.purge_cancelled()
+
+    @staticmethod
+    def _drop_locked(st: DocumentState, keys: Iterable[int]) -> bool:
+        """Pop the analyses ``keys`` of ``st`` (lock held); whether a queued
+        value-flow request was cancelled (the caller purges the queue)."""
+        dropped = False
+        for k in keys:
+            fa = st.fn_cache.pop(k, None)
+            if fa is None:
+                continue
+            st.deps_lru.pop(k, None)
+            fut = fa.flows_future
+            if fut is not None and fut.cancel():  # still queued: never computed (it would keep the old IR alive until then)
+                dropped = True
+        return dropped
 
     def analyse_function(
         self,

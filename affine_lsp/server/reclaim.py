@@ -19,8 +19,8 @@ parse results by chunk id, not chunks, and its entries of the closed
 document are dropped here); types, attributes and affine maps, which may be shared, are never
 modified. It starts only once nothing can read the document any more: its
 lanes have stopped, and every shared worker that may still run work for it
-(the analysis worker, the on-demand and request pools) has finished what it
-was running when the document was closed (a barrier task on each). If that
+(the analysis worker, the on-demand and request pools) has done every task
+submitted before the document was closed (``lanes.TrackedPool`` marks). If that
 does not happen within :data:`IDLE_WAIT_S`, nothing is touched and the full
 collection frees the document as before (``on_fallback``).
 
@@ -28,8 +28,8 @@ The IR an edit replaced (``Document.retired``: the ops of chunks the edit
 removed or built again, the module ops of the sections built again) is
 freed the same way while the document stays open (:meth:`Reclaimer.retire`,
 after every fast phase): once every thread that may read the document (its
-lanes, the shared pools) has finished what it ran when the IR was retired
-(a barrier on each), under the document's lock, the retired ops that are
+lanes, the shared pools) has done every task submitted before the IR was
+retired, under the document's lock, the retired ops that are
 still in use are left alone (a chunk's current IR; ``last_good``, which
 keeps a function of an older version: it is retired again when dropped),
 the caches that hold retired functions drop them (their analyses, queued
@@ -44,14 +44,11 @@ so a cut op is never handed out.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import queue
 import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
 from typing import TYPE_CHECKING, Any
 
 from affine_lsp.ir.core import Operation
@@ -60,6 +57,7 @@ from affine_lsp.server.lanes import TrackedPool
 from affine_lsp.syntax.document import Retired
 
 if TYPE_CHECKING:
+    from affine_lsp.server.engine import Engine
     from affine_lsp.server.state import DocumentState
 
 log = logging.getLogger("affine_lsp.server.reclaim")
@@ -119,22 +117,14 @@ def in_use(st: DocumentState) -> set[int]:
     return used
 
 
-def forget_retired(st: DocumentState, items: list[Operation], flow_worker: Any = None) -> None:
+def forget_retired(st: DocumentState, items: list[Operation], engine: Engine | None = None) -> None:
     """Drop what ``st``'s caches hold of the retired top-level ``items``:
-    the analyses of their functions (and their queued value flows), their
-    verifier results, the code actions of older versions (call with the
-    lock held)."""
+    the analyses of their functions (and their queued value flows:
+    ``engine.forget``), their verifier results, the code actions of older
+    versions (call with the document's lock held)."""
     ids = {id(op) for op in items}
-    funcs = {id(f) for op in items for f in op.walk() if f.name == "func.func"}
-    cancelled = False
-    for k in [k for k in st.fn_cache if k in funcs]:
-        fa = st.fn_cache.pop(k)
-        st.deps_lru.pop(k, None)
-        fut = fa.flows_future
-        if fut is not None and fut.cancel():
-            cancelled = True
-    if cancelled and flow_worker is not None:
-        flow_worker.purge_cancelled()
+    if engine is not None:
+        engine.forget(st, [id(f) for op in items for f in op.walk() if f.name == "func.func"])
     for k in [k for k in st.verify_cache if k in ids]:
         del st.verify_cache[k]
     doc = st._doc
@@ -188,23 +178,23 @@ def forget_document(st: DocumentState, flow_worker: Any = None) -> None:
 class Reclaimer:
     """One background thread freeing closed documents' IR (see the module doc).
 
-    ``barriers`` are the shared single-purpose pools whose running work may
-    still read a closed document (each gets one task per thread that waits
-    for the others: the pool has then finished what it ran before).
-    ``flow_worker``: the dataflow worker (its queued requests for the
-    document are dropped). ``on_done(st, ops)`` is called (on the reclaimer's thread) after a
+    ``barriers``: the shared pools whose work may still read a document
+    (the reclaimer waits until they have done every task submitted before).
+    ``engine``: the server's (the analyses of retired functions, and the
+    requests queued for its dataflow worker, are dropped). ``on_done(st, ops)`` is called (on the reclaimer's thread) after a
     document was freed, ``on_fallback(st)`` when it was left to the full
     collection."""
 
     def __init__(
         self,
-        barriers: Iterable[tuple[ThreadPoolExecutor, int]] = (),
+        barriers: Iterable[TrackedPool] = (),
         on_done: Callable[[DocumentState, int], None] | None = None,
         on_fallback: Callable[[DocumentState], None] | None = None,
         idle_wait_s: float = IDLE_WAIT_S,
-        flow_worker: Any = None,
+        engine: Engine | None = None,
     ) -> None:
-        self.flow_worker = flow_worker
+        self.engine = engine
+        self.flow_worker = engine.flow_worker if engine is not None else None
         self.barriers = list(barriers)
         self.on_done = on_done
         self.on_fallback = on_fallback
@@ -300,41 +290,33 @@ class Reclaimer:
         for st in docs:
             items = [op for s, r in batches if s is st for op in r.items]
             shells = [op for s, r in batches if s is st for op in r.shells]
-            lock = st.lock
-
-            def pause(lock: Any = lock) -> None:
-                lock.release()
-                time.sleep(0)
-                lock.acquire()
-
-            with lock:
+            with st.lock:
                 used = in_use(st)
-                keep = [op for op in items if id(op) in used]
-                self.retired_skipped += len(keep)
-                items = [op for op in items if id(op) not in used]
-                shells = [op for op in shells if id(op) not in used]
-                forget_retired(st, items, self.flow_worker)
+                free = [op for op in items if id(op) not in used]
+                self.retired_skipped += len(items) - len(free)
+                forget_retired(st, free, self.engine)
                 for shell in shells:
-                    break_shell(shell)
-                n += break_cycles(items, pause=pause)
-            del items, shells, keep
+                    if id(shell) not in used:
+                        break_shell(shell)
+                n += break_cycles(free, pause=_yielding(st.lock))
+            del items, shells, free
         self.retired_ops += n
         log.debug("%d edited-away operations freed without a collection in %.0f ms", n, 1000 * (time.perf_counter() - t0))
 
-    def _wait_for_workers(self, docs: DocumentState | list[DocumentState]) -> bool:
+    def _wait_for_workers(self, docs: list[DocumentState]) -> bool:
         """Whether every thread that may read ``docs`` has finished what it
         ran or was given so far, within :attr:`idle_wait_s`: a closed
         document's lanes have stopped; an open one's pools and the shared
-        ones have done every task submitted before now (``TrackedPool``;
-        a pool that cannot tell meets a barrier task on each thread)."""
+        ones have done every task submitted before now (``TrackedPool``
+        marks: no thread of theirs waits)."""
         deadline = time.monotonic() + self.idle_wait_s
-        pools: list[tuple[ThreadPoolExecutor, int]] = list(self.barriers)
-        for st in docs if isinstance(docs, list) else [docs]:
+        pools = list(self.barriers)
+        for st in docs:
             lanes = st.lanes
             if lanes is None:
                 continue
             if not lanes.closed:
-                pools.extend((pool, pool._max_workers) for pool in lanes.pools())
+                pools.extend(lanes.pools())
                 continue
             done = threading.Event()
 
@@ -346,10 +328,7 @@ class Reclaimer:
             threading.Thread(target=join, name="affine-reclaim-join", daemon=True).start()
             if not done.wait(max(0.0, deadline - time.monotonic())):
                 return False
-        marks = [(pool, pool.mark()) for pool, _ in pools if isinstance(pool, TrackedPool)]
-        for pool, threads in pools:
-            if not isinstance(pool, TrackedPool) and not _meet(pool, threads, deadline):
-                return False
+        marks = [(pool, pool.mark()) for pool in pools]
         while not all(pool.done_before(mark) for pool, mark in marks):
             if time.monotonic() > deadline:
                 return False
@@ -357,7 +336,7 @@ class Reclaimer:
         return True
 
     def _reclaim(self, st: DocumentState) -> None:
-        if not self._wait_for_workers(st):
+        if not self._wait_for_workers([st]):
             log.info("%s: its workers did not finish within %.0f s: left to the full collection", st.uri, self.idle_wait_s)
             self.fallbacks += 1
             if self.on_fallback is not None:
@@ -367,17 +346,10 @@ class Reclaimer:
         with st.lock:
             roots = document_roots(st)
             forget_document(st, self.flow_worker)
-        lock = st.lock
-
-        def pause() -> None:
-            lock.release()
-            time.sleep(0)
-            lock.acquire()
-
         # Under the document's lock, released between two slices (a late
         # reader finds an empty document, never a half-cut one).
-        with lock:
-            n = break_cycles(roots, pause=pause)
+        with st.lock:
+            n = break_cycles(roots, pause=_yielding(st.lock))
         del roots
         self.freed_documents += 1
         self.freed_ops += n
@@ -386,36 +358,21 @@ class Reclaimer:
             self.on_done(st, n)
 
 
-def _meet(pool: ThreadPoolExecutor, threads: int, deadline: float) -> bool:
-    """One barrier task on each of ``pool``'s ``threads``: they meet once
-    the pool has finished what it ran before (False: not by ``deadline``)."""
-    barrier = threading.Barrier(threads + 1)
+def _yielding(lock: Any) -> Callable[[], None]:
+    """A pause between two slices of cutting: ``lock`` (held) is released
+    and other threads run."""
 
-    def meet() -> None:
-        with contextlib.suppress(threading.BrokenBarrierError):
-            barrier.wait(max(0.0, deadline - time.monotonic()))
+    def pause() -> None:
+        lock.release()
+        time.sleep(0)
+        lock.acquire()
 
-    try:
-        futures = [pool.submit(meet) for _ in range(threads)]
-    except RuntimeError:  # shut down (exit)
-        return False
-    try:
-        barrier.wait(max(0.0, deadline - time.monotonic()))
-    except threading.BrokenBarrierError:
-        barrier.abort()
-        return False
-    for f in futures:
-        try:
-            f.result(timeout=max(0.0, deadline - time.monotonic()))
-        except FutureTimeout:
-            return False
-    return True
+    return pause
 
 
-def shared_workers(server: Any) -> list[tuple[ThreadPoolExecutor, int]]:
-    """The server's shared pools that may run a closed document's work (its
-    background analysis; its lanes' work submitted after the close), with
-    their number of threads (those the server has: a test's stand-in may
-    have none)."""
-    pools = ((getattr(server, "analysis_pool", None), 1), (getattr(server, "ondemand_pool", None), 1), (getattr(server, "request_pool", None), 2))
-    return [(pool, n) for pool, n in pools if pool is not None]
+def shared_workers(server: Any) -> list[TrackedPool]:
+    """The server's shared pools that may run a document's work (its
+    background analysis; its lanes' work submitted after a close; those
+    the server has: a test's stand-in may have none)."""
+    pools = (getattr(server, "analysis_pool", None), getattr(server, "ondemand_pool", None), getattr(server, "request_pool", None))
+    return [pool for pool in pools if pool is not None]

@@ -435,13 +435,10 @@ class Document:
                 oc.level, oc.section = nc.level, nc.section
                 new_chunks[new_chunks.index(nc)] = oc
                 old_by_text.pop(nc.text)
-        retired = self.retired
         kept = {id(c) for c in new_chunks}
         for c in chunks[i : resync_j if resync_j is not None else len(chunks)]:
-            if c.ir_op is not None and id(c) not in kept:
-                self._gone_values.update(r.name.split("#")[0] for r in c.ir_op.results)
-                if retired is not None:
-                    retired.add(c.ir_op, c.kind == "module_open")
+            if id(c) not in kept:
+                self._retire_ir(c)
         tail: list[Chunk] = []
         if resync_j is not None:
             tail = chunks[resync_j:]
@@ -466,9 +463,18 @@ class Document:
 
     def drop_ir(self, c: Chunk) -> None:
         """Forget ``c``'s IR (built again when asked for)."""
-        if c.ir_op is not None and self.retired is not None:
-            self.retired.add(c.ir_op, c.kind == "module_open")
+        self._retire_ir(c)
         c.ir_op, c.ir_notes, c.ir_key = None, [], None
+
+    def _retire_ir(self, c: Chunk) -> None:
+        """``c``'s IR is no longer used: retired, and the top-level values it
+        defined are gone (their users are built again)."""
+        op = c.ir_op
+        if op is None:
+            return
+        self._gone_values.update(_result_names(op))
+        if self.retired is not None:
+            self.retired.add(op, c.kind == "module_open")
 
     def take_retired(self) -> Retired:
         """The IR retired since the last call (tracking starts with the first call)."""
@@ -645,6 +651,12 @@ def item_syntax(c: Chunk) -> object | None:
     return again.item
 
 
+def _result_names(op: Operation) -> set[str]:
+    """The names of the values ``op`` defines, as items name them (``%a``
+    for ``%a#1``)."""
+    return {r.name.split("#")[0] for r in op.results}
+
+
 def build_section(
     index: int, chunks: list[Chunk], text_len: int, release: bool = False, retired: Retired | None = None, gone: frozenset[str] = frozenset()
 ) -> Section:
@@ -739,7 +751,7 @@ def build_section(
             new_values.setdefault(scope_of[k], set()).update(r[0] for r in item.results)  # type: ignore[union-attr]
     for k, c in enumerate(chunks):
         if c.ir_op is not None and c.ir_op.results and id(c.anchor) not in kept:
-            new_values.setdefault(scope_of[k], set()).update(r.name.split("#")[0] for r in c.ir_op.results)
+            new_values.setdefault(scope_of[k], set()).update(_result_names(c.ir_op))
     if gone:
         for si in range(len(scope_values)):
             new_values.setdefault(si, set()).update(gone)
