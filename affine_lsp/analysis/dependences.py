@@ -23,6 +23,7 @@ recorded in :attr:`FunctionDeps.notes`.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -332,7 +333,7 @@ class FunctionDeps:
                         None,
                         reason,
                         mlir_failure=failure,
-                        _make_relation=lambda: self._pair_relation(src, dst),
+                        _make_relation=functools.partial(_pair_relation, self._pair_rel, src, dst),  # (not self: a result kept by self would make a cycle)
                     )
                 rel = self._pair_relation(src, dst)
                 if rel is None:
@@ -387,15 +388,7 @@ class FunctionDeps:
         return False
 
     def _pair_relation(self, src: AccessModel, dst: AccessModel) -> isl.Map | None:
-        key = (src.index, dst.index)
-        if key in self._pair_rel:
-            return self._pair_rel[key]
-        assert src.relation is not None and dst.relation is not None
-        rel = src.relation.apply_range(dst.relation.reverse())
-        if rel.is_empty():
-            rel = None
-        self._pair_rel[key] = rel
-        return rel
+        return _pair_relation(self._pair_rel, src, dst)
 
     @staticmethod
     def _components(rel: isl.Map, n_src: int, c: int, depth: int) -> list[tuple[int | None, int | None]]:
@@ -543,3 +536,17 @@ class FunctionDeps:
         if self._dataflow is None:
             self._dataflow = compute_dataflow(self)
         return self._dataflow
+
+
+def _pair_relation(cache: dict[tuple[int, int], isl.Map | None], src: AccessModel, dst: AccessModel) -> isl.Map | None:
+    """The pairs of instances of ``src`` and ``dst`` that touch the same
+    element (None: none), remembered in ``cache``."""
+    key = (src.index, dst.index)
+    if key in cache:
+        return cache[key]
+    assert src.relation is not None and dst.relation is not None
+    rel = src.relation.apply_range(dst.relation.reverse())
+    if rel.is_empty():
+        rel = None
+    cache[key] = rel
+    return rel

@@ -71,7 +71,17 @@ _SYMBOL = AffineExprKind.SYMBOL
 
 
 class Unanalysable(Exception):
-    """A value or expression the polyhedral model cannot represent exactly."""
+    """A value or expression the polyhedral model cannot represent exactly.
+
+    The model remembers these as values (``Level.memo``, lazily resolved
+    operands): what it stores or raises again is a copy never raised yet
+    (:meth:`again`). A raised exception keeps its traceback, whose frames
+    hold the store: a reference cycle through the IR, left for the cyclic
+    collector."""
+
+    def again(self) -> Unanalysable:
+        """A new exception with the same message (no traceback)."""
+        return Unanalysable(*self.args)
 
 
 scope_of = op_traits.analysis_scope_of
@@ -823,7 +833,7 @@ class FunctionModel:
         try:
             return self.resolve(lv, v)
         except Unanalysable as e:
-            return e
+            return e.again()
         except RecursionError:
             return Unanalysable(f"{v.name}: definition chain too deep")
 
@@ -838,7 +848,7 @@ class FunctionModel:
                 raise Unanalysable(f"{e} has no operand")
             t = src[pos]
             if isinstance(t, Unanalysable):
-                raise t
+                raise t.again()
             return t
         lhs = self._expr(lv, e.lhs, dims, syms)  # type: ignore[attr-defined]
         rhs = self._expr(lv, e.rhs, dims, syms)  # type: ignore[attr-defined]
@@ -889,12 +899,12 @@ class FunctionModel:
         got = lv.memo.get(v)
         if got is not None:
             if isinstance(got, Unanalysable):
-                raise got
+                raise got.again()
             return got
         try:
             t = self._resolve(lv, v)
         except Unanalysable as e:
-            lv.memo[v] = e
+            lv.memo[v] = e.again()
             raise
         lv.memo[v] = t
         return t
@@ -943,7 +953,7 @@ class FunctionModel:
                 if isinstance(ra, Unanalysable) or isinstance(rb, Unanalysable):
                     if self._is_invariant(v):
                         return self._param(lv, self.param_name(v))
-                    raise ra if isinstance(ra, Unanalysable) else rb  # type: ignore[misc]
+                    raise (ra if isinstance(ra, Unanalysable) else rb).again()  # type: ignore[union-attr]
                 a, b = ra, rb
                 if name == "arith.addi":
                     return self._const(lv, a[1] + b[1]) if a[1] is not None and b[1] is not None else (a[0].add(b[0]), None)

@@ -7,8 +7,7 @@ every thread of the server (server/memory.py). What is cut here must be
 garbage: :func:`break_cycles` empties the ops' lists and links, so a reader
 that still held one would find it empty. Types, attributes and affine maps,
 which may be shared, are never touched. Used by the server's reclaimer
-(server/reclaim.py) and by the scratch documents of the transformations'
-safety net (``transforms/edits.checked``)."""
+(server/reclaim.py) and for scratch documents (syntax/scratch.py)."""
 
 from __future__ import annotations
 
@@ -77,7 +76,11 @@ def break_cycles(roots: Iterable[Operation], slice_ops: int = SLICE_OPS, pause: 
 
 def release_document(doc: Document) -> int:
     """Cut the IR of a document only its caller used (a scratch document:
-    nothing it built may be kept); returns the operations visited."""
+    nothing it built may be kept), with the IR its edits replaced when it
+    kept it (``doc.retired``); returns the operations visited."""
     roots: list[Operation] = [c.ir_op for c in doc.chunks if c.ir_op is not None]
     roots.extend(s.module for s in doc._sections or ())
+    if doc.retired is not None:
+        roots.extend(doc.retired.items)
+        roots.extend(doc.retired.shells)
     return break_cycles(roots, pause=lambda: None)

@@ -40,6 +40,8 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import IO, Any
 
+from affine_lsp.syntax.scratch import scratch_documents
+
 log = logging.getLogger("affine_lsp.server.flowproc")
 
 Triple = tuple[int, int, int]
@@ -254,6 +256,7 @@ def value_flows(prefix: str, func_text: str, budget: int, seconds: float | None 
         return None
 
 
+@scratch_documents()
 def _value_flows(prefix: str, func_text: str, budget: int) -> list[Triple] | None:  # pragma: no cover - worker process
     from affine_lsp.analysis import dependences_of_function
     from affine_lsp.server.describe import value_based

@@ -34,6 +34,7 @@ import ctypes
 import ctypes.util
 import gc
 import logging
+import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -211,10 +212,11 @@ class SlowCollectionLog:
         self.slow += 1
         self.longest = max(self.longest, dt)
         log.warning(
-            "gc: collection of generation %d took %.0f ms on %s (%d unreachable, %d frozen objects not walked)",
+            "gc: collection of generation %d took %.0f ms on %s of process %d (%d unreachable, %d frozen objects not walked)",
             info.get("generation", -1),
             1000 * dt,
             threading.current_thread().name,
+            os.getpid(),  # (the dataflow worker, forked, logs here too)
             info.get("collected", 0),
             gc.get_freeze_count(),
         )

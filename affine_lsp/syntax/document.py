@@ -23,6 +23,7 @@ from affine_lsp.syntax.chunks import ChunkSpan, exact_max_depth, iter_chunks, sc
 from affine_lsp.syntax.legacy import legacy_notes
 from affine_lsp.syntax.nodes import AliasDefSyn, ModuleCloseSyn, ModuleOpenSyn, Note, OpSyn
 from affine_lsp.syntax.parser import ParseResult, parse_chunk
+from affine_lsp.syntax.scratch import enrol
 
 MAX_CHUNK_CHARS = 2_000_000
 # Deeper bracket nesting than this is not parsed (the IR and the analyses
@@ -349,8 +350,9 @@ class Document:
         self.version = 0
         self.reparsed = 0  # chunks parsed by the last edit (for tests and benchmarks)
         self._release = release  # see release_syntax
-        # The IR edits stopped using, when someone frees it (see Retired).
-        self.retired: Retired | None = None
+        # The IR edits stopped using, when someone frees it (see Retired):
+        # a scratch document frees it with the rest (syntax/scratch.py).
+        self.retired: Retired | None = Retired() if not release and enrol(self) else None
         # Top-level values whose items edits removed since the last build.
         self._gone_values: set[str] = set()
 

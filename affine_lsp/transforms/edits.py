@@ -98,14 +98,11 @@ def _errors(doc: object) -> list[Note]:
 def _keyed_errors(text: str) -> list[tuple[tuple[str, str], Note]]:
     """Errors of ``text``, each keyed by (message, line text): comparable
     across edits that move lines around."""
-    from affine_lsp.ir.release import release_document
     from affine_lsp.syntax.document import Document
+    from affine_lsp.syntax.scratch import scratch_documents
 
-    doc = Document(text)
-    try:
-        errors = _errors(doc)
-    finally:
-        release_document(doc)  # (a scratch document: freed now, not by a collection)
+    with scratch_documents():  # (freed now, not by a collection)
+        errors = _errors(Document(text))
     out = []
     for n in errors:
         ls = line_start(text, n.span.start)

@@ -54,6 +54,7 @@ from affine_lsp.ir.core import Block, Operation, Value, memo_if_any, memo_of
 from affine_lsp.ir.types import MemRefType
 from affine_lsp.syntax.chunks import SPLIT_MARKER_RE, split_sections
 from affine_lsp.syntax.document import Document, Section
+from affine_lsp.syntax.scratch import scratch_documents
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform, apply_edits, checked
 from affine_lsp.transforms.fusion_codegen import CodegenError, Plan, PrivateBuf, Rewrite, build_rewrite
 from affine_lsp.transforms.fusion_cost import COMPUTE_TOLERANCE, Profit, evaluate, report_table
@@ -736,6 +737,7 @@ def _profit_lines(pa: PairAnalysis, chosen: int | None) -> list[str]:
     return out
 
 
+@scratch_documents()
 def fusion_report(loop_op: Operation, doc: Document | None = None) -> str:
     """Markdown: the profitability of fusing ``loop_op`` at every depth."""
     nest = _nest_root(loop_op)

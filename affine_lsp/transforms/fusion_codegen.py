@@ -37,6 +37,7 @@ from affine_lsp.ir.attributes import AffineMapAttr, IntegerAttr, IntegerSetAttr,
 from affine_lsp.ir.core import NO_SPAN, Block, BlockArgument, Operation, OpResult, Region, Value
 from affine_lsp.ir.printer import Printer
 from affine_lsp.ir.types import INDEX, MemRefType
+from affine_lsp.syntax.scratch import enrol_ir
 from affine_lsp.transforms.edits import TextEdit, apply_edits, delete_op, line_start, reindent
 from affine_lsp.transforms.fusion_ir import access_memref, index_in_block, walk_accesses
 from affine_lsp.transforms.fusion_isl import AVM
@@ -412,6 +413,7 @@ def build_rewrite(text: str, plan: Plan, names: NameGen) -> Rewrite:
         raise CodegenError("empty destination loop")
     cl = _Cloner(plan, names)
     copy_ops = cl.clone_ops([src], None)
+    enrol_ir(copy_ops)
     printer = Printer(text)
     first = body.operations[0]
     ls = line_start(text, first.span.start)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from affine_lsp.ir.core import Operation
+from affine_lsp.syntax.scratch import scratch_documents
 from affine_lsp.transforms.registry import TRANSFORMATIONS
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,7 @@ def verdicts(loop: Operation) -> list[Verdict]:
     return out
 
 
+@scratch_documents()
 def hover_lines(loop: Operation) -> list[str]:
     """Markdown for the loop hover (empty when nothing is registered)."""
     vs = verdicts(loop)

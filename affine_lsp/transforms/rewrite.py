@@ -29,6 +29,7 @@ from affine_lsp.ir.attributes import Attribute
 from affine_lsp.ir.core import NO_SPAN, Operation, OpResult, Value
 from affine_lsp.ir.printer import Printer
 from affine_lsp.ir.types import Type
+from affine_lsp.syntax.scratch import enrol_ir
 from affine_lsp.transforms.edits import TextEdit, UnsafeTransform, apply_edits, checked, line_start
 
 _SSA_NAME = re.compile(r"%[A-Za-z0-9_$.\-]+")
@@ -103,6 +104,7 @@ def clone_op(
         known=op.known,
     )
     clone.results = [OpResult(n, t, NO_SPAN, owner=clone, index=i) for i, (n, t) in enumerate(zip(names, types))]
+    enrol_ir([clone])
     return clone
 
 

@@ -63,14 +63,16 @@ def jammed_loops(loop: Operation) -> list[Operation]:
     """The ``affine.for`` ops the sub-block walk enters: those reached from
     ``loop``'s body through ``affine.for`` bodies only."""
     out: list[Operation] = []
-
-    def walk(op: Operation) -> None:
-        for o in body_ops(op):
-            if o.name == "affine.for":
-                out.append(o)
-                walk(o)
-
-    walk(loop)
+    # (A loop, not a recursive closure: a closure that calls itself is a
+    # reference cycle, garbage for the cyclic collector on every call.)
+    stack = [iter(body_ops(loop))]
+    while stack:
+        o = next(stack[-1], None)
+        if o is None:
+            stack.pop()
+        elif o.name == "affine.for":
+            out.append(o)
+            stack.append(iter(body_ops(o)))
     return out
 
 
@@ -319,7 +321,10 @@ def jam_edits(text: str, loop: Operation, factor: int) -> list[TextEdit]:
         close = o.regions[0].span.end - 1
         lines.append(line_indent(text, close) + text[close : o.span.end])
 
-    block(loop)
+    try:
+        block(loop)
+    finally:
+        block = inner = None  # type: ignore[assignment]  # (the two closures call each other: a cycle, cut here)
     lower = map_use(f.lower.map, f.lower.operands, "max")
     head = for_header(loop, iv, lower, split.main_ub, f.step * factor, "", [])
     close = loop.regions[0].span.end - 1
