@@ -1457,8 +1457,27 @@ async def start_server(log_file: Path, init_options: dict[str, Any] | None = Non
     """A server over stdio (pytest-lsp's client), initialised, logging to ``log_file``."""
     cfg = config(AFFINE_LSP_DEBUG_MIRROR="0", AFFINE_LSP_LOG_FILE=str(log_file), **env)
     client = await cfg.start()
+    _drop_late_answers(client)
     await start(client, init_options=init_options)
     return client  # type: ignore[return-value]
+
+
+def _drop_late_answers(client: LanguageClient) -> None:
+    """An answer that arrives after the fuzzer gave up waiting for it
+    (counted as unanswered) is dropped: pygls would set the result of the
+    cancelled future, raise InvalidStateError, and pytest-lsp's client would
+    stop (and the server with it), ending the run."""
+    protocol = client.protocol
+    handle = protocol._handle_response
+
+    def handle_response(msg_id: Any, result: Any | None = None, error: Any = None) -> None:
+        future = protocol._request_futures.get(msg_id)
+        if future is not None and future.done():
+            protocol._request_futures.pop(msg_id, None)
+            return
+        handle(msg_id, result, error)
+
+    protocol._handle_response = handle_response  # type: ignore[method-assign]
 
 
 async def stop_server(client: LanguageClient) -> None:

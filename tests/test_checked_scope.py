@@ -98,11 +98,38 @@ def test_the_unrelated_functions_and_aliases_are_left_out() -> None:
     assert text[e.start - shift : e.end - shift] == TEXT[e.start : e.end]
 
 
-def test_values_at_the_top_of_the_module_keep_the_whole_section() -> None:
-    text = "%c = arith.constant 0 : index\n" + TEXT
+TOP = "%c = arith.constant 0 : index\n%t = \"test.untyped\"() : () -> i32\n"
+
+
+def test_values_at_the_top_of_the_module_keep_the_functions_that_name_them() -> None:
+    """A value at the top of a module: the functions that name it are kept
+    (a function is isolated from it, but its use resolves the name, and an
+    untyped one learns its type from a use in any item); the others are
+    left out as without it."""
+    text = TOP + TEXT.replace("%v = affine.load %A[%i] : memref<8xf32>\n  }\n  return", "%v = affine.load %A[%c] : memref<8xf32>\n  }\n  return", 1)
+    assert "%A[%c]" in text[text.index("@unrelated") : text.index("@target")]
     doc = Document(text)
     edits = _edit("affine.for %i = 0 to 8 {", "affine.for %i = 0 to 4 {", text)
-    assert _function_scope(doc, doc.sections[0], edits[0].start, edits[0].end, edits) is None
+    scope = _function_scope(doc, doc.sections[0], edits[0].start, edits[0].end, edits)
+    assert scope is not None
+    kept, _shift = scope
+    assert kept.startswith(TOP) and "@unrelated" in kept and "@broken_elsewhere" not in kept
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        ("%v = affine.load %A[%i]", "%v = affine.load %A[%c]"),  # (a use of a value the function is isolated from)
+        ("%w = affine.apply #id(%i)", "%w = affine.apply #id(%t)"),
+        ("affine.for %i = 0 to 8 {", "affine.for %i = 0 to 4 {"),
+    ],
+)
+def test_values_at_the_top_of_the_module_give_the_same_verdict_as_the_whole_text(old: str, new: str) -> None:
+    text = TOP + TEXT
+    doc = Document(text)
+    edits = _edit(old, new, text)
+    assert _function_scope(doc, doc.sections[0], edits[0].start, edits[0].end, edits) is not None
+    assert _verdict(checked_in_section, doc, edits) is _verdict(checked, doc, edits)
 
 
 def test_an_edit_across_two_functions_keeps_the_whole_section() -> None:

@@ -307,7 +307,8 @@ def function_context(doc: object, lo: int, hi: int) -> tuple[str, int]:
 
 
 _SYMBOL_REF = re.compile(r'@(?:[A-Za-z_$.\-][\w$.\-]*|"[^"\n]*")')
-_TOP_LEVEL_VALUE = re.compile(r"\s*%")
+_TOP_LEVEL_VALUE = re.compile(r"\s*(%[^=]*)=")  # (the names it defines before the "=")
+_VALUE_NAME = re.compile(r"%[\w$.\-]+")
 _ALIAS_DEF = re.compile(r"\s*([#!][A-Za-z_0-9][\w$.\-]*)\s*=")
 _ALIAS_REF = re.compile(r"#[A-Za-z_0-9][\w$.\-]*|![A-Za-z_][\w$.\-]*")
 
@@ -317,15 +318,16 @@ def _function_scope(doc: object, sec: object, lo: int, hi: int, edits: Sequence[
     ``func.func`` of a section with other functions: the section without the
     functions that cannot gain or lose an error by the edit, and the shift
     of the edits' offsets into it; None when the edits are not inside one
-    function or the section has values at its top level.
+    function.
 
     A function's diagnostics depend only on its own text and its
     environment (aliases, module structure, the items that are not
-    functions, which are all kept; values at the top of a module are not
-    handled: an untyped one learns its type from a use in any item, see
-    ``parallel.py``), except through symbols: the functions whose name the
-    edited function names (before or after the edit) and those that name it
-    are kept too. The errors of the others are the same before and after the
+    functions, which are all kept), except through symbols: the functions
+    whose name the edited function names (before or after the edit) and
+    those that name it are kept too; and through values at the top of a
+    module (an untyped one learns its type from a use in any item, see
+    ``parallel.py``; a function is isolated from them, but its uses of
+    their names are resolved): the functions that name one are kept. The errors of the others are the same before and after the
     edit, which ``checked`` compares: leaving them out changes no answer,
     and on a 20,000-line file saves re-parsing, verifying and analysing
     every other function twice per transformation offered."""
@@ -341,20 +343,28 @@ def _function_scope(doc: object, sec: object, lo: int, hi: int, edits: Sequence[
         return None
     text = doc.text
     aliases: dict[str, list[Any]] = {}
+    top_values: set[str] = set()
     for c in chunks:
         if c.kind != "item" or id(c) in funcs:
             continue
         m = _ALIAS_DEF.match(c.text)
         if m is not None:
             aliases.setdefault(m.group(1), []).append(c)
-        elif _TOP_LEVEL_VALUE.match(c.text):
-            return None
+            continue
+        m = _TOP_LEVEL_VALUE.match(c.text)
+        if m is not None:
+            top_values.update(_VALUE_NAME.findall(m.group(1)))
     base = target.start
     new_target = apply_edits(target.text, [TextEdit(e.start - base, e.end - base, e.new_text) for e in edits])
     named = set(_SYMBOL_REF.findall(target.text)) | set(_SYMBOL_REF.findall(new_target))
     alias_ids = {id(c) for cs in aliases.values() for c in cs}
     # (A function's own name is among its references.)
-    kept = [c for c in chunks if id(c) not in alias_ids and (id(c) not in funcs or c is target or set(_SYMBOL_REF.findall(c.text)) & named)]
+    kept = [
+        c
+        for c in chunks
+        if id(c) not in alias_ids
+        and (id(c) not in funcs or c is target or set(_SYMBOL_REF.findall(c.text)) & named or (top_values and set(_VALUE_NAME.findall(c.text)) & top_values))
+    ]
     # The aliases they name, transitively (an alias nobody names gains no error).
     refs = set().union(*(c.alias_refs for c in kept), _ALIAS_REF.findall(new_target))
     todo = [r for r in refs if r in aliases]
