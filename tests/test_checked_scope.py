@@ -98,22 +98,25 @@ def test_the_unrelated_functions_and_aliases_are_left_out() -> None:
     assert text[e.start - shift : e.end - shift] == TEXT[e.start : e.end]
 
 
-TOP = "%c = arith.constant 0 : index\n%t = \"test.untyped\"() : () -> i32\n"
+TOP = "%c = arith.constant 0 : index\n%t = foo.untyped 1\n"
 
 
-def test_values_at_the_top_of_the_module_keep_the_functions_that_name_them() -> None:
-    """A value at the top of a module: the functions that name it are kept
-    (a function is isolated from it, but its use resolves the name, and an
-    untyped one learns its type from a use in any item); the others are
-    left out as without it."""
-    text = TOP + TEXT.replace("%v = affine.load %A[%i] : memref<8xf32>\n  }\n  return", "%v = affine.load %A[%c] : memref<8xf32>\n  }\n  return", 1)
-    assert "%A[%c]" in text[text.index("@unrelated") : text.index("@target")]
+@pytest.mark.parametrize("name,kept", [("%t", True), ("%c", False)], ids=["untyped", "typed"])
+def test_an_untyped_value_at_the_top_of_the_module_keeps_the_functions_that_name_it(name: str, kept: bool) -> None:
+    """An untyped value at the top of a module learns its type from a use
+    in any item, the edited function's included: the functions that name
+    it are kept (a function is isolated from it, but its use resolves the
+    name). A typed one is the same whatever the edit: they are left out as
+    without it."""
+    text = TOP + TEXT.replace("%v = affine.load %A[%i] : memref<8xf32>\n  }\n  return", f"%v = affine.load %A[{name}] : memref<8xf32>\n  }}\n  return", 1)
+    assert f"%A[{name}]" in text[text.index("@unrelated") : text.index("@target")]
     doc = Document(text)
     edits = _edit("affine.for %i = 0 to 8 {", "affine.for %i = 0 to 4 {", text)
     scope = _function_scope(doc, doc.sections[0], edits[0].start, edits[0].end, edits)
     assert scope is not None
-    kept, _shift = scope
-    assert kept.startswith(TOP) and "@unrelated" in kept and "@broken_elsewhere" not in kept
+    text_kept, _shift = scope
+    assert text_kept.startswith(TOP) and "@broken_elsewhere" not in text_kept
+    assert ("@unrelated" in text_kept) is kept
 
 
 @pytest.mark.parametrize(

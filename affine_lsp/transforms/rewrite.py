@@ -313,6 +313,16 @@ _ALIAS_DEF = re.compile(r"\s*([#!][A-Za-z_0-9][\w$.\-]*)\s*=")
 _ALIAS_REF = re.compile(r"#[A-Za-z_0-9][\w$.\-]*|![A-Za-z_][\w$.\-]*")
 
 
+def _untyped_names(chunk: Any, lhs: str) -> set[str]:
+    """The names of the untyped results a top-level value chunk defines (a
+    type learnt from a use counts as untyped); every name on ``lhs`` when
+    the chunk has no IR."""
+    op = chunk.ir_op
+    if op is None:
+        return set(_VALUE_NAME.findall(lhs))
+    return {r.name.split("#")[0] for r in op.results if r.type is None or r.type_from is not None}
+
+
 def _function_scope(doc: object, sec: object, lo: int, hi: int, edits: Sequence[TextEdit]) -> tuple[str, int] | None:
     """The text ``checked`` needs for edits inside one top-level
     ``func.func`` of a section with other functions: the section without the
@@ -324,10 +334,12 @@ def _function_scope(doc: object, sec: object, lo: int, hi: int, edits: Sequence[
     environment (aliases, module structure, the items that are not
     functions, which are all kept), except through symbols: the functions
     whose name the edited function names (before or after the edit) and
-    those that name it are kept too; and through values at the top of a
-    module (an untyped one learns its type from a use in any item, see
-    ``parallel.py``; a function is isolated from them, but its uses of
-    their names are resolved): the functions that name one are kept. The errors of the others are the same before and after the
+    those that name it are kept too; and through an untyped value at the
+    top of a module (it learns its type from a use in any item, the edited
+    function's included, see ``parallel.py``; a function is isolated from
+    it, but its uses of the name are resolved): the functions that name one
+    are kept (a typed one is the same for every function, whatever the
+    edit). The errors of the others are the same before and after the
     edit, which ``checked`` compares: leaving them out changes no answer,
     and on a 20,000-line file saves re-parsing, verifying and analysing
     every other function twice per transformation offered."""
@@ -353,7 +365,7 @@ def _function_scope(doc: object, sec: object, lo: int, hi: int, edits: Sequence[
             continue
         m = _TOP_LEVEL_VALUE.match(c.text)
         if m is not None:
-            top_values.update(_VALUE_NAME.findall(m.group(1)))
+            top_values.update(_untyped_names(c, m.group(1)))
     base = target.start
     new_target = apply_edits(target.text, [TextEdit(e.start - base, e.end - base, e.new_text) for e in edits])
     named = set(_SYMBOL_REF.findall(target.text)) | set(_SYMBOL_REF.findall(new_target))
