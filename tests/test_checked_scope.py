@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from affine_lsp.syntax.document import Document
-from affine_lsp.transforms.edits import TextEdit, UnsafeTransform, checked
+from affine_lsp.transforms.edits import CODE_ACTION_CHECK_LINES, TextEdit, TooLargeToCheck, UnsafeTransform, check_limit, checked
 from affine_lsp.transforms.rewrite import _function_scope, checked_in_section
 
 TEXT = """#id = affine_map<(d0) -> (d0)>
@@ -141,3 +141,29 @@ def test_an_edit_across_two_functions_keeps_the_whole_section() -> None:
     b = TEXT.index("@caller(")
     edits = [TextEdit(a, b, TEXT[a:b])]
     assert _function_scope(doc, doc.sections[0], a, b, edits) is None
+
+
+def test_a_code_action_does_not_check_a_context_over_its_limit() -> None:
+    """Inside ``check_limit`` (the code actions and the loop hover), a
+    context of more lines than the limit is not re-verified: the transform
+    is withheld with the reason, at once (a whole 20,000-line section took
+    seconds per transformation, holding the document's lock); outside it,
+    the same check runs."""
+    doc = Document(TEXT)
+    edits = _edit("affine.for %i = 0 to 8 {", "affine.for %i = 0 to 4 {")
+    with check_limit(5), pytest.raises(TooLargeToCheck, match="not checked: its context is"):
+        checked_in_section(doc, edits)
+    checked_in_section(doc, edits)  # (no limit outside the block)
+
+
+def test_a_function_too_large_to_check_gets_its_actions_disabled_with_the_reason() -> None:
+    from affine_lsp.server.engine import functions_of
+    from affine_lsp.server.transform_actions import transforms_for
+
+    body = "".join(f"  %c{i} = arith.constant {i} : index\n" for i in range(CODE_ACTION_CHECK_LINES))
+    text = f"func.func @big(%A: memref<8xf32>) {{\n{body}  affine.for %i = 0 to 8 {{\n    %v = affine.load %A[%i] : memref<8xf32>\n    affine.store %v, %A[%i] : memref<8xf32>\n  }}\n  return\n}}\n"
+    doc = Document(text)
+    loop = next(op for op in functions_of(doc)[0].walk() if op.name == "affine.for")
+    actions = transforms_for(doc, [loop], 8)
+    assert actions and all(t.data.get("disabled") for t in actions if not t.kind.startswith("fuse"))
+    assert any("not checked: its context is" in str(t.data.get("disabled")) for t in actions)

@@ -25,7 +25,7 @@ from affine_lsp.ir.core import Operation
 from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Document
 from affine_lsp.syntax.scratch import scratch_documents
-from affine_lsp.transforms.edits import Transform
+from affine_lsp.transforms.edits import CODE_ACTION_CHECK_LINES, Transform, check_limit
 from affine_lsp.transforms.profitability import rank
 from affine_lsp.transforms.registry import TRANSFORMATIONS, ActionSettings
 
@@ -78,6 +78,7 @@ def _lsp_action(doc: Document, uri: str, t: Transform) -> types.CodeAction:
 
 
 @scratch_documents()
+@check_limit(CODE_ACTION_CHECK_LINES)
 def transforms_for(doc: Document, loops: list[Operation], vf: int, tile_sizes: tuple[int, ...] = (32,)) -> list[Transform]:
     """The actions of every transformation of the registry at the loops, in
     its order: on one loop, each one's ``actions``; on two selected loops,

@@ -10,7 +10,9 @@ that the input did not have is withheld.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from affine_lsp.ir.core import Operation
@@ -109,6 +111,49 @@ def _keyed_errors(text: str) -> list[tuple[tuple[str, str], Note]]:
         le = text.find("\n", ls)
         out.append(((n.message, text[ls : le if le >= 0 else len(text)].strip()), n))
     return out
+
+
+class TooLargeToCheck(UnsafeTransform):
+    """The text a check would re-parse and re-verify is larger than the
+    thread's :func:`check_limit`: the transform is withheld, unchecked."""
+
+    def __init__(self, lines: int, limit: int) -> None:
+        Exception.__init__(
+            self, f"not checked: its context is {lines:,} lines, and a code action re-verifies at most {limit:,} (the command line checks any size)"
+        )
+        self.errors: list[Note] = []
+
+
+_limit = threading.local()
+
+CODE_ACTION_CHECK_LINES = 2_000
+"""The most lines a code action's safety net re-verifies (twice, before and
+after): a function with its environment is far smaller; a check of a whole
+20,000-line section (a function whose context cannot be narrowed) took
+seconds per transformation offered, holding the document's lock."""
+
+
+@contextmanager
+def check_limit(lines: int) -> Iterator[None]:
+    """Inside the block, ``rewrite.checked_in_section`` on this thread
+    refuses (raises :class:`TooLargeToCheck`) to check a context of more
+    than ``lines`` lines (:func:`refuse_if_too_large`)."""
+    outer = getattr(_limit, "lines", None)
+    _limit.lines = lines
+    try:
+        yield
+    finally:
+        _limit.lines = outer
+
+
+def refuse_if_too_large(text: str) -> None:
+    """Raise :class:`TooLargeToCheck` when ``text`` has more lines than the
+    thread's :func:`check_limit` (if any)."""
+    limit = getattr(_limit, "lines", None)
+    if limit is not None:
+        lines = text.count("\n") + 1
+        if lines > limit:
+            raise TooLargeToCheck(lines, limit)
 
 
 def checked(text: str, edits: Sequence[TextEdit]) -> str:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from affine_lsp.ir.core import Operation
 from affine_lsp.syntax.scratch import scratch_documents
+from affine_lsp.transforms.edits import CODE_ACTION_CHECK_LINES, check_limit
 from affine_lsp.transforms.registry import TRANSFORMATIONS
 
 log = logging.getLogger(__name__)
@@ -64,6 +65,7 @@ def verdicts(loop: Operation) -> list[Verdict]:
 
 
 @scratch_documents()
+@check_limit(CODE_ACTION_CHECK_LINES)
 def hover_lines(loop: Operation) -> list[str]:
     """Markdown for the loop hover (empty when nothing is registered)."""
     vs = verdicts(loop)

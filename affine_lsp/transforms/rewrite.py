@@ -30,7 +30,7 @@ from affine_lsp.ir.core import NO_SPAN, Operation, OpResult, Value
 from affine_lsp.ir.printer import Printer
 from affine_lsp.ir.types import Type
 from affine_lsp.syntax.scratch import enrol_ir
-from affine_lsp.transforms.edits import TextEdit, UnsafeTransform, apply_edits, checked, line_start
+from affine_lsp.transforms.edits import TextEdit, UnsafeTransform, apply_edits, checked, line_start, refuse_if_too_large
 
 _SSA_NAME = re.compile(r"%[A-Za-z0-9_$.\-]+")
 
@@ -271,18 +271,17 @@ def checked_in_section(doc: object, edits: Sequence[TextEdit]) -> None:
     hi = max(e.end for e in edits)
     sec = doc.section_at(lo)
     if hi > sec.end or lo < sec.start:
-        checked(doc.text, edits)
-        return
-    scope = _function_scope(doc, sec, lo, hi, edits)
-    if scope is not None:
-        text, shift = scope
-        checked(text, [TextEdit(e.start - shift, e.end - shift, e.new_text) for e in edits])
-        return
-    if len(doc.sections) == 1:
-        checked(doc.text, edits)
-        return
-    base = sec.start
-    checked(doc.text[base : sec.end], [TextEdit(e.start - base, e.end - base, e.new_text) for e in edits])
+        text, shift = doc.text, 0
+    else:
+        scope = _function_scope(doc, sec, lo, hi, edits)
+        if scope is not None:
+            text, shift = scope
+        elif len(doc.sections) == 1:
+            text, shift = doc.text, 0
+        else:
+            text, shift = doc.text[sec.start : sec.end], sec.start
+    refuse_if_too_large(text)  # (in a code action: see edits.check_limit)
+    checked(text, [TextEdit(e.start - shift, e.end - shift, e.new_text) for e in edits])
 
 
 def function_context(doc: object, lo: int, hi: int) -> tuple[str, int]:
