@@ -56,7 +56,7 @@ def _semi_note(r: int) -> str:
 
 def _witness(fd: FunctionDeps, acc: AccessModel, bad_rel: isl.Map, only: int | None = None) -> str:
     try:
-        pt = bad_rel.wrap().sample_point()
+        pt = bad_rel.wrap().lexmin().sample_point()  # (the least point: the same example whatever isl built the set from)
         if pt.is_void():
             return ""
         n = acc.num_loops
