@@ -35,6 +35,7 @@ from affine_lsp.server.reclaim import Reclaimer
 from affine_lsp.server.settings import Settings
 from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Document, gc_paused, item_syntax
+from bench.content import CONSTANT
 from bench.generate import generate
 from tests.test_server_support import change, code_actions_at, config, diagnostics_for, no_server_errors, open_doc, pos, start
 
@@ -310,29 +311,23 @@ def test_the_safety_net_of_a_transformation_leaves_no_garbage_ir():
         gc.enable()
 
 
-MATMULS = """func.func @two(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>, %D: memref<64x64xf32>) {
-  affine.for %i = 0 to 64 {
-    affine.for %j = 0 to 64 {
-      affine.for %k = 0 to 64 {
-        %a = affine.load %A[%i, %k] : memref<64x64xf32>
-        %b = affine.load %B[%k, %j] : memref<64x64xf32>
-        %c = affine.load %C[%i, %j] : memref<64x64xf32>
-        %p = arith.mulf %a, %b : f32
-        %s = arith.addf %c, %p : f32
-        affine.store %s, %C[%i, %j] : memref<64x64xf32>
-      }
-    }
-  }
-  affine.for %i = 0 to 64 {
+MATMULS = (
+    CONSTANT[0]
+    .format(name="two")
+    .replace(
+        "  return\n",
+        """  affine.for %i = 0 to 64 {
     affine.for %j = 0 to 64 {
       %c = affine.load %C[%i, %j] : memref<64x64xf32>
       %d = arith.addf %c, %c : f32
-      affine.store %d, %D[%i, %j] : memref<64x64xf32>
+      affine.store %d, %A[%i, %j] : memref<64x64xf32>
     }
   }
   return
-}
-"""
+""",
+    )
+)
+"""A matrix product (bench/content.py) and a second nest reading its result."""
 
 
 def test_the_code_actions_of_a_loop_leave_no_garbage_ir():
