@@ -167,3 +167,42 @@ def test_a_function_too_large_to_check_gets_its_actions_disabled_with_the_reason
     actions = transforms_for(doc, [loop], 8)
     assert actions and all(t.data.get("disabled") for t in actions if not t.kind.startswith("fuse"))
     assert any("not checked: its context is" in str(t.data.get("disabled")) for t in actions)
+
+
+def test_fusion_checks_the_fused_function_in_its_context_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fusion re-parses and re-verifies the fused function with what it
+    names, as every other transformation does, not the whole file (on a
+    20,000-line file its code action took 10-15 s, under the document's
+    lock): no text it parses again is a tenth of the file."""
+    from affine_lsp.server.engine import functions_of
+    from affine_lsp.syntax import document as document_module
+    from affine_lsp.transforms.fusion import fusion_candidates
+
+    filler = "".join(f"func.func @f{i}(%A: memref<8xf32>) {{\n  affine.for %i = 0 to 8 {{\n    %v = affine.load %A[%i] : memref<8xf32>\n  }}\n  return\n}}\n" for i in range(300))
+    kernel = """func.func @two(%A: memref<64xf32>, %B: memref<64xf32>, %C: memref<64xf32>) {
+  affine.for %i = 0 to 64 {
+    %a = affine.load %A[%i] : memref<64xf32>
+    affine.store %a, %B[%i] : memref<64xf32>
+  }
+  affine.for %i = 0 to 64 {
+    %b = affine.load %B[%i] : memref<64xf32>
+    affine.store %b, %C[%i] : memref<64xf32>
+  }
+  return
+}
+"""
+    text = filler + kernel + filler.replace("@f", "@g")
+    doc = Document(text)
+    two = next(f for f in functions_of(doc) if text.startswith("func.func @two(", f.span.start))
+    first = next(op for op in two.regions[0].blocks[0].operations if op.name == "affine.for")
+    parsed: list[int] = []
+    real_init = document_module.Document.__init__
+
+    def spy(self: Document, source: str, *args: object, **kwargs: object) -> None:
+        parsed.append(len(source))
+        real_init(self, source, *args, **kwargs)
+
+    monkeypatch.setattr(document_module.Document, "__init__", spy)
+    actions = fusion_candidates(doc, first)
+    assert [t.kind for t in actions] == ["fuse"]
+    assert parsed and max(parsed) < len(text) // 10

@@ -55,7 +55,7 @@ from affine_lsp.ir.types import MemRefType
 from affine_lsp.syntax.chunks import SPLIT_MARKER_RE, split_sections
 from affine_lsp.syntax.document import Document, Section
 from affine_lsp.syntax.scratch import scratch_documents
-from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform, apply_edits, checked
+from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform, apply_edits, refuse_if_too_large
 from affine_lsp.transforms.fusion_codegen import CodegenError, Plan, PrivateBuf, Rewrite, build_rewrite
 from affine_lsp.transforms.fusion_cost import COMPUTE_TOLERANCE, Profit, evaluate, report_table
 from affine_lsp.transforms.fusion_ir import (
@@ -78,7 +78,7 @@ from affine_lsp.transforms.fusion_predict import predict
 from affine_lsp.transforms.fusion_slice import Slice, chain_of, compute_slice, private_region
 from affine_lsp.transforms.fusion_validate import validate
 from affine_lsp.transforms.profitability import Prediction
-from affine_lsp.transforms.rewrite import NameGen
+from affine_lsp.transforms.rewrite import NameGen, checked_in_section, function_context
 
 log = logging.getLogger(__name__)
 
@@ -379,9 +379,11 @@ def _enc(m: Value) -> str:
     return enc(m.name)
 
 
-def try_depth(text: str, pa: PairAnalysis, depth: int) -> FusionResult | None:
-    """The first valid variant at ``depth`` (``text`` is the buffer the IR
-    was built from)."""
+def try_depth(source: Document | str, pa: PairAnalysis, depth: int) -> FusionResult | None:
+    """The first valid variant at ``depth`` (``source`` is the document, or
+    the text, the IR was built from)."""
+    doc = source if isinstance(source, Document) else Document(source)
+    text = doc.text
     sl = pa.slices.get(depth)
     if sl is None or sl.empty:
         return None
@@ -405,13 +407,14 @@ def try_depth(text: str, pa: PairAnalysis, depth: int) -> FusionResult | None:
             continue
         seen.add(key)
         plan = Plan(pa.kind, pa.src, pa.dst, pa.block, depth, pa.chain, sl, remove, pv, pa.insert_before)
-        got = _attempt(text, pa, plan)
+        got = _attempt(doc, pa, plan)
         if got is not None:
             return got
     return None
 
 
-def _attempt(text: str, pa: PairAnalysis, plan: Plan) -> FusionResult | None:
+def _attempt(doc: Document, pa: PairAnalysis, plan: Plan) -> FusionResult | None:
+    text = doc.text
     try:
         rw = build_rewrite(text, plan, NameGen.from_text(text) if not plan.private else _names_with(text, plan))
     except (CodegenError, ValueError, AssertionError, KeyError):
@@ -420,16 +423,30 @@ def _attempt(text: str, pa: PairAnalysis, plan: Plan) -> FusionResult | None:
         new_text = apply_edits(text, rw.edits)
     except ValueError:
         return None
-    # re-parse the section (only) and validate on the generated code
-    section_idx = _section_index(text, pa.func)
-    bounds = split_sections(text)
-    if section_idx >= len(bounds):
+    if not rw.edits:
         return None
-    s0, s1 = bounds[section_idx]
-    if any(e.start < s0 or e.end > s1 for e in rw.edits):
+    # Re-parse the fused function in its context only (the function with
+    # what it names, or its section: rewrite.function_context) and validate
+    # on the generated code.
+    lo = min(e.start for e in rw.edits)
+    hi = max(e.end for e in rw.edits)
+    context, shift = function_context(doc, lo, hi)
+    if shift > lo or shift + len(context) < hi:
         return None
-    delta = sum(len(e.new_text) - (e.end - e.start) for e in rw.edits)
-    secs = Document(new_text[s0 : s1 + delta]).sections
+    try:
+        refuse_if_too_large(context)  # (in a code action: see edits.check_limit)
+        new_context = apply_edits(context, [TextEdit(e.start - shift, e.end - shift, e.new_text) for e in rw.edits])
+    except (UnsafeTransform, ValueError):
+        return None
+    sections = split_sections(context)
+    section_idx = _section_index(context, pa.func.span.start - shift)
+    if section_idx >= len(sections):
+        return None
+    s0, s1 = sections[section_idx]
+    if any(e.start - shift < s0 or e.end - shift > s1 for e in rw.edits):
+        return None
+    delta = len(new_context) - len(context)
+    secs = Document(new_context[s0 : s1 + delta]).sections
     if not secs:
         return None
     new_func = _same_function(secs[0], pa.func)
@@ -443,10 +460,10 @@ def _attempt(text: str, pa: PairAnalysis, plan: Plan) -> FusionResult | None:
     if not verdict.ok:
         return None
     try:
-        checked_text = checked(text, rw.edits)
+        checked_in_section(doc, rw.edits)
     except UnsafeTransform:
         return None
-    return FusionResult(pa.kind, pa.src, pa.dst, plan.depth, rw.edits, checked_text, rw, pa, plan.remove_src, plan.private)
+    return FusionResult(pa.kind, pa.src, pa.dst, plan.depth, rw.edits, new_text, rw, pa, plan.remove_src, plan.private)
 
 
 def _names_with(text: str, plan: Plan) -> NameGen:
@@ -456,9 +473,9 @@ def _names_with(text: str, plan: Plan) -> NameGen:
     return g
 
 
-def _section_index(text: str, func: Operation) -> int:
-    """The ``// -----`` section of ``text`` holding ``func``."""
-    return len(SPLIT_MARKER_RE.findall(text, 0, func.span.start))
+def _section_index(text: str, offset: int) -> int:
+    """The ``// -----`` section of ``text`` holding ``offset``."""
+    return len(SPLIT_MARKER_RE.findall(text, 0, offset))
 
 
 def _same_function(section: Section, func: Operation) -> Operation | None:
@@ -473,16 +490,16 @@ def _sym(f: Operation) -> str:
     return str(op_traits.symbol_name(f))
 
 
-def fuse_pair(text: str, kind: str, src: Operation, dst: Operation, maximal: bool = False, include_unprofitable: bool = False) -> FusionResult | None:
-    """The best valid fusion of the pair (None when none is legal and
-    profitable). Never raises."""
+def fuse_pair(doc: Document, kind: str, src: Operation, dst: Operation, maximal: bool = False, include_unprofitable: bool = False) -> FusionResult | None:
+    """The best valid fusion of the pair, whose IR is ``doc``'s (None when
+    none is legal and profitable). Never raises."""
     try:
         pa = analyze_pair(kind, src, dst)
         if not pa.ok:
             return None
         chosen = list(_depth_order(pa, maximal, False))
         for d in chosen:
-            got = try_depth(text, pa, d)
+            got = try_depth(doc, pa, d)
             if got is not None and (maximal or got.prediction.profitable):
                 return got
         if include_unprofitable:
@@ -490,7 +507,7 @@ def fuse_pair(text: str, kind: str, src: Operation, dst: Operation, maximal: boo
             # (and applied with --force) with their prediction.
             for d in _depth_order(pa, maximal, True):
                 if d not in chosen:
-                    got = try_depth(text, pa, d)
+                    got = try_depth(doc, pa, d)
                     if got is not None:
                         return got
         return None
@@ -620,7 +637,6 @@ def fusion_candidates(doc: Document, loop_op: Operation, other: Operation | None
     nest = _nest_root(loop_op)
     if nest is None:
         return []
-    text = doc.text
     block = nest.parent
     assert block is not None
     pairs: list[tuple[str, Operation, Operation]] = []
@@ -642,7 +658,7 @@ def fusion_candidates(doc: Document, loop_op: Operation, other: Operation | None
         try:
             if kind == SIBLING and not any(s is src for s, _ in sibling_candidates(block, dst)):
                 continue
-            res = fuse_pair(text, kind, src, dst, include_unprofitable=include_unprofitable)
+            res = fuse_pair(doc, kind, src, dst, include_unprofitable=include_unprofitable)
             if res is None:
                 continue
             out.append(_transform(doc, res))
@@ -916,7 +932,7 @@ def _one_fusion(text: str, p: str, maximal: bool, done: set[tuple[str, str, str]
                         if key in done:
                             continue
                         done.add(key)
-                        res = fuse_pair(text, kind, src, dst, maximal=maximal, include_unprofitable=force)
+                        res = fuse_pair(doc, kind, src, dst, maximal=maximal, include_unprofitable=force)
                         if res is not None:
                             return res.new_text, res
     return None
