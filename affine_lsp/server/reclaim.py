@@ -194,7 +194,6 @@ class Reclaimer:
         engine: Engine | None = None,
     ) -> None:
         self.engine = engine
-        self.flow_worker = engine.flow_worker if engine is not None else None
         self.barriers = list(barriers)
         self.on_done = on_done
         self.on_fallback = on_fallback
@@ -345,7 +344,7 @@ class Reclaimer:
         t0 = time.perf_counter()
         with st.lock:
             roots = document_roots(st)
-            forget_document(st, self.flow_worker)
+            forget_document(st, self.engine.flow_worker if self.engine is not None else None)
         # Under the document's lock, released between two slices (a late
         # reader finds an empty document, never a half-cut one).
         with st.lock:

@@ -24,8 +24,7 @@ from affine_lsp.ir.affine_ops import nest_is_well_formed
 from affine_lsp.ir.core import Operation
 from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Document
-from affine_lsp.syntax.scratch import scratch_documents
-from affine_lsp.transforms.edits import CODE_ACTION_CHECK_LINES, Transform, check_limit
+from affine_lsp.transforms.edits import Transform, editor_request
 from affine_lsp.transforms.profitability import rank
 from affine_lsp.transforms.registry import TRANSFORMATIONS, ActionSettings
 
@@ -77,8 +76,7 @@ def _lsp_action(doc: Document, uri: str, t: Transform) -> types.CodeAction:
     return types.CodeAction(title=title, kind=KIND, edit=types.WorkspaceEdit(changes={uri: edits}), is_preferred=preferred)
 
 
-@scratch_documents()
-@check_limit(CODE_ACTION_CHECK_LINES)
+@editor_request()
 def transforms_for(doc: Document, loops: list[Operation], vf: int, tile_sizes: tuple[int, ...] = (32,)) -> list[Transform]:
     """The actions of every transformation of the registry at the loops, in
     its order: on one loop, each one's ``actions``; on two selected loops,

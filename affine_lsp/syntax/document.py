@@ -474,7 +474,7 @@ class Document:
         op = c.ir_op
         if op is None:
             return
-        self._gone_values.update(_result_names(op))
+        self._gone_values.update(result_names(op))
         if self.retired is not None:
             self.retired.add(op, c.kind == "module_open")
 
@@ -653,10 +653,11 @@ def item_syntax(c: Chunk) -> object | None:
     return again.item
 
 
-def _result_names(op: Operation) -> set[str]:
+def result_names(op: Operation, untyped_only: bool = False) -> set[str]:
     """The names of the values ``op`` defines, as items name them (``%a``
-    for ``%a#1``)."""
-    return {r.name.split("#")[0] for r in op.results}
+    for ``%a#1``); ``untyped_only``: of those with no type of their own (a
+    type learnt from a use counts as none)."""
+    return {r.name.split("#")[0] for r in op.results if not untyped_only or r.type is None or r.type_from is not None}
 
 
 def build_section(
@@ -753,7 +754,7 @@ def build_section(
             new_values.setdefault(scope_of[k], set()).update(r[0] for r in item.results)  # type: ignore[union-attr]
     for k, c in enumerate(chunks):
         if c.ir_op is not None and c.ir_op.results and id(c.anchor) not in kept:
-            new_values.setdefault(scope_of[k], set()).update(_result_names(c.ir_op))
+            new_values.setdefault(scope_of[k], set()).update(result_names(c.ir_op))
     if gone:
         for si in range(len(scope_values)):
             new_values.setdefault(si, set()).update(gone)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from affine_lsp.ir.core import Operation
 from affine_lsp.syntax.nodes import Note
+from affine_lsp.syntax.scratch import scratch_documents
 from affine_lsp.transforms.profitability import Prediction
 
 
@@ -101,7 +102,6 @@ def _keyed_errors(text: str) -> list[tuple[tuple[str, str], Note]]:
     """Errors of ``text``, each keyed by (message, line text): comparable
     across edits that move lines around."""
     from affine_lsp.syntax.document import Document
-    from affine_lsp.syntax.scratch import scratch_documents
 
     with scratch_documents():  # (freed now, not by a collection)
         errors = _errors(Document(text))
@@ -144,6 +144,17 @@ def check_limit(lines: int) -> Iterator[None]:
         yield
     finally:
         _limit.lines = outer
+
+
+@contextmanager
+def editor_request() -> Iterator[None]:
+    """What an editor request that runs transformations (the code actions,
+    the loop hover) runs inside: the documents and IR its trials build are
+    freed at the end (``syntax.scratch.scratch_documents``), and a safety
+    net re-verifies at most :data:`CODE_ACTION_CHECK_LINES` lines
+    (:func:`check_limit`)."""
+    with scratch_documents(), check_limit(CODE_ACTION_CHECK_LINES):
+        yield
 
 
 def refuse_if_too_large(text: str) -> None:

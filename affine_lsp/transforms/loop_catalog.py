@@ -16,8 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from affine_lsp.ir.core import Operation
-from affine_lsp.syntax.scratch import scratch_documents
-from affine_lsp.transforms.edits import CODE_ACTION_CHECK_LINES, check_limit
+from affine_lsp.transforms.edits import editor_request
 from affine_lsp.transforms.registry import TRANSFORMATIONS
 
 log = logging.getLogger(__name__)
@@ -64,8 +63,7 @@ def verdicts(loop: Operation) -> list[Verdict]:
     return out
 
 
-@scratch_documents()
-@check_limit(CODE_ACTION_CHECK_LINES)
+@editor_request()
 def hover_lines(loop: Operation) -> list[str]:
     """Markdown for the loop hover (empty when nothing is registered)."""
     vs = verdicts(loop)

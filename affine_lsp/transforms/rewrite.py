@@ -316,10 +316,12 @@ def _untyped_names(chunk: Any, lhs: str) -> set[str]:
     """The names of the untyped results a top-level value chunk defines (a
     type learnt from a use counts as untyped); every name on ``lhs`` when
     the chunk has no IR."""
+    from affine_lsp.syntax.document import result_names
+
     op = chunk.ir_op
     if op is None:
         return set(_VALUE_NAME.findall(lhs))
-    return {r.name.split("#")[0] for r in op.results if r.type is None or r.type_from is not None}
+    return result_names(op, untyped_only=True)
 
 
 def _function_scope(doc: object, sec: object, lo: int, hi: int, edits: Sequence[TextEdit]) -> tuple[str, int] | None:
