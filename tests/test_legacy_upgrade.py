@@ -211,3 +211,38 @@ def test_a_bare_call_typed_into_a_large_document_is_found_and_forgotten() -> Non
     body = doc.text.index("  return", len(head) + 13)  # a function body: func's call
     doc.apply_edit(body, body, "  call @g() : () -> ()\n")
     assert [n.message for n in doc.notes() if n.severity == "error"] == []
+
+
+def test_an_upgrade_again_after_an_edit_parses_only_the_items_that_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The code action upgrades the whole file at each version; the items
+    already in the current syntax are remembered by their text, so the next
+    upgrade parses only what the edit changed, and gives the same output as
+    an upgrade that remembers nothing (every legacy test file, then each
+    with an edit)."""
+    from affine_lsp.transforms import upgrade
+
+    for path in LEGACY_FILES:
+        text = path.read_text()
+        edited = text.replace("affine.for", "affine.for ", 1)
+        upgrade._CURRENT.clear()
+        fresh = [upgrade_text(t) for t in (text, edited)]
+        again = [upgrade_text(t) for t in (text, edited)]  # (now from what was remembered)
+        upgrade._CURRENT.clear()
+        assert [(r.text, r.problems) for r in again] == [(r.text, r.problems) for r in fresh], path.name
+
+    parsed: list[str] = []
+    real_parse = upgrade.parse_chunk
+
+    def spy(text: str, *args: object) -> object:
+        parsed.append(text)
+        return real_parse(text, *args)
+
+    current = "".join(f"func.func @f{i}(%A: memref<8xf32>) {{\n  affine.for %i = 0 to 8 {{\n    %v = affine.load %A[%i] : memref<8xf32>\n  }}\n  return\n}}\n" for i in range(50))
+    text = (DATA / LEGACY_FILES[0].name).read_text() + "\n" + current
+    upgrade._CURRENT.clear()
+    upgrade_text(text)
+    monkeypatch.setattr(upgrade, "parse_chunk", spy)
+    got = upgrade_text(text.replace("@f7(", "@f7b(", 1))
+    assert "func.func @f7b(" in got.text
+    assert not any("@f3(" in t for t in parsed)  # an item the edit left alone is not parsed again
+    assert any("@f7b(" in t for t in parsed)

@@ -16,6 +16,7 @@ What has no mechanical modern form is reported with its line
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -293,8 +294,12 @@ class _Upgrader:
 
     def upgrade_item(self, ch: _Chunk) -> list[Edit]:
         """Rewrite ``ch`` in place; returns the pending ``return``/``call`` renames."""
+        known = _CURRENT.get(ch.text)
+        if known is not None:
+            return list(known)
         soft: list[Edit] = []
-        for _ in range(_MAX_ROUNDS):
+        for round_ in range(_MAX_ROUNDS):
+            before = (len(self.problems), len(self.taken))
             res = parse_chunk(ch.text, Anchor(0))
             if res.item is None:
                 err = next((n for n in res.notes if n.severity == "error"), None)
@@ -318,11 +323,30 @@ class _Upgrader:
                 continue
             real, soft = self.edits_from_parse(ch, res.item)
             if not real:
+                if round_ == 0 and before == (len(self.problems), len(self.taken)):
+                    _remember_current(ch.text, soft)
                 return soft
             ch.real = True
             ch.apply(real)
         self.problem(ch, 0, "not upgraded: too many rewrites in one item")
         return []
+
+
+_CURRENT: dict[str, tuple[Edit, ...]] = {}
+"""Items already in the current syntax (parsed without error, nothing to
+rewrite, no problem to report), with their pending renames: an item's
+upgrade depends on its text alone, so the next upgrade of a file being
+edited (the code action asks again at each version) parses only the items
+that changed. Bounded by :data:`_CURRENT_MAX` (cleared when full)."""
+_CURRENT_MAX = 50_000
+_CURRENT_LOCK = threading.Lock()
+
+
+def _remember_current(text: str, soft: list[Edit]) -> None:
+    with _CURRENT_LOCK:
+        if len(_CURRENT) >= _CURRENT_MAX:
+            _CURRENT.clear()
+        _CURRENT[text] = tuple(soft)
 
 
 def _items(text: str) -> Iterator[tuple[int, int, bool]]:
