@@ -43,12 +43,14 @@ import bisect
 import contextlib
 import hashlib
 import json
+import multiprocessing
 import os
 import random
 import re
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -255,6 +257,39 @@ class ErrorOracle:
         if not fresh:
             return []
         return sorted((m, line) for _, m, line in fresh if after_count[_message_kind(m)] > before_count[_message_kind(m)])
+
+
+_WORKER_ORACLE: ErrorOracle | None = None
+
+
+def _new_errors_in_worker(before: str, after: str, rename: tuple[str, str] | None, fix: bool) -> list[tuple[str, str]]:
+    """:meth:`ErrorOracle.new_errors` in the oracle's process (its cache lives there)."""
+    global _WORKER_ORACLE
+    if _WORKER_ORACLE is None:
+        _WORKER_ORACLE = ErrorOracle()
+    return _WORKER_ORACLE.new_errors(before, after, rename, fix)
+
+
+class OracleProcess:
+    """The :class:`ErrorOracle` in a process of its own. Parsing, verifying
+    and analysing a 20,000-line text takes the oracle seconds; on a thread
+    of the client it held the client's interpreter lock, so the client did
+    not read the server's answers meanwhile (the server's writes to the pipe
+    blocked for up to 3 s with answers ready): the latencies counted the
+    client's work, not the server's."""
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def new_errors(self, before: str, after: str, rename: tuple[str, str] | None = None, fix: bool = False) -> list[tuple[str, str]]:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        return await asyncio.get_running_loop().run_in_executor(self._pool, _new_errors_in_worker, before, after, rename, fix)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
 
 
 # Messages that quote an op (MLIR prints the op into them): a rewrite of that
@@ -903,6 +938,7 @@ class Fuzzer:
         big_seeds: list[tuple[str, str]] | None = None,
         big_docs: int = 0,
         small_late_s: float = LATE_S,
+        oracle: OracleProcess | None = None,
     ) -> None:
         self.client = client
         self.rnd = rnd
@@ -922,7 +958,7 @@ class Fuzzer:
         self.artifacts = artifacts
         self.echo = echo or (lambda _s: None)
         self.seed = seed
-        self.oracle = ErrorOracle()
+        self.oracle = oracle if oracle is not None else OracleProcess()
         self.docs: list[FuzzDoc] = []
         self.pending: list[asyncio.Task[None]] = []
         self.doc_counter = 0
@@ -1315,7 +1351,7 @@ class Fuzzer:
         except ValueError as e:
             self.fail(f"{what}: {e}", "invalid_transform_outputs", doc)
             return
-        fresh = await asyncio.to_thread(self.oracle.new_errors, before, after, rename, fix)
+        fresh = await self.oracle.new_errors(before, after, rename, fix)
         if fresh:
             edits_json = json.dumps([_jsonable(e) for e in edits], indent=1)
             self.fail(f"{what} introduces errors: {fresh[:3]}", "invalid_transform_outputs", doc, {"after.mlir": after, "edits.json": edits_json})
@@ -1515,35 +1551,40 @@ async def fuzz(
     seeds = seed_texts(corpus=corpus)
     bigs = big_texts(big_lines, corpus=corpus) if big_lines > 0 and big_docs > 0 else []
     end = time.monotonic() + seconds
-    session = 0
     log_dir = log_dir or Path(os.environ.get("TMPDIR", "/tmp"))
-    while time.monotonic() < end and (max_steps is None or stats.steps < max_steps):
-        session += 1
-        log_file = log_dir / f"affine-lsp-fuzz-{os.getpid()}-{seed}-{session}.log"
-        log_file.unlink(missing_ok=True)
-        client = await start_server(log_file, init_options=init_options)
-        stats.servers += 1
-        f = Fuzzer(
-            client,
-            random.Random(rnd.getrandbits(32)),
-            stats,
-            seeds,
-            log_file=log_file,
-            artifacts=artifacts,
-            echo=echo,
-            seed=seed * 1000 + session,
-            big_seeds=bigs,
-            big_docs=big_docs,
-            small_late_s=small_late_s,
-        )
-        try:
-            await f.run(min(end, time.monotonic() + session_seconds), max_steps)
-        finally:
-            await stop_server(client)
-            f.check_log()
-        if echo is not None:
-            echo(f"session {session} done: {stats.steps} steps, {stats.requests} requests, {stats.problems} problems")
+    oracle = OracleProcess()
+    try:
+        session = 0
+        while time.monotonic() < end and (max_steps is None or stats.steps < max_steps):
+            session += 1
+            log_file = log_dir / f"affine-lsp-fuzz-{os.getpid()}-{seed}-{session}.log"
+            log_file.unlink(missing_ok=True)
+            client = await start_server(log_file, init_options=init_options)
+            stats.servers += 1
+            f = Fuzzer(
+                client,
+                random.Random(rnd.getrandbits(32)),
+                stats,
+                seeds,
+                log_file=log_file,
+                artifacts=artifacts,
+                echo=echo,
+                seed=seed * 1000 + session,
+                big_seeds=bigs,
+                big_docs=big_docs,
+                small_late_s=small_late_s,
+                oracle=oracle,
+            )
+            try:
+                await f.run(min(end, time.monotonic() + session_seconds), max_steps)
+            finally:
+                await stop_server(client)
+                f.check_log()
+            if echo is not None:
+                echo(f"session {session} done: {stats.steps} steps, {stats.requests} requests, {stats.problems} problems")
+    finally:
+        oracle.close()
     return stats
 
 
-__all__ = ["ROOT", "EditGenerator", "ErrorOracle", "FuzzStats", "Fuzzer", "fuzz", "start_server", "stop_server"]
+__all__ = ["ROOT", "EditGenerator", "ErrorOracle", "FuzzStats", "Fuzzer", "OracleProcess", "fuzz", "start_server", "stop_server"]
