@@ -177,23 +177,16 @@ def test_fusion_checks_the_fused_function_in_its_context_only(monkeypatch: pytes
     from affine_lsp.server.engine import functions_of
     from affine_lsp.syntax import document as document_module
     from affine_lsp.transforms.fusion import fusion_candidates
+    from tests.test_bytecode import TWO_LOOPS
 
-    filler = "".join(f"func.func @f{i}(%A: memref<8xf32>) {{\n  affine.for %i = 0 to 8 {{\n    %v = affine.load %A[%i] : memref<8xf32>\n  }}\n  return\n}}\n" for i in range(300))
-    kernel = """func.func @two(%A: memref<64xf32>, %B: memref<64xf32>, %C: memref<64xf32>) {
-  affine.for %i = 0 to 64 {
-    %a = affine.load %A[%i] : memref<64xf32>
-    affine.store %a, %B[%i] : memref<64xf32>
-  }
-  affine.for %i = 0 to 64 {
-    %b = affine.load %B[%i] : memref<64xf32>
-    affine.store %b, %C[%i] : memref<64xf32>
-  }
-  return
-}
-"""
+    filler = "".join(
+        f"func.func @f{i}(%A: memref<8xf32>) {{\n  affine.for %i = 0 to 8 {{\n    %v = affine.load %A[%i] : memref<8xf32>\n  }}\n  return\n}}\n"
+        for i in range(300)
+    )
+    kernel = TWO_LOOPS.lstrip()  # (a producer and its consumer)
     text = filler + kernel + filler.replace("@f", "@g")
     doc = Document(text)
-    two = next(f for f in functions_of(doc) if text.startswith("func.func @two(", f.span.start))
+    two = next(f for f in functions_of(doc) if text.startswith("func.func @f(", f.span.start))
     first = next(op for op in two.regions[0].blocks[0].operations if op.name == "affine.for")
     parsed: list[int] = []
     real_init = document_module.Document.__init__

@@ -237,7 +237,10 @@ def test_an_upgrade_again_after_an_edit_parses_only_the_items_that_changed(monke
         parsed.append(text)
         return real_parse(text, *args)
 
-    current = "".join(f"func.func @f{i}(%A: memref<8xf32>) {{\n  affine.for %i = 0 to 8 {{\n    %v = affine.load %A[%i] : memref<8xf32>\n  }}\n  return\n}}\n" for i in range(50))
+    current = "".join(
+        f"func.func @f{i}(%A: memref<8xf32>) {{\n  affine.for %i = 0 to 8 {{\n    %v = affine.load %A[%i] : memref<8xf32>\n  }}\n  return\n}}\n"
+        for i in range(50)
+    )
     text = (DATA / LEGACY_FILES[0].name).read_text() + "\n" + current
     upgrade._CURRENT.clear()
     upgrade_text(text)
