@@ -22,14 +22,14 @@ from affine_lsp.transforms.fusion_validate import Verdict, validate
 from tests.test_fusion_harness import DATA
 
 
-def _pair(name: str, src: int = 0, dst: int = 1) -> tuple[str, PairAnalysis]:
+def _pair(name: str, src: int = 0, dst: int = 1) -> tuple[Document, PairAnalysis]:
     text = (DATA / name).read_text()
     doc = Document(text)
     f = next(iter(doc.sections[0].functions()))
     loops = [o for o in f.regions[0].blocks[0].operations if o.name == "affine.for"]
     pa = analyze_pair(PRODUCER_CONSUMER, loops[src], loops[dst])
     assert pa.ok, pa.reason
-    return text, pa
+    return doc, pa
 
 
 def _verdict(text: str, pa: PairAnalysis, plan: Plan, tamper: tuple[str, str] | None = None) -> Verdict:
@@ -49,19 +49,21 @@ def _plan(pa: PairAnalysis, depth: int, remove: bool = True) -> Plan:
 
 
 def test_doitgen_depth_3_breaks_the_war_dependence() -> None:
-    text, pa = _pair("doitgen.mlir")
+    doc, pa = _pair("doitgen.mlir")
+    text = doc.text
     assert pa.max_depth == 3
     v = _verdict(text, pa, _plan(pa, 3))
     assert not v.ok and "read other values" in v.reason
-    assert try_depth(text, pa, 3) is None
-    got = try_depth(text, pa, 2)
+    assert try_depth(doc, pa, 3) is None
+    got = try_depth(doc, pa, 2)
     assert got is not None and got.removed_src
 
 
 def test_a_slice_missing_the_last_write_is_refused() -> None:
     # T[j] is written at i = 2j and i = 2j + 1: a slice with i = 2j only
     # would leave the consumer the value of the earlier iteration.
-    text, pa = _pair("later_write.mlir")
+    doc, pa = _pair("later_write.mlir")
+    text = doc.text
     sl = copy.copy(pa.slices[1])
     sl.bounds = dict(sl.bounds)
     loop: Operation = pa.src
@@ -78,26 +80,29 @@ def test_a_slice_missing_the_last_write_is_refused() -> None:
     assert not v.ok, v
     # the real slice has both iterations
     assert pa.slices[1].bounds[loop].trip == 2
-    assert try_depth(text, pa, 1) is not None
+    assert try_depth(doc, pa, 1) is not None
 
 
 def test_removing_a_producer_with_live_output_is_refused() -> None:
     # fdtd-2d: ex is live out and written on rows hz never reads.
-    text, pa = _pair("fdtd2d_step.mlir", 1, 2)
+    doc, pa = _pair("fdtd2d_step.mlir", 1, 2)
+    text = doc.text
     for d in pa.slices:
         v = _verdict(text, pa, _plan(pa, d))
         assert not v.ok
-    assert all(try_depth(text, pa, d) is None for d in pa.slices)
+    assert all(try_depth(doc, pa, d) is None for d in pa.slices)
 
 
 def test_tampered_code_is_refused() -> None:
-    text, pa = _pair("chain.mlir")
+    doc, pa = _pair("chain.mlir")
+    text = doc.text
     plan = _plan(pa, 1)
     assert _verdict(text, pa, plan).ok
     v = _verdict(text, pa, plan, ("affine.load %A[%i]", "affine.load %A[8 - %i]"))
     assert not v.ok and "other elements" in v.reason
     # a copy that writes the private element of another iteration
-    text2, pa2 = _pair("stencil.mlir")
+    doc2, pa2 = _pair("stencil.mlir")
+    text2 = doc2.text
     from affine_lsp.transforms.fusion import _private_bufs
     from affine_lsp.transforms.rewrite import NameGen
 

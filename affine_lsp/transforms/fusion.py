@@ -379,10 +379,9 @@ def _enc(m: Value) -> str:
     return enc(m.name)
 
 
-def try_depth(source: Document | str, pa: PairAnalysis, depth: int) -> FusionResult | None:
-    """The first valid variant at ``depth`` (``source`` is the document, or
-    the text, the IR was built from)."""
-    doc = source if isinstance(source, Document) else Document(source)
+def try_depth(doc: Document, pa: PairAnalysis, depth: int) -> FusionResult | None:
+    """The first valid variant at ``depth`` (``doc`` is the document the IR
+    was built from)."""
     text = doc.text
     sl = pa.slices.get(depth)
     if sl is None or sl.empty:

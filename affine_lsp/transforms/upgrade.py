@@ -298,8 +298,8 @@ class _Upgrader:
         if known is not None:
             return list(known)
         soft: list[Edit] = []
+        before = (len(self.problems), len(self.taken))
         for round_ in range(_MAX_ROUNDS):
-            before = (len(self.problems), len(self.taken))
             res = parse_chunk(ch.text, Anchor(0))
             if res.item is None:
                 err = next((n for n in res.notes if n.severity == "error"), None)
