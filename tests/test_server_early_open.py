@@ -4,7 +4,8 @@ server load (``server/early_open.py``, issue #34), through a real
 
 A probe wraps the server's standard output and notes, for each
 ``publishDiagnostics`` written, whether pygls, lsprotocol, islpy and lark
-were loaded then; the client sees the publishes in the same order.
+were loaded then and whether the cyclic collector was on; the client sees
+the publishes in the same order.
 """
 
 from __future__ import annotations
@@ -41,7 +42,14 @@ UNKNOWN_OP = """func.func @f(%a: i32) {
 
 # Runs `affine-lsp serve`, noting (on standard error) which modules are
 # loaded when a publishDiagnostics is written on its standard output.
-_PROBE = serve_probe(b'"textDocument/publishDiagnostics"', "PUBLISH", '{name: name in sys.modules for name in ("pygls", "lsprotocol", "islpy", "lark")}')
+# Which modules are loaded, and whether the cyclic collector is on (the
+# early publish is written before it is turned back on: a full collection
+# of the document just built would delay it).
+_PROBE = serve_probe(
+    b'"textDocument/publishDiagnostics"',
+    "PUBLISH",
+    '{"collector": __import__("gc").isenabled(), **{name: name in sys.modules for name in ("pygls", "lsprotocol", "islpy", "lark")}}',
+)
 
 URI = "file:///tmp/affine-lsp-test/early-open.mlir"
 
@@ -133,7 +141,7 @@ def test_the_first_publish_comes_before_pygls_and_equals_the_servers(tmp_path: P
         s.start(caps, THREE_KINDS)
         s.wait_publish(lambda p: any(d["message"] == OUT_OF_BOUNDS for d in p["diagnostics"]))
         (early, probe), (server, server_probe), *later = s.publishes()
-        assert probe == {"pygls": False, "lsprotocol": False, "islpy": False, "lark": True}  # (lark reports the syntax error)
+        assert probe == {"collector": False, "pygls": False, "lsprotocol": False, "islpy": False, "lark": True}  # (lark reports the syntax error)
         assert server_probe["pygls"] is True
         assert early["uri"] == URI and early["version"] == 1
         messages = _messages(early["diagnostics"])
@@ -322,7 +330,7 @@ def test_a_file_without_syntax_errors_is_published_without_lark(tmp_path: Path) 
         s.open(VALID_SYNTAX + "// another text: not in the persistent cache\n")
         s.wait_publish(lambda p: any(d["message"] == OUT_OF_BOUNDS for d in p["diagnostics"]))
         (early, probe), (server, _), *_ = s.publishes()
-        assert probe == {"pygls": False, "lsprotocol": False, "islpy": False, "lark": False}
+        assert probe == {"collector": False, "pygls": False, "lsprotocol": False, "islpy": False, "lark": False}
         assert VERIFIER_ERROR in _messages(early["diagnostics"]) and OUT_OF_BOUNDS not in _messages(early["diagnostics"])
         assert server == early
     finally:

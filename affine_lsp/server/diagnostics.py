@@ -385,13 +385,14 @@ class DiagnosticsManager:
                 res = self._fast_locked(st, version)
         finally:
             self._retire(st)
-            if first:
-                gc.enable()
             # What this phase built (a new document, or the functions an edit
             # rebuilt) is never walked by the collector's own collections
-            # (after a first build, the young generations hold nothing else).
+            # (after a first build, the young generations hold nothing else;
+            # frozen before the collector is back on, whose first allocation
+            # would otherwise collect them all).
             if first:
                 freeze()
+                gc.enable()
                 self.gc_policy.built(id(st), gc.get_freeze_count() - frozen)
             else:
                 collect_young_and_freeze()
