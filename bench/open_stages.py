@@ -18,7 +18,7 @@ a shared machine.
 
 Usage::
 
-    python bench/open_stages.py FILE [--processes N] [--repeat K]
+    python bench/open_stages.py FILE [--processes N] [--repeat K] [--loop]
 
 (``bench/content.py``'s ``generate_kind(kind, lines)`` writes the files of
 the benchmark's kinds of content.)
@@ -27,6 +27,7 @@ the benchmark's kinds of content.)
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import gc
 import os
@@ -56,6 +57,43 @@ def one_process(text: str) -> str:
     finally:
         gc.enable()
     return f"one process: chunking {t1 - t0:.3f} s, parse + names {t2 - t1:.3f} s, verifiers {t3 - t2:.3f} s, total {t3 - t0:.3f} s"
+
+
+def loop_only(text: str) -> str:
+    """The parse's LALR loop and lexer alone: every chunk of ``text`` parsed
+    by the driver as the fast phase parses it, then again with every reduce
+    action replaced by one returning None (the loop's shifts, reductions and
+    gotos do not depend on the values). The difference is what the reduce
+    actions cost; the loop's time is all that a compiled loop could save."""
+    from affine_lsp.ir.core import Anchor
+    from affine_lsp.syntax.document import Document
+    from affine_lsp.syntax.parser import ChunkTransformer, shared_tables
+
+    texts = [c.text for c in Document(text, uri="file:///bench.mlir", release=True).chunks]
+    driver = shared_tables().driver
+    if driver is None:
+        return "loop only: the driver is off (AFFINE_LSP_DRIVER)"
+
+    def parse_all() -> float:
+        t = time.process_time()
+        for chunk in texts:
+            with contextlib.suppress(Exception):  # (lark's parser would report it: not timed here)
+                driver.parse(chunk, ChunkTransformer(Anchor(0)))
+        return time.process_time() - t
+
+    def nothing(*_args: object) -> None:
+        return None
+
+    gc.disable()
+    rules = driver.rules
+    try:
+        whole = parse_all()
+        driver.rules = [(size, nothing, goto, None if stateful is None else False) for size, _, goto, stateful in rules]
+        loop = parse_all()
+    finally:
+        driver.rules = rules
+        gc.enable()
+    return f"loop only: the parse {whole:.3f} s, of which the LALR loop and lexer {loop:.3f} s ({100 * loop / whole:.0f}%) and the reduce actions {whole - loop:.3f} s"
 
 
 def split(text: str, processes: int) -> str:
@@ -92,6 +130,7 @@ def main() -> None:
     p.add_argument("file")
     p.add_argument("--processes", type=int, default=0, help="also open it split on N processes (N >= 2)")
     p.add_argument("--repeat", type=int, default=1, help="runs, each in a new process")
+    p.add_argument("--loop", action="store_true", help="also time the parse's LALR loop and lexer alone (reduce actions as no-ops)")
     args = p.parse_args()
     if os.environ.get("_OPEN_STAGES_CHILD"):
         from affine_lsp.syntax.parser import shared_tables
@@ -103,7 +142,10 @@ def main() -> None:
         import affine_lsp.server.lsp_json
         import affine_lsp.verify  # noqa: F401
 
-        print(one_process(text) if args.processes < 2 else split(text, args.processes), flush=True)
+        if args.loop:
+            print(loop_only(text), flush=True)
+        else:
+            print(one_process(text) if args.processes < 2 else split(text, args.processes), flush=True)
         return
     import subprocess
 
@@ -111,6 +153,8 @@ def main() -> None:
     for _ in range(args.repeat):
         for n in [0] + ([args.processes] if args.processes >= 2 else []):
             subprocess.run([sys.executable, __file__, args.file, "--processes", str(n)], env=env, check=True)
+        if args.loop:
+            subprocess.run([sys.executable, __file__, args.file, "--loop"], env=env, check=True)
 
 
 if __name__ == "__main__":
