@@ -42,11 +42,11 @@ def _loaded_compiled(pure: bool) -> list[str]:
 
 @pytest.fixture(scope="module")
 def built() -> list[str]:
-    """The compiled modules a process imports (CI builds them: `pip install -e .`)."""
+    """The compiled modules a process imports (scripts/test.sh builds them: `AFFINE_LSP_COMPILE=1 pip install -e .`)."""
     if not _compiled_files():
         if os.environ.get("CI"):
             pytest.fail("no compiled module: the install did not build them (setup.py)")
-        pytest.skip("the hot modules are not compiled here (pip install -e . builds them)")
+        pytest.skip("the hot modules are not compiled here (AFFINE_LSP_COMPILE=1 pip install -e . builds them, as scripts/test.sh does)")
     loaded = _loaded_compiled(pure=False)
     assert loaded, "compiled modules exist but none is imported"
     return loaded

@@ -119,7 +119,7 @@ _MODES = {
 @pytest.mark.parametrize("mode", sorted(_MODES))
 def test_concurrent_parses_give_the_sequential_results(mode: str, pure: bool) -> None:
     if not pure and not _compiled_built():
-        pytest.skip("the hot modules are not compiled here (pip install -e . builds them)")
+        pytest.skip("the hot modules are not compiled here (AFFINE_LSP_COMPILE=1 pip install -e . builds them, as scripts/test.sh does)")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")])), **_MODES[mode])
     for k in ("AFFINE_LSP_ENGINE", "AFFINE_LSP_DRIVER", "AFFINE_LSP_REDUCTIONS", "AFFINE_LSP_PURE_PYTHON"):
         if k not in _MODES[mode]:
