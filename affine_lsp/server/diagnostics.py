@@ -14,8 +14,9 @@ After a change the document's diagnostics are computed in two phases:
    computation whose version is no longer the latest when it starts returns
    without doing anything (a newer change cancels it).
 2. *Analysis phase* (analysis worker, no document lock), deferred until the
-   edits have paused for ``diagnostics.debounceMs`` (after opening, saving or
-   a settings change, for ``ANALYSIS_IDLE_S``): the dependence analysis of
+   edits have paused for ``diagnostics.debounceMs`` (after opening, for
+   ``OPEN_ANALYSIS_DELAY_S``; after saving or a settings change, for
+   ``ANALYSIS_IDLE_S``): the dependence analysis of
    the functions without results, the edited one first, each query under the isl
    operation budget (``analysis.islMaxOperations``), each function under the
    time budget ``analysis.timeBudgetMs`` (past it the function gets an info
@@ -74,9 +75,15 @@ log = logging.getLogger("affine_lsp.server.diagnostics")
 PROGRESS_MIN_FUNCTIONS = 8
 PROGRESS_AFTER_S = 0.5
 ANALYSIS_IDLE_S = 0.5
-"""The analysis phase after opening, saving or a settings change starts this
-long after the fast phase (after a change: ``diagnostics.debounceMs``), and
-pauses this long between two slices of ``analysis.timeBudgetMs``."""
+"""The analysis phase after saving or a settings change starts this long
+after the fast phase (after a change: ``diagnostics.debounceMs``; after
+opening: ``OPEN_ANALYSIS_DELAY_S``), and pauses this long between two
+slices of ``analysis.timeBudgetMs``."""
+OPEN_ANALYSIS_DELAY_S = 0.1
+"""The analysis phase after opening starts this long after the fast phase:
+nothing has been typed yet, and the requests an editor sends with the open
+(symbols, folding, semantic tokens) are answered first. (Once it runs, it
+waits between two functions for any request or fast phase.)"""
 PRELOADED_DEFER_S = 0.05
 """How long the build of an opened document waits when its diagnostics came
 from the persistent cache."""
@@ -146,7 +153,7 @@ class DiagnosticsManager:
         if text is not None:
             self._preload(st, text)
         st.persist_wanted = st.preloaded is None
-        self._schedule(st, ANALYSIS_IDLE_S)
+        self._schedule(st, OPEN_ANALYSIS_DELAY_S)
 
     def document_changed(self, st: DocumentState) -> None:
         delay = self.server.settings.debounce_ms / 1000.0
