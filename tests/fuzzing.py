@@ -929,6 +929,7 @@ class Fuzzer:
         stats: FuzzStats,
         seeds: list[tuple[str, str]],
         *,
+        oracle: OracleProcess,
         max_chars: int = 60_000,
         compare_every: int = 4,
         log_file: Path | None = None,
@@ -938,7 +939,6 @@ class Fuzzer:
         big_seeds: list[tuple[str, str]] | None = None,
         big_docs: int = 0,
         small_late_s: float = LATE_S,
-        oracle: OracleProcess | None = None,
     ) -> None:
         self.client = client
         self.rnd = rnd
@@ -958,7 +958,7 @@ class Fuzzer:
         self.artifacts = artifacts
         self.echo = echo or (lambda _s: None)
         self.seed = seed
-        self.oracle = oracle if oracle is not None else OracleProcess()
+        self.oracle = oracle  # (its process is the caller's to close)
         self.docs: list[FuzzDoc] = []
         self.pending: list[asyncio.Task[None]] = []
         self.doc_counter = 0
