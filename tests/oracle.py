@@ -36,6 +36,18 @@ def available() -> bool:
     return mlir_opt() is not None
 
 
+def bindings_available() -> bool:
+    """Whether MLIR's Python bindings with their generated op classes
+    (``xtc-mlir-python-bindings==22.1.8.4``) are installed. ``mlir`` alone
+    may be a namespace of the tool packages without ``mlir.dialects``."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("mlir.dialects._arith_ops_gen") is not None
+    except ModuleNotFoundError:
+        return False
+
+
 @dataclass(frozen=True)
 class Diag:
     line: int  # 1-based

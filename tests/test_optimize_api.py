@@ -149,13 +149,7 @@ def test_a_nest_already_in_the_best_order_is_left_alone() -> None:
     assert len(outcomes) == 1 and not outcomes[0].done and "left alone" in outcomes[0].message
 
 
-def test_a_band_whose_reuse_is_already_in_l1_is_not_tiled() -> None:
-    """floyd-warshall: the row ``path[k][*]`` is reused along ``i`` from L1
-    without tiling (a few KB between two uses), so tiling ``(i, j)`` would
-    only cut the vector loop short (measured 0.65x); a matrix product whose
-    reuse distance is a whole matrix is still tiled. (The schedule alone:
-    the composition may still unroll-and-jam the nest.)"""
-    fw = """func.func @fw(%path: memref<700x700xf64>) {
+FLOYD_WARSHALL = """func.func @fw(%path: memref<700x700xf64>) {
   affine.for %k = 0 to 700 {
     affine.for %i = 0 to 700 {
       affine.for %j = 0 to 700 {
@@ -172,6 +166,15 @@ def test_a_band_whose_reuse_is_already_in_l1_is_not_tiled() -> None:
   return
 }
 """
+
+
+def test_a_band_whose_reuse_is_already_in_l1_is_not_tiled() -> None:
+    """floyd-warshall: the row ``path[k][*]`` is reused along ``i`` from L1
+    without tiling (a few KB between two uses), so tiling ``(i, j)`` would
+    only cut the vector loop short (measured 0.65x); a matrix product whose
+    reuse distance is a whole matrix is still tiled. (The schedule alone:
+    the composition may still unroll-and-jam the nest.)"""
+    fw = FLOYD_WARSHALL
     new, outcomes, _ = optimize_document(fw, compose=False)
     assert new == fw
     assert len(outcomes) == 1 and not outcomes[0].done and "left alone" in outcomes[0].message

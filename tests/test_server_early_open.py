@@ -291,7 +291,8 @@ def test_the_json_conversion_is_byte_identical_to_lsprotocols() -> None:
     from affine_lsp.verify import verify_document
     from tests.corpus import corpus_files
 
-    texts = [THREE_KINDS, UNKNOWN_OP] + [p.read_text(errors="replace") for p in corpus_files()]
+    examples = sorted((Path(__file__).parents[1] / "examples").glob("*.mlir"))
+    texts = [THREE_KINDS, UNKNOWN_OP] + [p.read_text(errors="replace") for p in examples + corpus_files()]
     conv = get_converter()
     seen = {"relatedInformation": 0, "data": 0, "tags": 0}
     for text in texts:

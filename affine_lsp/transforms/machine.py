@@ -3,12 +3,17 @@
 Read once from Linux's sysfs (``/sys/devices/system/cpu/cpu0/cache/index*``:
 ``level``, ``type``, ``size``); where that is missing or unreadable (other
 systems, containers without sysfs) the defaults of a common x86-64 core are
-used: 32 KiB L1d, 1 MiB L2, 8 MiB L3. The source is recorded so that a
-prediction can say which sizes it used.
+used: 32 KiB L1d, 1 MiB L2, 8 MiB L3. ``AFFINE_LSP_CACHES`` (``L1,L2,L3``
+in sysfs's notation, e.g. ``48K,1M,32M``) names another machine's sizes
+instead: to predict for the machine the code will run on, and so that the
+tests do not depend on the machine they run on (``tests/conftest.py`` sets
+it). The source is recorded so that a prediction can say which sizes it
+used.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -22,7 +27,7 @@ class Caches:
     l1: int  # bytes of L1 data cache
     l2: int
     l3: int
-    source: str  # "sysfs" or "defaults"
+    source: str  # "sysfs", "defaults" or "AFFINE_LSP_CACHES"
 
     def level_holding(self, nbytes: int) -> int | None:
         """The first cache level ``nbytes`` fit in (1, 2, 3), None: memory."""
@@ -65,10 +70,20 @@ def read_caches(root: Path = SYSFS_CACHE) -> Caches:
     return Caches(sizes[1], sizes[2], sizes[3], "sysfs" if found else "defaults")
 
 
+def caches_from_spec(spec: str) -> Caches | None:
+    """``"48K,1M,32M"`` -> the three sizes; None when it is not three sizes."""
+    sizes = [parse_size(part) for part in spec.split(",")]
+    if len(sizes) != 3 or any(not s for s in sizes):
+        return None
+    return Caches(sizes[0], sizes[1], sizes[2], "AFFINE_LSP_CACHES")  # type: ignore[arg-type]
+
+
 @lru_cache(maxsize=1)
 def caches() -> Caches:
-    """This machine's caches (read once)."""
-    return read_caches()
+    """The caches the models predict for (read once): ``AFFINE_LSP_CACHES``
+    when it is set and well formed, else this machine's."""
+    spec = os.environ.get("AFFINE_LSP_CACHES")
+    return (caches_from_spec(spec) if spec else None) or read_caches()
 
 
 def human_bytes(n: int) -> str:
