@@ -334,6 +334,46 @@ async def test_completion_in_a_function_that_does_not_parse(client: LanguageClie
     assert {"%A", "%i", "%j", "%a"} <= set(items)
 
 
+async def test_completion_in_a_document_opened_with_the_line_being_typed(client: LanguageClient):
+    """A document whose function never parsed (opened with an incomplete
+    line): the values come from the function without that line."""
+    uri = "file:///tmp/affine-lsp-test/opened-broken.mlir"
+    text = (
+        "func.func @f(%A: memref<8x16xf32>, %n: index) {\n"
+        "  affine.for %i = 0 to 8 {\n"
+        "    %v = affine.load %A[%i, 0] : memref<8x16xf32>\n"
+        "    %w = arith.addf %v, %\n"
+        "  }\n"
+        "  return\n"
+        "}\n"
+    )
+    open_doc(client, uri, text)
+    d = await diagnostics_for(client, uri, 1)
+    assert any(x.severity == types.DiagnosticSeverity.Error for x in d)
+    p = pos(text, "%v, %", delta=5)
+    items = await complete(client, uri, p)
+    assert {"%A", "%n", "%i", "%v"} <= set(items)
+    assert items["%A"].detail == "memref<8x16xf32>" and items["%v"].detail == "f32"
+    assert "%w" not in items  # defined on the line being typed
+
+
+async def test_the_memory_op_snippets_use_the_memref_in_scope(client: LanguageClient):
+    """The affine.load/store snippets name a memref of the function with its
+    own type and the loops' variables, not an invented ``memref<128xf32>``."""
+    items = await complete(client, K, pos(KERNELS, "affine.store %a", delta=6))
+    load, store = items["affine.load"].text_edit.new_text, items["affine.store"].text_edit.new_text
+    assert "128" not in load + store
+    assert load == "affine.load ${1:%A}[${2:%i}, ${3:%j}] : memref<64x64xf32>", load
+    assert store.startswith("affine.store ${4:%v}, ${1:%A}[${2:%i}, ${3:%j}] : memref<64x64xf32>"), store
+    # With no memref in scope the type is a placeholder to fill in, not a type.
+    uri = "file:///tmp/affine-lsp-test/no-memref.mlir"
+    text = "func.func @g() {\n  \n  return\n}\n"
+    open_doc(client, uri, text)
+    await diagnostics_for(client, uri, 1)
+    items = await complete(client, uri, types.Position(line=1, character=2))
+    assert items["affine.load"].text_edit.new_text == "affine.load ${1:%A}[${2:%i}] : ${3:memref type}"
+
+
 # ---------------------------------------------------------------- code actions
 async def test_quick_fix_code_action(client: LanguageClient):
     uri = uri_of("fixes.mlir")

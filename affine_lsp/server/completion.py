@@ -14,19 +14,21 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from lsprotocol import types
 
 from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir import op_registry
 from affine_lsp.ir.core import Operation, Value
+from affine_lsp.ir.types import MemRefType
 from affine_lsp.server import describe as D
 from affine_lsp.server.convert import offset_of, range_of
 from affine_lsp.server.index import innermost_op
 from affine_lsp.server.state import DocumentState
 from affine_lsp.server.symbols import _FUNC_RE
 from affine_lsp.syntax.document import Chunk, Document, Section
+from affine_lsp.syntax.scratch import scratch_documents
 
 if TYPE_CHECKING:
     from affine_lsp.server.server import AffineLanguageServer
@@ -37,15 +39,15 @@ SNIPPETS: dict[str, str] = {
     "affine.for": "affine.for ${1:%i} = ${2:0} to ${3:128} {\n\t$0\n}",
     "affine.parallel": "affine.parallel (${1:%i}, ${2:%j}) = (${3:0}, ${4:0}) to (${5:128}, ${6:128}) {\n\t$0\n}",
     "affine.if": "affine.if ${1:#set}(${2:%i}) {\n\t$0\n}",
-    "affine.load": "affine.load ${1:%A}[${2:%i}] : ${3:memref<128xf32>}",
-    "affine.store": "affine.store ${1:%v}, ${2:%A}[${3:%i}] : ${4:memref<128xf32>}",
-    "affine.vector_load": "affine.vector_load ${1:%A}[${2:%i}] : ${3:memref<128xf32>}, ${4:vector<8xf32>}",
-    "affine.vector_store": "affine.vector_store ${1:%v}, ${2:%A}[${3:%i}] : ${4:memref<128xf32>}, ${5:vector<8xf32>}",
+    "affine.load": "affine.load ${1:%A}[${2:%i}] : ${3:memref type}",
+    "affine.store": "affine.store ${1:%v}, ${2:%A}[${3:%i}] : ${4:memref type}",
+    "affine.vector_load": "affine.vector_load ${1:%A}[${2:%i}] : ${3:memref type}, ${4:vector<8xf32>}",
+    "affine.vector_store": "affine.vector_store ${1:%v}, ${2:%A}[${3:%i}] : ${4:memref type}, ${5:vector<8xf32>}",
     "affine.apply": "affine.apply ${1:affine_map<(d0) -> (d0)>}(${2:%i})",
     "affine.min": "affine.min ${1:affine_map<(d0)[s0] -> (d0, s0)>}(${2:%i})[${3:%N}]",
     "affine.max": "affine.max ${1:affine_map<(d0)[s0] -> (d0, s0)>}(${2:%i})[${3:%N}]",
     "affine.yield": "affine.yield $0",
-    "affine.prefetch": "affine.prefetch ${1:%A}[${2:%i}], ${3|read,write|}, locality<${4:3}>, ${5|data,instr|} : ${6:memref<128xf32>}",
+    "affine.prefetch": "affine.prefetch ${1:%A}[${2:%i}], ${3|read,write|}, locality<${4:3}>, ${5|data,instr|} : ${6:memref type}",
     "affine.delinearize_index": "affine.delinearize_index ${1:%i} into (${2:4}, ${3:8}) : index, index",
     "affine.linearize_index": "affine.linearize_index [${1:%i}, ${2:%j}] by (${3:4}, ${4:8}) : index",
     "func.func": "func.func @${1:name}($2) {\n\t$0\n\treturn\n}",
@@ -215,18 +217,8 @@ def _complete(ls: AffineLanguageServer, st: DocumentState, doc: Document, pos: t
     incomplete = False
     sigil = prefix[:1]
     if sigil == "%":
-        for v in _values_at(st, doc, chunk, offset):
-            items.append(
-                _item(
-                    v.name,
-                    types.CompletionItemKind.Variable,
-                    rng,
-                    str(v.type) if v.type is not None else None,
-                    D.value_origin(v, lines.line_of),
-                    sort="1",
-                    markdown=md,
-                )
-            )
+        for v in _value_items(st, doc, chunk, offset):
+            items.append(_item(v.name, types.CompletionItemKind.Variable, rng, v.type, v.origin, sort="1", markdown=md))
     elif sigil in ("#", "!"):
         table = section.aliases.attrs if sigil == "#" else section.aliases.types
         names, incomplete = _bounded(list(table), prefix)
@@ -263,8 +255,11 @@ def _complete(ls: AffineLanguageServer, st: DocumentState, doc: Document, pos: t
             for name, d in section.aliases.types.items():
                 items.append(_item(name, types.CompletionItemKind.TypeParameter, rng, str(d.value), sort="1"))
         else:
+            memory_ops = ("affine.load", "affine.store")
+            in_scope = _value_items(st, doc, chunk, offset) if snip and any(n.startswith(prefix) for n in memory_ops) else []
+            ivs = [v.name for v in in_scope if v.type == "index" and v.origin.startswith("induction variable")]
             for name in _op_names(prefix):
-                snippet = SNIPPETS.get(name)
+                snippet = (_memref_snippet(name, in_scope, ivs) if name in memory_ops else None) or SNIPPETS.get(name)
                 dialect = name.split(".", 1)[0]
                 info = op_registry.lookup(name)
                 items.append(
@@ -305,19 +300,92 @@ def _type_context(head: str) -> bool:
     return head.endswith((",", "(")) and ":" in head.rsplit("=", 1)[-1]
 
 
-def _values_at(st: DocumentState, doc: Document, chunk: Chunk | None, offset: int) -> list[Value]:
+class ValueItem(NamedTuple):
+    """A value offered for completion."""
+
+    name: str
+    type: str | None
+    origin: str
+    memref_rank: int | None = None  # its rank when it is a memref
+
+
+def _value_items(st: DocumentState, doc: Document, chunk: Chunk | None, offset: int) -> list[ValueItem]:
+    """The values visible at ``offset``, the nearest first."""
     if chunk is None:
         return []
+    line_of = doc.lines.line_of
     top = chunk.ir_op
     if top is not None:
-        return _visible_values(top, offset)
+        return [_value_item(v, line_of) for v in _visible_values(top, offset)]
     # The function does not parse right now: offer the values of its last good version.
     m = _FUNC_RE.search(chunk.text)
     if m is not None:
         good = st.last_good.get(m.group(1)[1:].strip('"'))
         if good is not None:
-            return _all_values(good)
-    return []
+            return [_value_item(v, line_of) for v in reversed(_all_values(good))]
+    # Never parsed (a document opened with the line being typed): the
+    # function without the cursor's line, else the names written above.
+    return _values_without_cursor_line(chunk, offset, doc) or _names_written_above(chunk, offset)
+
+
+def _value_item(v: Value, line_of: D.LineOf) -> ValueItem:
+    rank = v.type.rank if isinstance(v.type, MemRefType) else None
+    return ValueItem(v.name, str(v.type) if v.type is not None else None, D.value_origin(v, line_of), rank)
+
+
+def _values_without_cursor_line(chunk: Chunk, offset: int, doc: Document) -> list[ValueItem]:
+    """The values visible at the cursor in the chunk's text with the
+    cursor's line blanked (same offsets), parsed as a scratch document."""
+    start = chunk.anchor.offset
+    rel = offset - start
+    text = chunk.text
+    if not 0 <= rel <= len(text):
+        return []
+    a = text.rfind("\n", 0, rel) + 1
+    b = text.find("\n", rel)
+    b = len(text) if b < 0 else b
+    repaired = text[:a] + " " * (b - a) + text[b:]
+    with scratch_documents():
+        scratch = Document(repaired)
+        sections = scratch.sections  # builds the IR
+        tops = [op for sec in sections for op in sec.top_level_ops() if op.span.start <= rel <= op.span.end]
+        if not tops or any(n.severity == "error" for n in scratch.notes()):
+            return []
+        return [_value_item(v, lambda off: doc.lines.line_of(off + start)) for v in _visible_values(tops[0], rel)]
+
+
+_DEF_RE = re.compile(r"(%[A-Za-z_$.\-][\w$.\-]*|%\d+)(?::\d+)?\s*(?:=|:\s*([^,)=]+))")
+
+
+def _names_written_above(chunk: Chunk, offset: int) -> list[ValueItem]:
+    """The ``%names`` defined (``%x =``, ``%x: type``) above the cursor in
+    the chunk's text, when nothing of it parses."""
+    above = chunk.text[: max(0, offset - chunk.anchor.offset)]
+    out: dict[str, ValueItem] = {}
+    for m in _DEF_RE.finditer(above):
+        ty = m.group(2).strip() if m.group(2) else None
+        out.setdefault(m.group(1), ValueItem(m.group(1), ty, "defined above (the function does not parse yet)"))
+    return list(out.values())[::-1]
+
+
+def _memref_snippet(name: str, values: list[ValueItem], ivs: list[str]) -> str | None:
+    """The snippet of an affine memory op with the nearest memref in scope
+    (its name and type) and one subscript per dimension: the innermost loop
+    variables around the cursor, ``0`` where there are fewer; nothing
+    invented (``values`` and ``ivs``: the nearest first). None: no memref
+    in scope."""
+    memrefs = [v for v in values if v.memref_rank is not None]
+    if not memrefs:
+        return None
+    mem, ty, rank = memrefs[0].name, memrefs[0].type, memrefs[0].memref_rank or 0
+    subs = (["0"] * rank + ivs[::-1])[-rank:] if rank else []
+    tab = iter(range(2, 100))
+    sub = ", ".join(f"${{{next(tab)}:{v}}}" for v in subs)
+    if name == "affine.load":
+        return f"affine.load ${{1:{mem}}}[{sub}] : {ty}"
+    if name == "affine.store":
+        return f"affine.store ${{{next(tab)}:%v}}, ${{1:{mem}}}[{sub}] : {ty}"
+    return None
 
 
 def register(server: AffineLanguageServer) -> None:

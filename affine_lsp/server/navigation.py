@@ -8,6 +8,7 @@ section.
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -35,8 +36,28 @@ if TYPE_CHECKING:
 
 
 class RequestFailed(JsonRpcException):
+    """A request the server refuses for a reason the user is told (a rename
+    onto a name in use, a command's bad arguments): an answer, not a fault."""
+
     CODE = -32803
     MESSAGE = "Request failed"
+
+
+class _RefusalsAreNotFaults(logging.Filter):
+    """pygls logs every error response as an ERROR with a traceback; a
+    :class:`RequestFailed` is logged as one INFO line instead (and not at
+    all below INFO), so that a refused rename is no fault in the log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if not isinstance(exc, RequestFailed):
+            return True
+        record.msg, record.args, record.exc_info, record.exc_text = "request refused: %s", (exc.message,), None, None
+        record.levelno, record.levelname = logging.INFO, "INFO"
+        return logging.getLogger("affine_lsp.server").isEnabledFor(logging.INFO)
+
+
+logging.getLogger("pygls.protocol.json_rpc").addFilter(_RefusalsAreNotFaults())
 
 
 NAME_RE = {
