@@ -259,6 +259,21 @@ export function serverConfiguration(section: unknown, trusted: boolean = isWorks
     return result;
 }
 
+/** The answer to a `workspace/configuration` request with serverConfiguration() applied to every `affineLsp` section in it. */
+export function serverConfigurationAnswer(items: readonly { section?: string | null }[], result: readonly unknown[]): unknown[] {
+    return result.map((value, i) => {
+        const section = items[i]?.section;
+        if (section === SECTION) {
+            return serverConfiguration(value);
+        }
+        if ((section === undefined || section === null || section === '') && typeof value === 'object' && value !== null && SECTION in value) {
+            const all = value as Record<string, unknown>;
+            return { ...all, [SECTION]: serverConfiguration(all[SECTION]) };
+        }
+        return value;
+    });
+}
+
 /** Why the toolchain setting will not be used (empty: it will), for a warning. */
 export function toolchainSettingNotes(trusted: boolean = isWorkspaceTrusted()): string[] {
     const notes: string[] = [];

@@ -13,7 +13,7 @@ import {
     State,
 } from 'vscode-languageclient/node';
 import { ServerInstaller } from './autoInstall';
-import { openSetting, readInitializationOptions, readServerSettings, readTraceSetting, SECTION, serverConfiguration } from './config';
+import { openSetting, readInitializationOptions, readServerSettings, readTraceSetting, SECTION, serverConfigurationAnswer } from './config';
 import { describeLaunch, DiscoveryError, discoverServer, INSTALL_HINT, ServerLaunch, serverSpawnOptions } from './discovery';
 import { TraceChannel } from './traceChannel';
 import { LineTail } from './util';
@@ -229,20 +229,7 @@ export class ServerManager implements vscode.Disposable {
                     // The toolchain settings are the user-level ones; `trusted: false` when untrusted.
                     configuration: async (params, token, next) => {
                         const result = await next(params, token);
-                        if (!Array.isArray(result)) {
-                            return result;
-                        }
-                        return result.map((value: unknown, i: number) => {
-                            const section = params.items[i]?.section;
-                            if (section === SECTION) {
-                                return serverConfiguration(value);
-                            }
-                            if ((section === undefined || section === null || section === '') && typeof value === 'object' && value !== null) {
-                                const all = value as Record<string, unknown>;
-                                return SECTION in all ? { ...all, [SECTION]: serverConfiguration(all[SECTION]) } : all;
-                            }
-                            return value;
-                        });
+                        return Array.isArray(result) ? serverConfigurationAnswer(params.items, result) : result;
                     },
                 },
             },

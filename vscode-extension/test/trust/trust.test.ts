@@ -10,7 +10,7 @@
 //   - tools/bin/mlir-opt (a relative mlirBin, probed by the code lens).
 // Each program or module writes a marker file when it runs. The server that discovery picks is
 // really started, as the extension starts it (serverSpawnOptions, readInitializationOptions,
-// serverConfiguration), and asked for diagnostics, a hover and the code lenses; no marker may
+// serverConfigurationAnswer), and asked for diagnostics, a hover and the code lenses; no marker may
 // appear. The extension host's own current directory is the malicious folder meanwhile (as when
 // `code .` is run in a fresh clone).
 //
@@ -23,7 +23,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as rpc from 'vscode-jsonrpc/node';
 import { pythonExtensionInterpreter, ServerInstaller } from '../../src/autoInstall';
-import { readInitializationOptions, readServerSettings, serverConfiguration, toolchainSettingNotes } from '../../src/config';
+import { readInitializationOptions, readServerSettings, serverConfiguration, serverConfigurationAnswer, toolchainSettingNotes } from '../../src/config';
 import { DiscoveryError, discoverServer, ServerLaunch, serverSpawnOptions } from '../../src/discovery';
 import * as fake from './fakeVscode';
 
@@ -167,13 +167,13 @@ async function serve(launch: ServerLaunch): Promise<Session> {
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
     const conn = rpc.createMessageConnection(new rpc.StreamMessageReader(child.stdout!), new rpc.StreamMessageWriter(child.stdin!));
     const configurations: unknown[] = [];
-    conn.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) =>
-        params.items.map((item) => {
-            const value = item.section === 'affineLsp' ? serverConfiguration(fake.sectionObject('affineLsp')) : null;
-            configurations.push(value);
-            return value;
-        }),
-    );
+    // As the language client answers (the editor's values), through the extension's middleware.
+    conn.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) => {
+        const raw = params.items.map((item) => (item.section === 'affineLsp' ? fake.sectionObject('affineLsp') : null));
+        const answer = serverConfigurationAnswer(params.items, raw);
+        configurations.push(...answer.filter((_, i) => params.items[i].section === 'affineLsp'));
+        return answer;
+    });
     const uri = fake.Uri.file(path.join(folder, 'kernel.mlir')).toString();
     const diagnostics = new Promise<{ message: string }[]>((resolve) =>
         conn.onNotification('textDocument/publishDiagnostics', (p: { uri: string; diagnostics: { message: string }[] }) => {
@@ -296,6 +296,20 @@ test('untrusted folder: the server runs from PATH (python3 -I, not in the folder
     assert.deepEqual(session.lenses, []);
     assert.match(String(session.timeFunction), /^error: .*Time this function is off in Restricted Mode/);
     assert.ok(!fs.existsSync(path.join(markers, 'log-file')));
+});
+
+test('the workspace/configuration answer: every affineLsp section passes serverConfiguration', () => {
+    fake.state.trusted = false;
+    fake.state.editorFilters = false;
+    const items = [{ section: 'affineLsp' }, { section: undefined }, { section: 'editor' }];
+    const raw = [fake.sectionObject('affineLsp'), { affineLsp: fake.sectionObject('affineLsp'), editor: { tabSize: 4 } }, { tabSize: 4 }];
+    assert.equal((raw[0] as { toolchain: { mlirBin: string } }).toolchain.mlirBin, path.join(folder, 'tools', 'bin'));
+    const answer = serverConfigurationAnswer(items, raw) as Record<string, unknown>[];
+    assert.deepEqual(answer[0].toolchain, { mlirBin: '', timeAfter: '' });
+    assert.equal(answer[0].trusted, false);
+    assert.deepEqual((answer[1].affineLsp as Record<string, unknown>).toolchain, { mlirBin: '', timeAfter: '' });
+    assert.deepEqual(answer[1].editor, { tabSize: 4 });
+    assert.deepEqual(answer[2], { tabSize: 4 });
 });
 
 test('untrusted folder: user settings naming the folder are refused, --tcp never passed', async () => {
