@@ -31,8 +31,9 @@ echo "== installing affine-lsp with test dependencies and the reference toolchai
 AFFINE_LSP_COMPILE="${AFFINE_LSP_COMPILE:-1}" "$PY" -m pip install --quiet --disable-pip-version-check -e ".[test,fast,oracle]"
 
 if command -v npm >/dev/null 2>&1; then
-  echo "== VS Code extension: build, grammar tests, package"
-  (cd vscode-extension && npm ci --no-audit --no-fund --loglevel=error && npm run --silent compile && npm run --silent test:grammar && npm run --silent package)
+  echo "== VS Code extension: build, grammar tests, Workspace Trust test (starts the server with \$PY), package"
+  (cd vscode-extension && npm ci --no-audit --no-fund --loglevel=error && npm run --silent compile && npm run --silent test:grammar \
+    && AFFINE_LSP_TEST_PYTHON="$PY" npm run --silent test:trust && npm run --silent package)
 else
   echo "npm not found: skipping the VS Code extension build" >&2
 fi

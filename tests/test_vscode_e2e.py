@@ -2,7 +2,8 @@
 
 code-server 4.100.3 (VS Code 1.100.3 served on 127.0.0.1 only) runs the
 extension from ``vscode-extension/affine-lsp-<version>.vsix`` in an isolated
-profile, with ``affineLsp.server.pythonPath`` pointing at this interpreter;
+profile, with ``affineLsp.server.pythonPath`` pointing at this interpreter (a
+virtual environment over it that imports this checkout, see ``_checkout_python``);
 headless Chromium, driven by playwright-core (``vscode-extension/e2e/driver.js``),
 opens ``examples/e2e/fusion.mlir`` and:
 
@@ -53,6 +54,7 @@ import os
 import re
 import shutil
 import signal
+import site
 import socket
 import subprocess
 import sys
@@ -135,7 +137,7 @@ def _clean_env(profile: Path) -> dict[str, str]:
         XDG_CONFIG_HOME=str(profile / "xdg" / "config"),
         XDG_DATA_HOME=str(profile / "xdg" / "data"),
         XDG_CACHE_HOME=str(profile / "xdg" / "cache"),
-        # The language server the extension starts runs this checkout's code.
+        # The Python processes run here see this checkout's code (the server itself: see _checkout_python).
         PYTHONPATH=os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]),
     )
     return env
@@ -244,6 +246,23 @@ def _wheelhouse() -> Path:
         with contextlib.suppress(OSError):  # another worker was faster
             dest.rename(house)
     return house
+
+
+def _checkout_python(profile: Path) -> str:
+    """An interpreter that imports this checkout's affine_lsp even when started
+    isolated (``python -I``, as the extension starts every Python, which drops
+    PYTHONPATH): a virtual environment with a ``.pth`` that puts the checkout
+    first on ``sys.path``, then this interpreter's site-packages (the
+    dependencies; this may itself be a virtual environment)."""
+    env_dir = profile / "checkout-python"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env_dir)], check=True, capture_output=True, timeout=120)
+    python = env_dir / "bin" / "python"
+    purelib = subprocess.run(
+        [str(python), "-I", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], check=True, capture_output=True, text=True, timeout=60
+    )
+    sites = [p for p in site.getsitepackages() if Path(p).is_dir()]
+    (Path(purelib.stdout.strip()) / "affine_lsp_checkout.pth").write_text(f"{ROOT}\nimport site; list(map(site.addsitedir, {sites!r}))\n")
+    return str(python)
 
 
 def _first_install_env(profile: Path, scenario: str) -> dict[str, str]:
@@ -361,7 +380,7 @@ def _run_editor_session(artifacts: Path = ARTIFACTS, scenario: str | None = None
         (user / "User").mkdir(parents=True)
         (profile / "config.yaml").write_text("auth: none\ncert: false\n")
         settings = {
-            "affineLsp.server.pythonPath": "" if scenario else sys.executable,
+            "affineLsp.server.pythonPath": "" if scenario else _checkout_python(profile),
             "affineLsp.trace.server": "messages",
             "workbench.startupEditor": "none",
             "workbench.tips.enabled": False,

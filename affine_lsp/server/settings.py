@@ -13,6 +13,13 @@ The same shape arrives as ``initializationOptions`` and as the answer to
 Dotted keys (``{"analysis.enabled": false}``) are accepted too. Values of the
 wrong type are ignored (the previous value is kept), so a bad setting never
 stops the server.
+
+``{"trusted": false}`` (the VS Code extension sends it in
+``initializationOptions`` for a folder in Restricted Mode) turns the toolchain
+off for the life of the server: no code-lens probe, no "Time this function".
+It only ever goes one way: no later settings object turns it on again (a
+workspace's own settings arrive by the same route); trusting the folder
+restarts the server.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from affine_lsp.diagnostics import UNKNOWN_OP_MODES
@@ -42,6 +50,7 @@ class Settings:
     parallel_open: bool = True  # open a large document on two processes (see affine_lsp.parallel)
     mlir_bin: str = ""  # the bin directory of an MLIR install for "Time this function" ("": see affine_lsp/toolchain.py)
     time_after: str = ""  # the transformation "Time this function" compares with ("": the function alone)
+    workspace_trusted: bool = True  # False: the client's folder is untrusted, no toolchain is ever run (one way: see merged)
 
     # (json path, field, type, minimum for an int or the allowed values of a str)
     _KEYS = (
@@ -67,6 +76,8 @@ class Settings:
         if SECTION in raw and isinstance(raw[SECTION], Mapping):
             raw = raw[SECTION]
         changes: dict[str, Any] = {}
+        if raw.get("trusted") is False:
+            changes["workspace_trusted"] = False
         for path, field, typ, minimum in self._KEYS:  # type: ignore[attr-defined]
             found, value = _lookup(raw, path)
             if not found:
@@ -99,7 +110,24 @@ class Settings:
         """What the diagnostics depend on (the persistent cache's key):
         every setting but those of the cache itself and of how the work is
         spread (the results are the same)."""
-        return repr(dataclasses.replace(self, cache_enabled=True, cache_max_size_mb=0, parallel_open=True, mlir_bin="", time_after=""))
+        return repr(dataclasses.replace(self, cache_enabled=True, cache_max_size_mb=0, parallel_open=True, mlir_bin="", time_after="", workspace_trusted=True))
+
+    def toolchain_refusal(self) -> str | None:
+        """Why no MLIR toolchain may be run for this client (None: it may):
+        an untrusted workspace, or a ``mlirBin`` that is not an absolute or
+        ``~`` path (a relative one would name a program in whatever folder
+        the server runs in, e.g. a cloned repository's ``tools/bin``)."""
+        if not self.workspace_trusted:
+            return (
+                "Time this function is off in Restricted Mode: it runs the MLIR toolchain (mlir-opt, mlir-runner), "
+                "and this folder is not trusted (trust it to use it: command 'Workspaces: Manage Workspace Trust')"
+            )
+        if self.mlir_bin and not Path(self.mlir_bin).expanduser().is_absolute():
+            return (
+                f"the setting affineLsp.toolchain.mlirBin is a relative path ({self.mlir_bin!r}): programs are run only "
+                "from an absolute path or one starting with ~ (e.g. /opt/mlir/bin), never from a path inside the folder"
+            )
+        return None
 
     def analysis_key(self) -> tuple[bool, int, int]:
         """What cached analysis results depend on."""

@@ -10,6 +10,11 @@ background: compiling and running the original and the transformed function
 (see :mod:`affine_lsp.timing`), then one ``window/showMessage`` with the median
 times, the speedup and whether the values agree (a warning when they do not
 or when something failed).
+
+No toolchain is run, not even the ``mlir-opt --version`` probe behind the
+lens, when :meth:`Settings.toolchain_refusal` says why not (an untrusted
+workspace, a relative ``mlirBin``): no lens, and the command answers with
+that reason.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ TITLE = "Time this function"
 
 
 def _toolchain(ls: AffineLanguageServer) -> toolchain.Toolchain | None:
+    if ls.settings.toolchain_refusal() is not None:
+        return None
     try:
         return toolchain.find(setting=ls.settings.mlir_bin or None)
     except toolchain.ToolchainError:
@@ -96,6 +103,9 @@ def register(server: AffineLanguageServer) -> None:
     @server.command(TIME_FUNCTION)
     async def time_function_cmd(ls: AffineLanguageServer, *args: Any) -> dict[str, Any]:
         a = _parse(args)
+        refusal = ls.settings.toolchain_refusal()
+        if refusal is not None:
+            raise RequestFailed(f"{TIME_FUNCTION}: {refusal}")
         st = ls.doc(a["uri"])
         if st is None:
             raise RequestFailed(f"document not open: {a['uri']}")

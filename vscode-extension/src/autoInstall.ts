@@ -3,8 +3,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as readline from 'readline';
 import * as vscode from 'vscode';
-import { primaryWorkspaceFolder, SECTION, ServerSettings } from './config';
-import { checkPythonModule, DiscoveryError, ServerLaunch, serverCwd } from './discovery';
+import { isWorkspaceTrusted, primaryWorkspaceFolder, SECTION, ServerSettings } from './config';
+import { checkPythonModule, DiscoveryError, ISOLATED, ServerLaunch, serverCwd } from './discovery';
 import { formatCommand, runProcess, which } from './util';
 
 /**
@@ -101,10 +101,17 @@ function delay(ms: number): Promise<void> {
     return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** The interpreter the Python extension (ms-python.python) has selected for the workspace, if it is installed. */
-async function pythonExtensionInterpreter(log: vscode.LogOutputChannel): Promise<string | undefined> {
+/**
+ * The interpreter the Python extension (ms-python.python) has selected for the workspace, if it
+ * is installed and the workspace is trusted (in an untrusted one it may be the folder's own venv).
+ */
+export async function pythonExtensionInterpreter(log: vscode.LogOutputChannel): Promise<string | undefined> {
     const ext = vscode.extensions.getExtension('ms-python.python');
     if (!ext) {
+        return undefined;
+    }
+    if (!isWorkspaceTrusted()) {
+        log.info("The workspace is not trusted: not using the Python extension's interpreter for the bundled server (it may be the folder's own).");
         return undefined;
     }
     try {
@@ -157,7 +164,7 @@ async function findPython(min: [number, number], log: vscode.LogOutputChannel): 
     }
     const tried: string[] = [];
     for (const { python, origin } of candidates) {
-        const r = await runProcess(python, ['-c', PROBE], { env: toolEnv(), timeoutMs: 30_000 });
+        const r = await runProcess(python, [ISOLATED, '-c', PROBE], { cwd: serverCwd(), env: toolEnv(), timeoutMs: 30_000 });
         const out = r.stdout.split(/\r?\n/).map((l) => l.trim());
         if (r.code !== 0 || !/^\d+\.\d+\.\d+$/.test(out[1] ?? '')) {
             tried.push(`${python} (${origin}) does not run as Python 3`);
@@ -241,7 +248,7 @@ export class ServerInstaller {
     private launch(extraArgs: string[], version: string): ServerLaunch {
         return {
             command: envPythonIn(this.envDir),
-            args: ['-m', MODULE, 'serve', ...extraArgs],
+            args: [ISOLATED, '-m', MODULE, 'serve', ...extraArgs],
             cwd: serverCwd(),
             origin: `the bundled server ${version} installed in ${this.envDir}`,
             settingId: AUTO_INSTALL_SETTING,
@@ -458,7 +465,7 @@ export class ServerInstaller {
         // Reuse the environment for an update when its interpreter still runs; else start afresh.
         let update = !fresh && marker !== undefined && which(python) !== undefined;
         if (update) {
-            const r = await runProcess(python, ['-c', 'import pip'], { env: toolEnv(), timeoutMs: 30_000 });
+            const r = await runProcess(python, [ISOLATED, '-c', 'import pip'], { cwd: serverCwd(), env: toolEnv(), timeoutMs: 30_000 });
             update = r.code === 0;
         }
         let basePython = marker?.basePython ?? '';
@@ -471,7 +478,7 @@ export class ServerInstaller {
             fs.rmSync(this.markerPath, { force: true });
             fs.rmSync(this.envDir, { recursive: true, force: true });
             progress.report({ message: `creating a virtual environment with Python ${found.version}` });
-            const out = await this.run(found.python, ['-m', 'venv', this.envDir], token, 5 * 60_000);
+            const out = await this.run(found.python, [ISOLATED, '-m', 'venv', this.envDir], token, 5 * 60_000);
             if (out.code !== 0) {
                 throw new InstallError(
                     `creating a virtual environment with ${found.python} failed (exit code ${out.code}): ${lastLine(out.text)}. ` +
@@ -483,7 +490,7 @@ export class ServerInstaller {
         const wheel = this.wheelPath(manifest);
         const deps = manifest.requires.map((r) => r.split(/[<>=!~;\s[]/)[0]).join(', ');
         progress.report({ message: `pip install ${manifest.wheel} (and ${deps})` });
-        const pip = ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input'];
+        const pip = [ISOLATED, '-m', 'pip', 'install', '--disable-pip-version-check', '--no-input'];
         let out = await this.run(python, [...pip, wheel], token, PIP_TIMEOUT_MS, progress);
         if (out.code === 0 && update) {
             // Same version number, new build: replace the package itself too.
@@ -522,11 +529,11 @@ export class ServerInstaller {
         progress?: vscode.Progress<{ message?: string }>,
     ): Promise<{ code: number | null; text: string }> {
         this.log.info(`Running ${formatCommand(command, args)}`);
-        const tag = args[1] === 'pip' ? 'pip' : args[1] === 'venv' ? 'venv' : path.basename(command);
+        const tag = args.includes('pip') ? 'pip' : args.includes('venv') ? 'venv' : path.basename(command);
         return new Promise((resolve, reject) => {
             let text = '';
             let settled = false;
-            const child = cp.spawn(command, args, { env: toolEnv(), stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+            const child = cp.spawn(command, args, { cwd: serverCwd(), env: toolEnv(), stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
             const onLine = (line: string) => {
                 if (text.length < 1_000_000) {
                     text += line + '\n';

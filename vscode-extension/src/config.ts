@@ -21,6 +21,10 @@ export interface ServerSettings {
     command: string[];
     pythonPath: string;
     extraArgs: string[];
+    /** The workspace is trusted (see isWorkspaceTrusted). */
+    trusted: boolean;
+    /** The settings (or parts) that were ignored, each with why: shown to the user once. */
+    notes: string[];
 }
 
 /** The analysis-related settings, shaped exactly like the `affineLsp` configuration section. */
@@ -60,10 +64,34 @@ export function primaryWorkspaceFolder(): vscode.WorkspaceFolder | undefined {
 }
 
 /**
- * Expand `${workspaceFolder}`, `${workspaceFolder:name}`, `${workspaceFolderBasename}`,
- * `${userHome}`, `${env:NAME}` and a leading `~` in a setting value.
+ * The settings that name a program, its arguments or where programs are: scope `machine` in
+ * package.json (a workspace's `.vscode/settings.json` cannot set them) and listed in
+ * `capabilities.untrustedWorkspaces.restrictedConfigurations`. The extension reads only their
+ * user-level value itself too, whatever the editor does with a workspace value.
  */
-export function expandVariables(value: string): string {
+export const PROGRAM_SETTINGS = ['server.command', 'server.pythonPath', 'server.extraArgs', 'toolchain.mlirBin'] as const;
+
+/** True when the editor trusts the workspace (VS Code's Workspace Trust; always true where it is off). */
+export function isWorkspaceTrusted(): boolean {
+    return vscode.workspace.isTrusted !== false;
+}
+
+/** A setting value the extension will not use; the message says why and what to do instead. */
+export class RefusedSetting extends Error {}
+
+const WORKSPACE_VARIABLE = /\$\{(workspaceFolder|workspaceRoot|workspaceFolderBasename|workspaceFolder:[^}]*)\}/;
+
+/**
+ * Expand `${workspaceFolder}`, `${workspaceFolder:name}`, `${workspaceFolderBasename}`,
+ * `${userHome}`, `${env:NAME}` and a leading `~` in a setting value. In an untrusted
+ * workspace a value that names the workspace folder is refused (RefusedSetting).
+ */
+export function expandVariables(value: string, trusted: boolean = isWorkspaceTrusted(), settingId = 'this setting'): string {
+    if (!trusted && WORKSPACE_VARIABLE.test(value)) {
+        throw new RefusedSetting(
+            `${settingId} ('${value}') names a path in the workspace folder, which is not trusted: nothing from it is run in Restricted Mode`,
+        );
+    }
     const folder = primaryWorkspaceFolder();
     let result = value.replace(/\$\{([^}]+)\}/g, (match, name: string) => {
         if (name === 'workspaceFolder' || name === 'workspaceRoot') {
@@ -90,25 +118,43 @@ export function expandVariables(value: string): string {
 }
 
 /**
- * Expand variables in a path-like setting and make a relative path that contains a
- * separator (e.g. `.venv/bin/python`) absolute against the workspace folder.
- * A bare name (e.g. `python3.12`) is left alone so it can be looked up on PATH.
+ * Expand variables in a program path. An absolute path (after expanding `~` and the variables)
+ * is kept; a bare name (e.g. `python3.12`) is left alone so that it is looked up on PATH; a
+ * relative path with a separator (`./x`, `.venv/bin/python`, `tools/bin`) is refused: it would
+ * name a program in whatever folder is open, i.e. a cloned repository's.
  */
-export function expandPath(value: string): string {
-    const expanded = expandVariables(value.trim());
+export function expandPath(value: string, trusted: boolean = isWorkspaceTrusted(), settingId = 'this setting'): string {
+    const expanded = expandVariables(value.trim(), trusted, settingId);
     if (expanded === '' || path.isAbsolute(expanded)) {
         return expanded;
     }
     if (expanded.includes('/') || expanded.includes('\\')) {
-        const folder = primaryWorkspaceFolder();
-        if (folder) {
-            return path.join(folder.uri.fsPath, expanded);
-        }
+        throw new RefusedSetting(
+            `${settingId} ('${value.trim()}') is a relative path: programs are run only from an absolute path or one starting with ~ ` +
+                '(e.g. /opt/venv/bin/python), never from a path inside the folder that is open',
+        );
     }
     return expanded;
 }
 
-function readCommand(raw: unknown): string[] {
+/**
+ * The user-level value of a setting (user or remote settings, else the default). A value in the
+ * workspace or folder settings is reported in `notes` and ignored.
+ */
+function userLevel<T>(c: vscode.WorkspaceConfiguration, key: string, fallback: T, notes: string[]): T {
+    const seen = c.inspect<T>(key);
+    if (seen === undefined) {
+        return c.get<T>(key, fallback);
+    }
+    if (seen.workspaceValue !== undefined || seen.workspaceFolderValue !== undefined) {
+        notes.push(
+            `the workspace's value of ${SECTION}.${key} is ignored: it names a program or its arguments, which only your user settings may choose`,
+        );
+    }
+    return seen.globalValue ?? seen.defaultValue ?? fallback;
+}
+
+function readCommand(raw: unknown, trusted: boolean): string[] {
     let parts: string[];
     if (typeof raw === 'string') {
         parts = splitCommandLine(raw);
@@ -120,20 +166,128 @@ function readCommand(raw: unknown): string[] {
     if (parts.length === 0 || parts[0].trim() === '') {
         return [];
     }
-    return [expandPath(parts[0]), ...parts.slice(1).map(expandVariables)];
+    const id = `${SECTION}.server.command`;
+    return [expandPath(parts[0], trusted, id), ...parts.slice(1).map((a) => expandVariables(a, trusted, id))];
+}
+
+/** Options of `affine-lsp serve` the extension never passes: it talks to the server over stdio only. */
+const REFUSED_SERVE_OPTIONS = ['--tcp'];
+
+/** `--tc` and `--tcp=X` are `--tcp` to argparse (unique prefixes are accepted). */
+function refusedOption(arg: string): string | undefined {
+    const name = arg.split('=', 1)[0];
+    return name.length >= 3 ? REFUSED_SERVE_OPTIONS.find((o) => o.startsWith(name)) : undefined;
+}
+
+/** extraArgs without `--tcp` and its value. */
+function filterExtraArgs(args: string[], notes: string[]): string[] {
+    const kept: string[] = [];
+    for (let i = 0; i < args.length; i++) {
+        const option = refusedOption(args[i]);
+        if (option === undefined) {
+            kept.push(args[i]);
+            continue;
+        }
+        const withValue = !args[i].includes('=') && i + 1 < args.length && !args[i + 1].startsWith('-');
+        notes.push(
+            `${SECTION}.server.extraArgs: '${args[i]}${withValue ? ` ${args[i + 1]}` : ''}' is ignored: the extension talks to the server over stdio only`,
+        );
+        if (withValue) {
+            i++;
+        }
+    }
+    return kept;
 }
 
 export function readServerSettings(): ServerSettings {
     const c = config();
-    const extra = c.get<unknown>('server.extraArgs', []);
+    const trusted = isWorkspaceTrusted();
+    const notes: string[] = [];
+    const refuse = <T,>(what: () => T, fallback: T): T => {
+        try {
+            return what();
+        } catch (err) {
+            if (err instanceof RefusedSetting) {
+                notes.push(err.message);
+                return fallback;
+            }
+            throw err;
+        }
+    };
+    const extra = userLevel<unknown>(c, 'server.extraArgs', [], notes);
+    const extraArgs = refuse(
+        () =>
+            Array.isArray(extra)
+                ? extra.filter((a): a is string => typeof a === 'string').map((a) => expandVariables(a, trusted, `${SECTION}.server.extraArgs`))
+                : [],
+        [],
+    );
     return {
         enabled: c.get<boolean>('server.enabled', true),
-        command: readCommand(c.get<unknown>('server.command', [])),
-        pythonPath: expandPath(c.get<string>('server.pythonPath', '') ?? ''),
-        extraArgs: Array.isArray(extra)
-            ? extra.filter((a): a is string => typeof a === 'string').map(expandVariables)
-            : [],
+        command: refuse(() => readCommand(userLevel<unknown>(c, 'server.command', [], notes), trusted), []),
+        pythonPath: refuse(
+            () => expandPath(userLevel<string>(c, 'server.pythonPath', '', notes) ?? '', trusted, `${SECTION}.server.pythonPath`),
+            '',
+        ),
+        extraArgs: filterExtraArgs(extraArgs, notes),
+        trusted,
+        notes,
     };
+}
+
+/**
+ * The `affineLsp` section as the server gets it (`workspace/configuration`): the toolchain
+ * settings are the user-level ones; in an untrusted workspace `trusted: false` (the server then
+ * runs no toolchain at all) and no toolchain settings.
+ */
+export function serverConfiguration(section: unknown, trusted: boolean = isWorkspaceTrusted()): unknown {
+    if (typeof section !== 'object' || section === null || Array.isArray(section)) {
+        return section;
+    }
+    const c = config();
+    const notes: string[] = [];
+    const result: Record<string, unknown> = { ...(section as Record<string, unknown>) };
+    const toolchain = typeof result.toolchain === 'object' && result.toolchain !== null ? (result.toolchain as Record<string, unknown>) : {};
+    result.toolchain = trusted
+        ? { ...toolchain, mlirBin: userLevel<string>(c, 'toolchain.mlirBin', '', notes) ?? '' }
+        : { mlirBin: '', timeAfter: '' };
+    if (!trusted) {
+        result.trusted = false;
+    } else {
+        delete result.trusted;
+    }
+    return result;
+}
+
+/** The answer to a `workspace/configuration` request with serverConfiguration() applied to every `affineLsp` section in it. */
+export function serverConfigurationAnswer(items: readonly { section?: string | null }[], result: readonly unknown[]): unknown[] {
+    return result.map((value, i) => {
+        const section = items[i]?.section;
+        if (section === SECTION) {
+            return serverConfiguration(value);
+        }
+        if ((section === undefined || section === null || section === '') && typeof value === 'object' && value !== null && SECTION in value) {
+            const all = value as Record<string, unknown>;
+            return { ...all, [SECTION]: serverConfiguration(all[SECTION]) };
+        }
+        return value;
+    });
+}
+
+/** Why the toolchain setting will not be used (empty: it will), for a warning. */
+export function toolchainSettingNotes(trusted: boolean = isWorkspaceTrusted()): string[] {
+    const notes: string[] = [];
+    const value = userLevel<string>(config(), 'toolchain.mlirBin', '', notes) ?? '';
+    if (trusted && value.trim() !== '') {
+        const expanded = expandHome(value.trim());
+        if (!path.isAbsolute(expanded)) {
+            notes.push(
+                `${SECTION}.toolchain.mlirBin ('${value.trim()}') is a relative path: the MLIR toolchain is run only from an absolute path ` +
+                    'or one starting with ~ (e.g. /opt/mlir/bin), never from a path inside the folder; "Time this function" is off until it is fixed',
+            );
+        }
+    }
+    return notes;
 }
 
 function intSetting(c: vscode.WorkspaceConfiguration, key: string, fallback: number, min: number): number {
@@ -162,6 +316,19 @@ export function readAnalysisSettings(): AnalysisSettings {
             maxSizeMb: intSetting(c, 'cache.maxSizeMb', 64, 0),
         },
     };
+}
+
+/**
+ * The server's `initializationOptions`: the analysis settings, the commands its hovers may link
+ * to, and `trusted: false` in an untrusted workspace (the server then runs no toolchain: no
+ * code-lens probe, no "Time this function").
+ */
+export function readInitializationOptions(commandLinks: readonly string[]): Record<string, unknown> {
+    const options: Record<string, unknown> = { ...readAnalysisSettings(), commandLinks: [...commandLinks] };
+    if (!isWorkspaceTrusted()) {
+        options.trusted = false;
+    }
+    return options;
 }
 
 export type TraceSetting = 'off' | 'messages' | 'verbose';

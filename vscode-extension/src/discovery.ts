@@ -1,3 +1,5 @@
+import * as cp from 'child_process';
+import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
@@ -37,10 +39,35 @@ export class DiscoveryError extends Error {
 
 export type Logger = Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error' | 'debug'>;
 
-/** The directory the server runs in: the primary workspace folder, else the home directory. */
-export function serverCwd(): string {
-    return primaryWorkspaceFolder()?.uri.fsPath ?? os.homedir();
+function isInside(dir: string, folder: string): boolean {
+    const rel = path.relative(folder, dir);
+    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
+
+/**
+ * The directory every process the extension starts runs in: never a workspace folder (a Python
+ * started there would import the folder's modules, a pyenv shim would read its
+ * `.python-version`): the extension's own folder, else the temporary directory.
+ */
+export function serverCwd(): string {
+    const own = path.resolve(__dirname, '..');
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    let candidate = os.tmpdir();
+    try {
+        if (fs.statSync(own).isDirectory()) {
+            candidate = own;
+        }
+    } catch {
+        // not there: the temporary directory
+    }
+    return folders.some((f) => isInside(candidate, f)) ? os.tmpdir() : candidate;
+}
+
+/**
+ * `-I`: Python in isolated mode, for every interpreter the extension starts: neither the
+ * current directory nor PYTHONPATH is on sys.path, no user site-packages, no PYTHON* variables.
+ */
+export const ISOLATED = '-I';
 
 interface ImportCheck {
     ok: boolean;
@@ -59,10 +86,10 @@ const CHECK_SCRIPT = [
     `print(getattr(${MODULE}, "__version__", ""))`,
 ].join('; ');
 
-/** Check that `python` runs and can import affine_lsp (from `cwd`, as the server will). */
+/** Check that `python -I` runs and can import affine_lsp (from `cwd`, as the server will). */
 export async function checkPythonModule(python: string, cwd: string, log: Logger): Promise<ImportCheck> {
     log.info(`Checking that ${python} can import '${MODULE}'`);
-    const r = await runProcess(python, ['-c', CHECK_SCRIPT], { cwd, timeoutMs: 30000 });
+    const r = await runProcess(python, [ISOLATED, '-c', CHECK_SCRIPT], { cwd, timeoutMs: 30000 });
     if (r.spawnError) {
         const why = r.spawnError.code === 'EACCES' ? 'is not executable' : 'was not found';
         return { ok: false, executable: python, problem: `the Python interpreter ${python} ${why}` };
@@ -85,7 +112,13 @@ export async function checkPythonModule(python: string, cwd: string, log: Logger
     r.stderr.split(/\r?\n/).forEach((l) => tail.push(l));
     log.warn(`${executable} -c 'import ${MODULE}' failed (exit code ${r.code}):\n${r.stderr.trim()}`);
     if (new RegExp(`No module named '${MODULE}'`).test(r.stderr)) {
-        return { ok: false, executable, problem: `Python module '${MODULE}' not found for ${executable}` };
+        return {
+            ok: false,
+            executable,
+            problem:
+                `Python module '${MODULE}' not found for ${executable} (started isolated, \`python -I\`: ` +
+                'PYTHONPATH and the user site-packages are not used, install it into that interpreter or a virtual environment)',
+        };
     }
     const missingDep = /No module named '([^']+)'/.exec(r.stderr);
     if (missingDep) {
@@ -105,7 +138,7 @@ export async function checkPythonModule(python: string, cwd: string, log: Logger
     };
 }
 
-/** `affine-lsp` executables inside the workspace folders' virtual environments, in priority order. */
+/** `affine-lsp` executables inside the workspace folders' virtual environments, in priority order (trusted folders only). */
 function venvCandidates(): string[] {
     const folders = [...(vscode.workspace.workspaceFolders ?? [])];
     const primary = primaryWorkspaceFolder();
@@ -129,8 +162,10 @@ function venvCandidates(): string[] {
  * Find the language server, in this order:
  *  1. `affineLsp.server.command`, if set (used as is, plus extraArgs);
  *  2. `<affineLsp.server.pythonPath> -m affine_lsp serve`, if pythonPath is set;
- *  3. an `affine-lsp` executable in the workspace's `.venv/bin` or `venv/bin`, or on PATH: `affine-lsp serve`;
- *  4. `python3 -m affine_lsp serve`, if `python3 -c "import affine_lsp"` succeeds.
+ *  3. an `affine-lsp` executable in the workspace's `.venv/bin` or `venv/bin` (a trusted workspace only),
+ *     or on PATH: `affine-lsp serve`;
+ *  4. `python3 -I -m affine_lsp serve`, if `python3 -I -c "import affine_lsp"` succeeds.
+ * The settings are the user-level ones (readServerSettings); every process runs in serverCwd().
  * Throws DiscoveryError with an actionable message when nothing usable is found.
  */
 export async function discoverServer(settings: ServerSettings, log: Logger): Promise<ServerLaunch> {
@@ -178,20 +213,24 @@ export async function discoverServer(settings: ServerSettings, log: Logger): Pro
         }
         return {
             command: python,
-            args: ['-m', MODULE, 'serve', ...extra],
+            args: [ISOLATED, '-m', MODULE, 'serve', ...extra],
             cwd,
             origin: 'affineLsp.server.pythonPath',
             settingId: 'affineLsp.server.pythonPath',
         };
     }
 
-    // 3. An affine-lsp executable in a workspace virtual environment or on PATH.
-    for (const candidate of venvCandidates()) {
-        const found = which(candidate);
-        if (found) {
-            log.info(`Found ${found} in a workspace virtual environment`);
-            return { command: found, args: ['serve', ...extra], cwd, origin: 'workspace virtual environment', settingId: 'affineLsp.server.command' };
+    // 3. An affine-lsp executable in a workspace virtual environment (trusted only) or on PATH.
+    if (settings.trusted) {
+        for (const candidate of venvCandidates()) {
+            const found = which(candidate);
+            if (found) {
+                log.info(`Found ${found} in a workspace virtual environment`);
+                return { command: found, args: ['serve', ...extra], cwd, origin: 'workspace virtual environment', settingId: 'affineLsp.server.command' };
+            }
         }
+    } else if ((vscode.workspace.workspaceFolders ?? []).length > 0) {
+        log.info('The workspace is not trusted: not looking for a server in its .venv or venv (Restricted Mode).');
     }
     const onPath = which(EXECUTABLE);
     if (onPath) {
@@ -208,7 +247,9 @@ export async function discoverServer(settings: ServerSettings, log: Logger): Pro
             break;
         }
     }
-    const searched = `no '${EXECUTABLE}' executable was found in .venv/bin, venv/bin or on PATH`;
+    const searched = settings.trusted
+        ? `no '${EXECUTABLE}' executable was found in .venv/bin, venv/bin or on PATH`
+        : `no '${EXECUTABLE}' executable was found on PATH (the untrusted workspace's .venv and venv are not searched)`;
     if (!python) {
         throw new DiscoveryError(
             `no Python interpreter found ('python3' is not on PATH) and ${searched}. ` +
@@ -225,10 +266,20 @@ export async function discoverServer(settings: ServerSettings, log: Logger): Pro
     }
     return {
         command: python,
-        args: ['-m', MODULE, 'serve', ...extra],
+        args: [ISOLATED, '-m', MODULE, 'serve', ...extra],
         cwd,
         origin: `${path.basename(python)} on PATH`,
         settingId: 'affineLsp.server.pythonPath',
+    };
+}
+
+/** How the server process is spawned (ServerManager): in launch.cwd (serverCwd()), never the workspace folder. */
+export function serverSpawnOptions(launch: ServerLaunch): cp.SpawnOptions {
+    return {
+        cwd: launch.cwd,
+        env: { ...process.env, PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        windowsHide: true,
     };
 }
 

@@ -3,7 +3,7 @@ import { ServerInstaller } from './autoInstall';
 import { registerBytecodeViewer } from './bytecode';
 import { registerCommands } from './commands';
 import { registerViews } from './iterationSpaceView';
-import { readServerSettings, SERVER_ENABLED_SETTING, SERVER_SETTINGS } from './config';
+import { isWorkspaceTrusted, readServerSettings, SERVER_ENABLED_SETTING, SERVER_SETTINGS, toolchainSettingNotes } from './config';
 import { ServerManager } from './serverManager';
 
 let manager: ServerManager | undefined;
@@ -19,6 +19,17 @@ export function activate(context: vscode.ExtensionContext): void {
     context.subscriptions.push(vscode.commands.registerCommand('affineLsp.reinstallServer', () => manager?.reinstallServer()));
     registerBytecodeViewer(context, manager, log);
 
+    // Restricted Mode ends: start again with the trusted configuration (workspace venvs, the toolchain).
+    context.subscriptions.push(
+        vscode.workspace.onDidGrantWorkspaceTrust(() => {
+            log.info('The workspace is trusted now: restarting the language server with the trusted configuration.');
+            if (manager && readServerSettings().enabled) {
+                void manager.restart();
+            }
+        }),
+    );
+    manager.reportIgnoredSettings(toolchainSettingNotes(), isWorkspaceTrusted());
+
     let restartPromptOpen = false;
     context.subscriptions.push(
         vscode.workspace.onDidChangeConfiguration(async (e) => {
@@ -27,6 +38,9 @@ export function activate(context: vscode.ExtensionContext): void {
             }
             if (e.affectsConfiguration('affineLsp.trace.server')) {
                 manager.updateTrace();
+            }
+            if (e.affectsConfiguration('affineLsp.toolchain.mlirBin')) {
+                manager.reportIgnoredSettings(toolchainSettingNotes(), isWorkspaceTrusted());
             }
             if (e.affectsConfiguration(SERVER_ENABLED_SETTING)) {
                 if (readServerSettings().enabled) {

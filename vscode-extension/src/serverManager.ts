@@ -13,8 +13,8 @@ import {
     State,
 } from 'vscode-languageclient/node';
 import { ServerInstaller } from './autoInstall';
-import { openSetting, readAnalysisSettings, readServerSettings, readTraceSetting, SECTION } from './config';
-import { describeLaunch, DiscoveryError, discoverServer, INSTALL_HINT, ServerLaunch } from './discovery';
+import { openSetting, readInitializationOptions, readServerSettings, readTraceSetting, SECTION, serverConfigurationAnswer } from './config';
+import { describeLaunch, DiscoveryError, discoverServer, INSTALL_HINT, ServerLaunch, serverSpawnOptions } from './discovery';
 import { TraceChannel } from './traceChannel';
 import { LineTail } from './util';
 
@@ -29,6 +29,7 @@ const MAX_RESTARTS = 4;
 const RESTART_WINDOW_MS = 3 * 60_000;
 
 const OPEN_SETTINGS = 'Open Settings';
+const MANAGE_TRUST = 'Manage Workspace Trust';
 const SHOW_LOG = 'Show Log';
 const RESTART = 'Restart Server';
 
@@ -169,6 +170,13 @@ export class ServerManager implements vscode.Disposable {
             this.log.info('affineLsp.server.enabled is false: the language server is not started (syntax highlighting still works).');
             return false;
         }
+        if (!settings.trusted) {
+            this.log.info(
+                'The workspace is not trusted (Restricted Mode): the server runs from your user settings, PATH or the bundled install, ' +
+                    'nothing from the workspace is run, and "Time this function" is off.',
+            );
+        }
+        this.reportIgnoredSettings(settings.notes, settings.trusted);
         let launch: ServerLaunch;
         try {
             launch = await discoverServer(settings, this.log);
@@ -209,9 +217,22 @@ export class ServerManager implements vscode.Disposable {
             // `workspace/configuration` returns.
             // `commandLinks`: the commands the server's hovers may link to (the loop hover's
             // "Show iteration space"); the same list is trusted in hover Markdown below.
-            initializationOptions: () => ({ ...readAnalysisSettings(), commandLinks: [...HOVER_COMMAND_LINKS] }),
+            // `trusted: false` in an untrusted workspace: the server runs no toolchain.
+            initializationOptions: () => readInitializationOptions(HOVER_COMMAND_LINKS),
             markdown: { isTrusted: { enabledCommands: [...HOVER_COMMAND_LINKS] } },
             synchronize: { configurationSection: SECTION },
+            middleware: {
+                workspace: {
+                    // A change is announced with `settings: null`: the server then asks for the
+                    // section (workspace/configuration), which passes serverConfiguration() below.
+                    didChangeConfiguration: (_sections, next) => next(undefined),
+                    // The toolchain settings are the user-level ones; `trusted: false` when untrusted.
+                    configuration: async (params, token, next) => {
+                        const result = await next(params, token);
+                        return Array.isArray(result) ? serverConfigurationAnswer(params.items, result) : result;
+                    },
+                },
+            },
             initializationFailedHandler: (error) => {
                 this.log.error(`The server failed to initialize: ${error instanceof Error ? error.message : String(error)}`);
                 return false;
@@ -276,12 +297,7 @@ export class ServerManager implements vscode.Disposable {
 
     /** Spawn the server process; resolves once the OS has started it. */
     private async spawn(launch: ServerLaunch): Promise<cp.ChildProcess> {
-        const child = cp.spawn(launch.command, launch.args, {
-            cwd: launch.cwd,
-            env: { ...process.env, PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8' },
-            stdio: ['pipe', 'pipe', 'pipe'],
-            windowsHide: true,
-        });
+        const child = cp.spawn(launch.command, launch.args, serverSpawnOptions(launch));
         let onExit: () => void = () => undefined;
         const proc: ServerProcess = {
             child,
@@ -353,6 +369,29 @@ export class ServerManager implements vscode.Disposable {
             };
         }
         return { message: `${errMessage} (command: ${cmd}). Check the "affine-lsp" output for details.`, settingId };
+    }
+
+    private readonly reportedNotes = new Set<string>();
+
+    /** Settings that were ignored (a workspace value, a relative program path, `--tcp`): one warning per new text. */
+    reportIgnoredSettings(notes: readonly string[], trusted: boolean): void {
+        const fresh = notes.filter((n) => !this.reportedNotes.has(n));
+        if (fresh.length === 0) {
+            return;
+        }
+        fresh.forEach((n) => this.reportedNotes.add(n));
+        const text = `affine-lsp: ${fresh.join('; ')}.`;
+        this.log.warn(text);
+        const choices = trusted ? [OPEN_SETTINGS, SHOW_LOG] : [OPEN_SETTINGS, MANAGE_TRUST];
+        void vscode.window.showWarningMessage(text, ...choices).then((choice) => {
+            if (choice === OPEN_SETTINGS) {
+                void openSetting('affineLsp.server');
+            } else if (choice === SHOW_LOG) {
+                this.log.show(true);
+            } else if (choice === MANAGE_TRUST) {
+                void vscode.commands.executeCommand('workbench.trust.manage');
+            }
+        });
     }
 
     private reportStartFailure(message: string, settingId: string): void {

@@ -34,6 +34,8 @@ function executableNames(name: string): string[] {
 /**
  * Locate an executable: a name containing a path separator is checked as is,
  * a bare name is searched on PATH (like `which`). Returns the absolute path or undefined.
+ * Relative PATH entries (`.`, `bin`) are skipped: they would name the directory the editor
+ * was started in, often a cloned repository.
  */
 export function which(name: string, envPath: string | undefined = process.env.PATH): string | undefined {
     if (name.includes('/') || (IS_WINDOWS && name.includes('\\'))) {
@@ -45,7 +47,7 @@ export function which(name: string, envPath: string | undefined = process.env.PA
         return undefined;
     }
     for (const dir of (envPath ?? '').split(path.delimiter)) {
-        if (dir === '') {
+        if (dir === '' || !path.isAbsolute(dir)) {
             continue;
         }
         for (const candidate of executableNames(path.join(dir, name))) {
