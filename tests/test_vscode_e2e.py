@@ -725,7 +725,7 @@ def test_05_first_install_then_diagnostics(first_install: dict[str, Any]):
     log = first_install["output_channel"]
     assert any("[pip]" in ln and "Successfully installed" in ln and "affine-lsp" in ln for ln in log), "\n".join(log[-80:])
     starts = [ln for ln in log if "Starting the language server:" in ln]
-    assert starts and f"{env_dir}/bin/python -m affine_lsp serve" in starts[-1], "\n".join(starts or log[-80:])
+    assert starts and f"{env_dir}/bin/python -I -m affine_lsp serve" in starts[-1], "\n".join(starts or log[-80:])
 
     # The same diagnostic as in the main session: squiggle, hover and Problems row.
     st = _step(first_install, "01-diagnostic")
