@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from affine_lsp.ir import op_registry, op_traits
 from affine_lsp.ir.core import Operation, Span
 from affine_lsp.syntax.document import Document
 from affine_lsp.syntax.errors import UNKNOWN_OP_CODE
 from affine_lsp.syntax.nodes import Note
-
 
 UNKNOWN_OP_MODES = ("once", "off")
 """How ops whose custom syntax affine-lsp does not know are reported: ``once``

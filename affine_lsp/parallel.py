@@ -25,8 +25,7 @@ chunk (pickled by chunk number). This process puts the notes on its
 placeholder chunks and hands the verifier results to
 :func:`~affine_lsp.verify.verifier.verify_section` (``foreign``), where the
 module-level flow of the verifier (items without regions, an isolated
-item's failure stopping its module's own checks, strict mode stopping at a
-parse-class error anywhere) runs as in one process. Documents with values
+item's failure stopping its module's own checks) runs as in one process. Documents with values
 at the top of a module are not split (an untyped result learns its type
 from a use in any item). Every note of an item lies inside the item, so
 sorting the merged list gives the single-process order.

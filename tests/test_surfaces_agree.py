@@ -415,3 +415,17 @@ def test_mlir_opts_first_error_is_among_checks(name: str) -> None:
     ours = {(d["range"]["start"]["line"] + 1, d["range"]["start"]["character"] + 1, d["message"]) for d in items if d["severity"] == "error"}
     theirs = {(d.line, d.col, d.message) for d in oracle.errors(text)}
     assert theirs <= ours
+
+
+@ASYNC
+async def test_a_function_inside_a_module_is_completed_once(push: LanguageClient) -> None:
+    text = "module {\n  func.func @g() {\n    return\n  }\n  func.func @f() {\n    func.call @g() : () -> ()\n    return\n  }\n}\n"
+    uri = (Path("/surfaces") / "complete_once.mlir").as_uri()
+    open_doc(push, uri, text)
+    await _push_diagnostics(push, uri)
+    at = types.Position(line=5, character=text.split("\n")[5].index("@") + 1)
+    got = await push.text_document_completion_async(types.CompletionParams(text_document=types.TextDocumentIdentifier(uri=uri), position=at))
+    items = got.items if isinstance(got, types.CompletionList) else list(got or [])
+    labels = sorted(i.label for i in items if i.kind == types.CompletionItemKind.Function)
+    assert labels == ["@f", "@g"]
+    push.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))

@@ -27,6 +27,7 @@ UNNECESSARY, DEPRECATED = 1, 2
 
 SEVERITY = {"error": ERROR, "warning": WARNING, "remark": INFORMATION, "info": INFORMATION, "note": HINT}
 
+
 def _jsonable(value: Any) -> bool:
     try:
         json.dumps(value)
