@@ -9,23 +9,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
-from affine_lsp.ir import op_registry
-from affine_lsp.ir.core import Span
+from affine_lsp.ir import op_registry, op_traits
+from affine_lsp.ir.core import Operation, Span
 from affine_lsp.syntax.document import Document
 from affine_lsp.syntax.errors import UNKNOWN_OP_CODE
 from affine_lsp.syntax.nodes import Note
-
-
-def _checkers() -> list[Callable[[Document], list[Note]]]:
-    """The document-level checks of the later layers: the verifier and the
-    analyses (imported when first needed)."""
-    from affine_lsp.analysis import analyze_document
-    from affine_lsp.verify import verify_document
-
-    return [verify_document, analyze_document]
-
 
 UNKNOWN_OP_MODES = ("once", "off")
 """How ops whose custom syntax affine-lsp does not know are reported: ``once``
@@ -78,17 +68,72 @@ def unknown_ops(notes: Iterable[Note], mode: str = "once") -> list[Note]:
     return out
 
 
-def collect(doc: Document, checks: bool = True, unknown_op_mode: str = "once") -> list[Note]:
-    """All diagnostics of ``doc`` sorted by position."""
-    notes = unknown_ops(doc.notes(), unknown_op_mode)
-    if checks:
-        for f in _checkers():
-            notes.extend(f(doc))
-    notes.sort(key=lambda n: (n.span.start, _SEVERITY_ORDER.get(n.severity, 9)))
+def verifier_notes(doc: Document) -> list[Note]:
+    """The verifier's diagnostics of ``doc`` under the one rule ``check`` and
+    the language server follow: every top-level item is checked on its own.
+    An item with a parse error reports that error (the first of the item,
+    as mlir-opt's parser) and is not verified; every other item is verified
+    (MLIR's parse-class checks, then at most one verifier error per op
+    isolated from above), also when another item of its section does not
+    parse. mlir-opt 22.1.8 stops a whole ``// -----`` section at its first
+    parse error: its first error is always among these, and nothing a fix of
+    that error would reveal is hidden meanwhile. (``check
+    --verify-diagnostics`` and the editor's ``expected-*`` matching report
+    what mlir-opt itself emits: :func:`affine_lsp.verify.expected.mlir_opt_diagnostics`.)
+    The server verifies incrementally with the same rule
+    (``server/engine.py``, ``verify_items``)."""
+    from affine_lsp.verify import verify_document
+
+    return verify_document(doc, strict=False)
+
+
+def analysis_scopes(doc: Document) -> list[Operation]:
+    """The analysis scopes of ``doc`` (functions, and modules whose top level
+    holds affine ops), each once, in text order: what ``check`` and the
+    server analyse (:func:`affine_lsp.ir.op_traits.analysis_scopes`)."""
+    return op_traits.analysis_scopes(op for section in doc.sections for op in section.item_ops())
+
+
+def layer_notes(parse_notes: Iterable[Note], verify_notes: Iterable[Note], unknown_op_mode: str = "once") -> list[Note]:
+    """The diagnostics of the parser and the verifier, before the analyses':
+    the parse notes with the unknown-op remarks reduced (:func:`unknown_ops`),
+    then the verifier's (:func:`verifier_notes`)."""
+    notes = unknown_ops(parse_notes, unknown_op_mode)
+    notes.extend(verify_notes)
     return notes
 
 
-_SEVERITY_ORDER = {"error": 0, "warning": 1, "remark": 2, "info": 3, "note": 4}
+def assemble(base: Iterable[Note], analyses: Iterable[Iterable[Note]]) -> list[Note]:
+    """A document's diagnostics list: ``base`` (:func:`layer_notes`, which
+    the server may have matched against ``expected-*`` annotations) and the
+    notes of each of its analysis scopes (:func:`analysis_scopes`, once
+    each), sorted by :func:`sort_key`. The one function ``check`` (text,
+    JSON, SARIF, GitHub; :func:`collect`) and the language server (push and
+    pull, every phase) turn a document's notes into what they report with;
+    ``tests/test_surfaces_agree.py`` checks that they agree."""
+    notes = list(base)
+    for found in analyses:
+        notes.extend(found)
+    notes.sort(key=sort_key)
+    return notes
+
+
+def collect(doc: Document, checks: bool = True, unknown_op_mode: str = "once") -> list[Note]:
+    """All diagnostics of ``doc`` sorted by position (what ``check`` prints)."""
+    if not checks:
+        return assemble(layer_notes(doc.notes(), (), unknown_op_mode), ())
+    from affine_lsp.analysis import analyze_function
+
+    base = layer_notes(doc.notes(), verifier_notes(doc), unknown_op_mode)
+    return assemble(base, (analyze_function(scope, keep=False) for scope in analysis_scopes(doc)))
+
+
+SEVERITY_ORDER = {"error": 0, "warning": 1, "remark": 2, "info": 3, "note": 4}
+
+
+def sort_key(n: Note) -> tuple[int, int]:
+    """The order of the diagnostics, on every surface: by place, errors first."""
+    return (n.span.start, SEVERITY_ORDER.get(n.severity, 9))
 
 
 def format_text(path: str, doc: Document, notes: Iterable[Note]) -> str:

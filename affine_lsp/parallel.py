@@ -25,8 +25,7 @@ chunk (pickled by chunk number). This process puts the notes on its
 placeholder chunks and hands the verifier results to
 :func:`~affine_lsp.verify.verifier.verify_section` (``foreign``), where the
 module-level flow of the verifier (items without regions, an isolated
-item's failure stopping its module's own checks, strict mode stopping at a
-parse-class error anywhere) runs as in one process. Documents with values
+item's failure stopping its module's own checks) runs as in one process. Documents with values
 at the top of a module are not split (an untyped result learns its type
 from a use in any item). Every note of an item lies inside the item, so
 sorting the merged list gives the single-process order.
@@ -240,11 +239,12 @@ def compute_items(doc: Document, owned: list[int], analyses: bool) -> dict[int, 
 
 
 def _analyse(op: Any) -> list[Note]:
-    from affine_lsp.analysis import _is_function_scope, analyze_function
+    from affine_lsp.analysis import analyze_function
+    from affine_lsp.ir import op_traits
 
     notes: list[Note] = []
     try:
-        for scope in [o for o in op.walk() if _is_function_scope(o)]:
+        for scope in op_traits.analysis_scopes([op]):
             notes.extend(analyze_function(scope, keep=False))
     except Exception:
         pass
@@ -416,7 +416,7 @@ def collect(doc: Document, unknown_op_mode: str = "once") -> list[Note] | None:
     if owned is None:
         return None
     from affine_lsp import diagnostics
-    from affine_lsp.analysis import _dedupe, analyze_document
+    from affine_lsp.analysis import analyze_document
     from affine_lsp.verify import verify_document
 
     child = Child(doc, owned, analyses=True)
@@ -432,13 +432,10 @@ def collect(doc: Document, unknown_op_mode: str = "once") -> list[Note] | None:
         restore(doc, owned)
         return None
     foreign = splice(doc, results)
-    notes = diagnostics.unknown_ops(doc.notes(), unknown_op_mode)
     rec.replay = True
-    notes.extend(verify_document(doc, foreign=foreign, cache=rec))
-    theirs = [n for i in owned for n in results[i].analysis]
-    notes.extend(_dedupe(mine + theirs))
-    notes.sort(key=lambda n: (n.span.start, diagnostics._SEVERITY_ORDER.get(n.severity, 9)))
-    return notes
+    # (strict=False: the rule of diagnostics.verifier_notes)
+    base = diagnostics.layer_notes(doc.notes(), verify_document(doc, strict=False, foreign=foreign, cache=rec), unknown_op_mode)
+    return diagnostics.assemble(base, [mine, *(results[i].analysis for i in owned)])
 
 
 def split_open(

@@ -92,6 +92,7 @@ from affine_lsp.analysis.dependences import (
 )
 from affine_lsp.analysis.isl_support import DEFAULT_BUDGET, TimeBudgetExceeded, time_limit
 from affine_lsp.analysis.polyhedral import AccessModel, scope_of
+from affine_lsp.ir import op_traits
 from affine_lsp.ir.core import Operation, memo_if_any, memo_of
 from affine_lsp.syntax.nodes import Note
 
@@ -243,20 +244,17 @@ def access_relation_str(op: Operation, role: str | None = None, budget: int = DE
 
 def analyze_document(doc: Document) -> list[Note]:
     """Out-of-bounds warnings, racy ``affine.parallel`` errors and info notes
-    (budget exceeded, pair limit) of every function of ``doc``. Never raises."""
+    (budget exceeded, pair limit) of every analysis scope of ``doc``
+    (:func:`affine_lsp.ir.op_traits.analysis_scopes`, each once, as the
+    language server analyses them). Never raises."""
     notes: list[Note] = []
     try:
-        sections = doc.sections
+        scopes = op_traits.analysis_scopes(op for section in doc.sections for op in section.item_ops())
     except Exception:
         return notes
-    for section in sections:
-        try:
-            scopes = [op for op in section.module.walk() if _is_function_scope(op)]
-        except Exception:
-            continue
-        for scope in scopes:
-            notes.extend(analyze_function(scope, keep=False))
-    return _dedupe(notes)
+    for scope in scopes:
+        notes.extend(analyze_function(scope, keep=False))
+    return notes
 
 
 def analyze_function(scope: Operation, budget: int = DEFAULT_BUDGET, *, keep: bool = True) -> list[Note]:
@@ -288,14 +286,6 @@ def time_budget_note(scope: Operation, seconds: float) -> Note:
         scope.name_span,
         "deps-time",
     )
-
-
-def _is_function_scope(op: Operation) -> bool:
-    if op.name == "builtin.module":
-        return any(o.name.startswith("affine.") for r in op.regions for b in r.blocks for o in b.operations)
-    from affine_lsp.ir import op_traits
-
-    return op_traits.is_analysis_scope(op)
 
 
 def _dedupe(notes: list[Note]) -> list[Note]:

@@ -18,6 +18,7 @@ answers "unknown" for the former, MLIR's ``hasTrait`` false for the latter).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
@@ -286,6 +287,41 @@ def is_analysis_scope(op: Operation) -> bool:
     function (or of a module's top level) is built per nearest op isolated
     from above, where the values of outer code cannot be seen."""
     return op.known and is_isolated_from_above(op.name)
+
+
+def analysis_scopes(items: Iterable[Operation]) -> list[Operation]:
+    """The ops the analyses run on, each once, in text order, given every
+    top-level item op of a document (``Section.item_ops``): a function item
+    is one (its body is its own); in another item, every function inside it
+    and every other op isolated from above whose own top level holds an
+    affine op; and a module whose top level holds an affine op (an item
+    named ``affine.*``). The one answer the CLI's and the server's
+    diagnostics, the parallel check and the transforms' safety net share."""
+    out: list[Operation] = []
+    seen: set[int] = set()
+    names = function_op_names()
+
+    def add(op: Operation | None) -> None:
+        if op is not None and id(op) not in seen:
+            seen.add(id(op))
+            out.append(op)
+
+    for item in items:
+        if item.known and item.name in names:
+            add(item)
+            continue
+        if item.name.startswith("affine."):
+            add(item.parent_op)
+        if not item.regions:
+            continue
+        for o in item.walk():
+            if is_function_op(o) or (is_analysis_scope(o) and _holds_affine_op(o)):
+                add(o)
+    return out
+
+
+def _holds_affine_op(op: Operation) -> bool:
+    return any(o.name.startswith("affine.") for r in op.regions for b in r.blocks for o in b.operations)
 
 
 def analysis_scope_of(op: Operation) -> Operation | None:

@@ -187,10 +187,8 @@ def _item(
 
 def _section_functions(section: Section) -> list[Operation]:
     out = []
-    for c in section.chunks:
-        op = c.ir_op
-        if op is not None:
-            out.extend(o for o in op.walk() if o.name in ("func.func", "gpu.func"))
+    for op in section.item_ops():  # (each item once: a `module {` chunk's op holds the items)
+        out.extend(o for o in op.walk() if o.name in ("func.func", "gpu.func"))
     return out
 
 

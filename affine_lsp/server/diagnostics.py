@@ -52,14 +52,12 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from affine_lsp import parallel
-from affine_lsp.diagnostics import unknown_ops
+from affine_lsp import diagnostics, parallel
 from affine_lsp.ir.core import Operation
 from affine_lsp.server import engine as engine_mod
 from affine_lsp.server import expected_checks
 from affine_lsp.server.convert import to_diagnostic
 from affine_lsp.server.engine import FunctionAnalysis, function_sources, functions_of
-from affine_lsp.server.lsp_json import sort_key as _sort_key
 from affine_lsp.server.memory import CollectionPolicy, collect_young_and_freeze, freeze, full_collection
 from affine_lsp.server.reclaim import Reclaimer, shared_workers
 from affine_lsp.server.server import ServerCancelled
@@ -427,20 +425,18 @@ class DiagnosticsManager:
             st.partial_open = False
             split = self._split_open(st, doc) if st.last is None else None
             parse_notes = doc.notes()
-            notes = unknown_ops(parse_notes, settings.unknown_ops)
             verify_notes: list[Note] = []
             try:
                 verify_notes = engine.verify(doc, st, foreign=split[1] if split else None)
-                notes.extend(verify_notes)
             except Exception:
                 log.exception("verifier failed")
-            before = list(notes)
-            notes = expected_checks.apply(st, doc, parse_notes, verify_notes, notes, settings)
+            before = diagnostics.layer_notes(parse_notes, verify_notes, settings.unknown_ops)
+            base = expected_checks.apply(st, doc, parse_notes, verify_notes, list(before), settings)
             remark_modules = [sec.module for sec in doc.sections] if expected_checks.remarks_needed(st, doc.version) else None
             funcs = functions_of(doc)
             if split is None:
                 st.remember_good_ops(doc)
-            base = list(notes)
+            analyses: list[list[Note]] = []
             missing: list[Operation] = []
             complete = True
             if settings.analysis_enabled:
@@ -451,7 +447,7 @@ class DiagnosticsManager:
                         missing.append(f)
                         complete = False
                     else:
-                        notes.extend(fa.notes)
+                        analyses.append(fa.notes)
                         if not fa.settled:  # analysed for a hover: warm it in the background
                             missing.append(f)
                 # The function being edited first, then the nearest ones.
@@ -460,7 +456,7 @@ class DiagnosticsManager:
                     missing.sort(key=lambda f: 0 if f.span.start <= at <= f.span.end else min(abs(f.span.start - at), abs(f.span.end - at)))
             if remark_modules is not None:
                 complete = False  # the remarks follow
-            notes.sort(key=_sort_key)
+            notes = diagnostics.assemble(base, analyses)
             diags = [to_diagnostic(n, doc.lines, st.uri) for n in notes]
             result = DiagnosticsResult(version, doc.version, notes, diags, complete=complete)
             sources = function_sources(doc, missing)
@@ -610,23 +606,24 @@ class DiagnosticsManager:
         with st.locked() as doc:
             if not st.is_current(fast.version):
                 return None
-            notes = list(fast.base_notes)
+            base = fast.base_notes
             complete = True
             if fast.remark_modules is not None:
                 if fast.remarks is None:
                     complete = False
                 else:
                     parse_notes, verify_notes, before = fast.remark_inputs  # type: ignore[misc]
-                    notes = expected_checks.apply(st, doc, parse_notes, verify_notes, list(before), settings, remarks=fast.remarks)
+                    base = expected_checks.apply(st, doc, parse_notes, verify_notes, list(before), settings, remarks=fast.remarks)
             funcs = functions_of(doc)
             cache = engine.cached(st, funcs, settings)
+            analyses: list[list[Note]] = []
             for f in funcs:
                 fa: FunctionAnalysis | None = cache.get(id(f))
                 if fa is None:
                     complete = False
                 else:
-                    notes.extend(fa.notes)
-            notes.sort(key=_sort_key)
+                    analyses.append(fa.notes)
+            notes = diagnostics.assemble(base, analyses)
             diags = [to_diagnostic(n, doc.lines, st.uri) for n in notes]
             result = DiagnosticsResult(fast.version, doc.version, notes, diags, complete=complete)
             st.last = result

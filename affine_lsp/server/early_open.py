@@ -192,10 +192,9 @@ def first_diagnostics(td: dict[str, Any], settings: Any) -> list[dict[str, Any]]
 def fast_phase(uri: str, text: str, settings: Any) -> list[dict[str, Any]]:
     """What the server's first fast phase of ``text`` publishes (outside
     ``-verify-diagnostics`` mode, before any analysis result exists)."""
-    from affine_lsp import parallel, verify
-    from affine_lsp.diagnostics import unknown_ops
+    from affine_lsp import diagnostics, parallel, verify
     from affine_lsp.server.engine import verify_items
-    from affine_lsp.server.lsp_json import diagnostic_json, sort_key
+    from affine_lsp.server.lsp_json import diagnostic_json
     from affine_lsp.syntax.document import Document, gc_paused
 
     with gc_paused:  # as the server's first build: millions of objects that all survive
@@ -203,9 +202,9 @@ def fast_phase(uri: str, text: str, settings: Any) -> list[dict[str, Any]]:
         entries: dict[int, Any] = {}  # (the verifier results per item, as a document's verify_cache)
         # A large document on two processes, as the server opens it.
         split = parallel.split_open(doc, lambda: verify_items(verify, doc, entries), on_fork=gc_paused.reset, what=uri) if settings.parallel_open else None
-        notes = unknown_ops(doc.notes(), settings.unknown_ops)
-        notes.extend(verify_items(verify, doc, entries, split[1] if split else None)[0])
-        notes.sort(key=sort_key)
+        parse_notes = doc.notes()
+        verify_notes = verify_items(verify, doc, entries, split[1] if split else None)[0]
+        notes = diagnostics.assemble(diagnostics.layer_notes(parse_notes, verify_notes, settings.unknown_ops), ())
         return [diagnostic_json(n, doc.lines, uri) for n in notes]
 
 

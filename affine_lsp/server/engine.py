@@ -27,9 +27,10 @@ import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from types import ModuleType, SimpleNamespace
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from affine_lsp.diagnostics import analysis_scopes
 from affine_lsp.ir import op_traits
 from affine_lsp.ir.core import ROOT_ANCHOR, Anchor, Operation, Span, Value
 from affine_lsp.syntax.document import Document
@@ -43,19 +44,10 @@ log = logging.getLogger("affine_lsp.server.engine")
 
 
 def functions_of(doc: Document) -> list[Operation]:
-    """The analysis scopes (functions) of every section, in text order."""
-    out: list[Operation] = []
-    names = op_traits.function_op_names()  # (op_traits.is_function_op without a call per item)
-    for s in doc.sections:
-        for c in s.chunks:
-            op = c.ir_op
-            if op is None:
-                continue
-            if op.known and op.name in names:
-                out.append(op)
-            elif op.regions:
-                out.extend(o for o in op.walk() if op_traits.is_function_op(o))
-    return out
+    """The analysis scopes (functions) of every section, each once, in text
+    order: :func:`affine_lsp.diagnostics.analysis_scopes`, what ``check``
+    analyses."""
+    return analysis_scopes(doc)
 
 
 def verify_items(m: ModuleType, doc: Document, entries: dict[int, Any], foreign: dict[int, list[Any]] | None = None) -> tuple[list[Note], int]:
@@ -308,15 +300,8 @@ class Engine:
                 log.exception("dependence analysis failed")
                 fa.notes.append(Note("info", f"dependence analysis failed: {type(e).__name__}: {e}", func.name_span, "deps-internal"))
                 return fa
-            analyze = getattr(m, "analyze_function", None)
             try:
-                if analyze is not None:
-                    fa.notes.extend(anchored(n, func.span.anchor) for n in analyze(func, budget))
-                else:
-                    # analyze_document on a view holding just this function: the
-                    # package's own per-function diagnostics, nothing re-derived here.
-                    view = SimpleNamespace(sections=[SimpleNamespace(module=func)])
-                    fa.notes.extend(anchored(n, func.span.anchor) for n in m.analyze_document(view))
+                fa.notes.extend(anchored(n, func.span.anchor) for n in m.analyze_function(func, budget))
             except Exception as e:
                 if _timed_out(m, e):
                     return self._over_budget(fa, m, func, e)

@@ -39,9 +39,8 @@ def inlay_hints(ls: AffineLanguageServer, st: DocumentState, rng: types.Range) -
         hi = lines.offset(rng.end.line, rng.end.character)
         out: list[types.InlayHint] = []
         for s in doc.sections:
-            for c in s.chunks:
-                op = c.ir_op
-                if op is None or c.end < lo or c.start > hi:
+            for op in s.item_ops():  # (each item once: a `module {` chunk's op holds the items)
+                if op.span.end < lo or op.span.start > hi:
                     continue
                 for loop in op.walk():
                     if loop.name not in LOOP_OPS or not loop.regions:

@@ -27,13 +27,6 @@ UNNECESSARY, DEPRECATED = 1, 2
 
 SEVERITY = {"error": ERROR, "warning": WARNING, "remark": INFORMATION, "info": INFORMATION, "note": HINT}
 
-_ORDER = {"error": 0, "warning": 1, "remark": 2, "info": 3, "note": 4}
-
-
-def sort_key(n: Note) -> tuple[int, int]:
-    """The order of the published diagnostics: by place, errors first."""
-    return (n.span.start, _ORDER.get(n.severity, 9))
-
 
 def _jsonable(value: Any) -> bool:
     try:

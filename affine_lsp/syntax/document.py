@@ -215,6 +215,17 @@ class Section:
             for block in region.blocks:
                 yield from block.operations
 
+    def item_ops(self) -> Iterator[Operation]:
+        """The op of every top-level item of the section, at any module
+        level, each once, in text order. (The op of a ``module {`` chunk is
+        the module, whose body holds the items that follow it, which have
+        chunks of their own: whoever walks every chunk's op sees each of
+        them twice.)"""
+        for c in self.chunks:
+            op = c.ir_op
+            if op is not None and c.kind == "item":
+                yield op
+
     def functions(self) -> Iterator[Operation]:
         for op in self.module.walk():
             if op.name == "func.func":

@@ -13,9 +13,10 @@ It follows MLIR's ``OperationVerifier`` (``mlir/lib/IR/Verifier.cpp``):
 Some of MLIR's errors are reported by its *parser* (custom-op syntax rules
 that our grammar accepts, such as a multi-result loop bound without
 ``max``). Those "parse-class" checks run first; as in mlir-opt, a section
-with a parse error is not verified (``strict=False`` relaxes this for the
-language server: then only the top-level items with a parse error are
-skipped).
+with a parse error is not verified (``strict=False`` relaxes this for
+``affine-lsp check`` and the language server, see
+``affine_lsp.diagnostics.verifier_notes``: then only the top-level items
+with a parse error are skipped).
 
 Every op check is wrapped: an internal error becomes an ``info`` note and
 never escapes. Messages are MLIR's exact text; extra detail goes into
