@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from affine_lsp.ir import op_registry, op_traits
 from affine_lsp.ir.core import Operation, Span
 from affine_lsp.syntax.document import Document
-from affine_lsp.syntax.errors import UNKNOWN_OP_CODE
+from affine_lsp.syntax.errors import UNKNOWN_OP_CODE, UNREGISTERED_GENERIC_MESSAGE
 from affine_lsp.syntax.nodes import Note
 
 UNKNOWN_OP_MODES = ("once", "off")
@@ -94,11 +94,36 @@ def analysis_scopes(doc: Document) -> list[Operation]:
     return op_traits.analysis_scopes(op for section in doc.sections for op in section.item_ops())
 
 
-def layer_notes(parse_notes: Iterable[Note], verify_notes: Iterable[Note], unknown_op_mode: str = "once") -> list[Note]:
+def unregistered_dialects(doc: Document, allow: bool = False) -> list[Note]:
+    """mlir-opt's errors at ops of dialects MLIR 22.1.8 does not register
+    (:meth:`Document.unregistered_dialect_notes`), the first of each
+    ``// -----`` section (mlir-opt stops there). An op in the generic form
+    is no error when ``allow`` (``--allow-unregistered-dialect``, the setting
+    ``affineLsp.diagnostics.allowUnregisteredDialect``) or a lit ``RUN:``
+    line of the document passes ``-allow-unregistered-dialect``; one in a
+    custom form always is, as mlir-opt cannot parse it either way."""
+    found = doc.unregistered_dialect_notes()
+    if not found:
+        return []
+    from affine_lsp.verify.expected import run_line_allows_unregistered
+
+    if allow or run_line_allows_unregistered(doc.text):
+        found = [n for n in found if n.message != UNREGISTERED_GENERIC_MESSAGE]
+    first: dict[int, Note] = {}
+    for n in sorted(found, key=lambda n: n.span.start):
+        first.setdefault(doc.section_at(n.span.start).index, n)
+    return list(first.values())
+
+
+def layer_notes(
+    doc: Document, parse_notes: Iterable[Note], verify_notes: Iterable[Note], unknown_op_mode: str = "once", allow_unregistered: bool = False
+) -> list[Note]:
     """The diagnostics of the parser and the verifier, before the analyses':
-    the parse notes with the unknown-op remarks reduced (:func:`unknown_ops`),
-    then the verifier's (:func:`verifier_notes`)."""
+    the parse notes with the unknown-op remarks reduced (:func:`unknown_ops`)
+    and the unregistered dialects' errors as mlir-opt reports them
+    (:func:`unregistered_dialects`), then the verifier's (:func:`verifier_notes`)."""
     notes = unknown_ops(parse_notes, unknown_op_mode)
+    notes.extend(unregistered_dialects(doc, allow_unregistered))
     notes.extend(verify_notes)
     return notes
 
@@ -118,13 +143,13 @@ def assemble(base: Iterable[Note], analyses: Iterable[Iterable[Note]]) -> list[N
     return notes
 
 
-def collect(doc: Document, checks: bool = True, unknown_op_mode: str = "once") -> list[Note]:
+def collect(doc: Document, checks: bool = True, unknown_op_mode: str = "once", allow_unregistered: bool = False) -> list[Note]:
     """All diagnostics of ``doc`` sorted by position (what ``check`` prints)."""
     if not checks:
-        return assemble(layer_notes(doc.notes(), (), unknown_op_mode), ())
+        return assemble(layer_notes(doc, doc.notes(), (), unknown_op_mode, allow_unregistered), ())
     from affine_lsp.analysis import analyze_function
 
-    base = layer_notes(doc.notes(), verifier_notes(doc), unknown_op_mode)
+    base = layer_notes(doc, doc.notes(), verifier_notes(doc), unknown_op_mode, allow_unregistered)
     return assemble(base, (analyze_function(scope, keep=False) for scope in analysis_scopes(doc)))
 
 

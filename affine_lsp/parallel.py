@@ -408,7 +408,7 @@ def splice(doc: Document, results: dict[int, ItemResult]) -> dict[int, list[Any]
     return foreign
 
 
-def collect(doc: Document, unknown_op_mode: str = "once") -> list[Note] | None:
+def collect(doc: Document, unknown_op_mode: str = "once", allow_unregistered: bool = False) -> list[Note] | None:
     """What :func:`affine_lsp.diagnostics.collect` returns for ``doc`` (with
     the verifier and the analyses), computed on two processes; None when
     ``doc`` is not split (then nothing was done)."""
@@ -434,7 +434,7 @@ def collect(doc: Document, unknown_op_mode: str = "once") -> list[Note] | None:
     foreign = splice(doc, results)
     rec.replay = True
     # (strict=False: the rule of diagnostics.verifier_notes)
-    base = diagnostics.layer_notes(doc.notes(), verify_document(doc, strict=False, foreign=foreign, cache=rec), unknown_op_mode)
+    base = diagnostics.layer_notes(doc, doc.notes(), verify_document(doc, strict=False, foreign=foreign, cache=rec), unknown_op_mode, allow_unregistered)
     return diagnostics.assemble(base, [mine, *(results[i].analysis for i in owned)])
 
 

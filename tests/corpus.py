@@ -58,6 +58,16 @@ def chunk_statuses(path: Path) -> list[ChunkStatus]:
     return out
 
 
+def reference_run_allows_unregistered(path: Path) -> bool:
+    """Whether the mlir-opt run that STATUS.json judged ``path`` by passed
+    ``-allow-unregistered-dialect``: its own ``RUN:`` lines, or for a
+    reference output (``X.ref.PASS.mlir``, no ``RUN:`` line) those of ``X.mlir``."""
+    from affine_lsp.verify.expected import run_line_allows_unregistered
+
+    source = path.with_name(path.name.split(".ref.")[0] + ".mlir") if ".ref." in path.name else path
+    return source.is_file() and run_line_allows_unregistered(source.read_text())
+
+
 def invalid_sections(path: Path) -> set[int]:
     return {c.index for c in chunk_statuses(path) if not c.valid}
 

@@ -76,12 +76,18 @@ def run(text: str, *args: str, timeout: float = 120) -> tuple[int, list[Diag], s
         p = subprocess.run([str(exe), path, "-o", os.devnull, *args], env=env, capture_output=True, text=True, timeout=timeout)
     finally:
         os.unlink(path)
+    return p.returncode, parse_diagnostics(p.stderr, path), p.stderr
+
+
+def parse_diagnostics(output: str, path: str) -> list[Diag]:
+    """The ``PATH:LINE:COL: SEVERITY: MESSAGE`` lines of ``output`` about
+    ``path`` (mlir-opt's format, which ``affine-lsp check`` prints too)."""
     diags = []
-    for line in p.stderr.splitlines():
+    for line in output.splitlines():
         m = _DIAG_RE.match(line)
         if m and m.group("file") == path:
             diags.append(Diag(int(m.group("line")), int(m.group("col")), m.group("sev"), m.group("msg")))
-    return p.returncode, diags, p.stderr
+    return diags
 
 
 def opt(text: str, *args: str, timeout: float = 120) -> str:

@@ -94,6 +94,7 @@ class Options:
     verify_diagnostics: str | None = None  # "all" | "only-expected" (see _verify_file)
     test_memref_dependence_check: bool = False
     split: bool = False  # a large file on two processes (affine_lsp.parallel)
+    allow_unregistered: bool = False  # --allow-unregistered-dialect
 
 
 @dataclass
@@ -135,10 +136,10 @@ def check_path(path: str, opts: Options, text: str | None = None) -> FileReport:
             return _verify_file(path, doc, opts)
         # A large file is checked on two processes (see affine_lsp.parallel)
         # when cores are free (one file at a time, -j above 1).
-        notes = parallel.collect(doc, opts.unknown_op_mode) if opts.split else None
+        notes = parallel.collect(doc, opts.unknown_op_mode, opts.allow_unregistered) if opts.split else None
         if notes is None:
             doc.release_syntax()
-            notes = diagnostics.collect(doc, unknown_op_mode=opts.unknown_op_mode)
+            notes = diagnostics.collect(doc, unknown_op_mode=opts.unknown_op_mode, allow_unregistered=opts.allow_unregistered)
         if opts.no_warnings:
             notes = [n for n in notes if n.severity == "error"]
         rep = FileReport(path)
@@ -166,7 +167,8 @@ def _verify_file(path: str, doc: Document, opts: Options) -> FileReport:
     what disagrees. The exit status: 1 when mlir-opt's would be non-zero."""
     from affine_lsp.verify import expected, verify_document
 
-    emitted = expected.mlir_opt_diagnostics(doc, doc.notes(), verify_document(doc, strict=False))
+    parse_notes = doc.notes() + diagnostics.unregistered_dialects(doc, opts.allow_unregistered)
+    emitted = expected.mlir_opt_diagnostics(doc, parse_notes, verify_document(doc, strict=False))
     if opts.test_memref_dependence_check:
         from affine_lsp.ide.remarks import section_remarks
 
@@ -278,6 +280,7 @@ def run(args: argparse.Namespace) -> int:
         "off" if args.no_unknown_op_notes else "once",
         args.verify_diagnostics,
         args.test_memref_dependence_check,
+        allow_unregistered=args.allow_unregistered_dialect,
     )
     targets = list(frontend.inputs(args.files))
     progress = Progress(len(targets), sys.stderr, not args.quiet)

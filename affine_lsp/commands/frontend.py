@@ -106,7 +106,11 @@ def add_input(p: argparse.ArgumentParser, many: bool = False, what: str = "MLIR 
         action="store_true",
         help="accepted for mlir-opt compatibility: '// -----' sections are always independent (numbering restarts in each)",
     )
-    p.add_argument("--allow-unregistered-dialect", action="store_true", help="accepted for mlir-opt compatibility: unknown dialects are never errors")
+    p.add_argument(
+        "--allow-unregistered-dialect",
+        action="store_true",
+        help="as mlir-opt: ops of dialects MLIR 22.1.8 does not register, in the generic form, are no error (without it the first of each section is, unless a RUN: line passes the flag)",
+    )
 
 
 def add_output(p: argparse.ArgumentParser, what: str = "the result") -> None:

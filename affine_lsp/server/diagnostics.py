@@ -430,7 +430,7 @@ class DiagnosticsManager:
                 verify_notes = engine.verify(doc, st, foreign=split[1] if split else None)
             except Exception:
                 log.exception("verifier failed")
-            before = diagnostics.layer_notes(parse_notes, verify_notes, settings.unknown_ops)
+            before = diagnostics.layer_notes(doc, parse_notes, verify_notes, settings.unknown_ops, settings.allow_unregistered_dialect)
             base = expected_checks.apply(st, doc, parse_notes, verify_notes, list(before), settings)
             remark_modules = [sec.module for sec in doc.sections] if expected_checks.remarks_needed(st, doc.version) else None
             funcs = functions_of(doc)

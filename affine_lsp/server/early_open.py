@@ -204,7 +204,7 @@ def fast_phase(uri: str, text: str, settings: Any) -> list[dict[str, Any]]:
         split = parallel.split_open(doc, lambda: verify_items(verify, doc, entries), on_fork=gc_paused.reset, what=uri) if settings.parallel_open else None
         parse_notes = doc.notes()
         verify_notes = verify_items(verify, doc, entries, split[1] if split else None)[0]
-        notes = diagnostics.assemble(diagnostics.layer_notes(parse_notes, verify_notes, settings.unknown_ops), ())
+        notes = diagnostics.assemble(diagnostics.layer_notes(doc, parse_notes, verify_notes, settings.unknown_ops, settings.allow_unregistered_dialect), ())
         return [diagnostic_json(n, doc.lines, uri) for n in notes]
 
 

@@ -43,6 +43,7 @@ class Settings:
     vectorize_default_width: int = 8
     debounce_ms: int = 500  # after a change, before the analysis phase (the fast diagnostics do not wait)
     unknown_ops: str = "once"  # "once" (a remark per op name per document) | "off"
+    allow_unregistered_dialect: bool = False  # as mlir-opt's flag (a RUN: line that passes it allows them too)
     cache_enabled: bool = True  # the persistent diagnostics cache (see server/persist.py)
     cache_max_size_mb: int = 64
     tile_sizes: tuple[int, ...] = (32,)  # outermost first; the last one repeats
@@ -60,6 +61,7 @@ class Settings:
         (("vectorize", "defaultWidth"), "vectorize_default_width", int, 1),
         (("diagnostics", "debounceMs"), "debounce_ms", int, 0),
         (("diagnostics", "unknownOps"), "unknown_ops", str, UNKNOWN_OP_MODES),
+        (("diagnostics", "allowUnregisteredDialect"), "allow_unregistered_dialect", bool, None),
         (("cache", "enabled"), "cache_enabled", bool, None),
         (("cache", "maxSizeMb"), "cache_max_size_mb", int, 0),
         (("transforms", "tileSizes"), "tile_sizes", tuple, 1),

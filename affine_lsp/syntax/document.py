@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from affine_lsp.ir.builder import AliasTable, IRBuilder, Scope, UndefinedValue, build_op
 from affine_lsp.ir.core import Anchor, Block, Operation, Region, Span
 from affine_lsp.syntax.chunks import ChunkSpan, exact_max_depth, iter_chunks, scan_chunks
+from affine_lsp.syntax.errors import UNREGISTERED_DIALECT_CODE
 from affine_lsp.syntax.legacy import legacy_notes
 from affine_lsp.syntax.nodes import AliasDefSyn, ModuleCloseSyn, ModuleOpenSyn, Note, OpSyn
 from affine_lsp.syntax.parser import ParseResult, parse_chunk
@@ -551,14 +552,26 @@ class Document:
                 _release(c)
 
     def notes(self) -> list[Note]:
-        """Every parse and IR note of the document (errors, warnings)."""
+        """Every parse and IR note of the document (errors, warnings), but
+        the ops of unregistered dialects (:meth:`unregistered_dialect_notes`)."""
         out: list[Note] = []
         for s in self.sections:
             for c in s.chunks:
-                out.extend(c.parse_notes())
+                out.extend(n for n in c.parse_notes() if n.code != UNREGISTERED_DIALECT_CODE)
                 out.extend(c.ir_notes)
             out.extend(s.notes)
         return legacy_notes(self, out)
+
+    def unregistered_dialect_notes(self) -> list[Note]:
+        """mlir-opt's error at every op of a dialect MLIR 22.1.8 does not
+        register, as the parser noted them: an error only where
+        ``--allow-unregistered-dialect`` is not in force, which the caller
+        decides (:func:`affine_lsp.diagnostics.unregistered_dialects`). The
+        parser notes them as ``info``, so that an item is not taken for one
+        that does not parse."""
+        return [
+            Note("error", n.message, n.span, n.code) for s in self.sections for c in s.chunks for n in c.parse_notes() if n.code == UNREGISTERED_DIALECT_CODE
+        ]
 
 
 def _env_key(aliases_key: object, path: tuple[int, ...], top_values: tuple[tuple[tuple[str, int], ...], ...], names: frozenset[str]) -> tuple:

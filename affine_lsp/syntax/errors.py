@@ -88,6 +88,22 @@ def _previous_token_end(text: str, pos: int) -> int | None:
 
 UNKNOWN_OP_CODE = "unknown-op"
 
+UNREGISTERED_DIALECT_CODE = "unregistered-dialect"
+"""mlir-opt's error at an op of a dialect it does not register (without
+``--allow-unregistered-dialect``); the parser notes every such op (as
+``info``: the item still parses), and
+:func:`affine_lsp.diagnostics.unregistered_dialects` keeps the first of each
+section, as mlir-opt stops there, or none where the dialects are allowed."""
+
+UNREGISTERED_GENERIC_MESSAGE = (
+    "operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used"
+)
+
+
+def unregistered_custom_message(name: str) -> str:
+    """mlir-opt's words, to the trailing space."""
+    return f"Dialect `{name.split('.', 1)[0]}' not found for custom op '{name}' "
+
 
 def unknown_op_message(name: str) -> str:
     return f"custom syntax of '{name}' is not known to affine-lsp; the op was skipped (its results, operands and regions are kept)"

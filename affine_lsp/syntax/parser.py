@@ -30,6 +30,7 @@ from affine_lsp.ir.attributes import (
     OpaqueAttr,
 )
 from affine_lsp.ir.core import Anchor, Span
+from affine_lsp.ir.op_registry import is_upstream_dialect
 from affine_lsp.ir.types import (
     FunctionType,
     Type,
@@ -39,7 +40,14 @@ from affine_lsp.syntax.affine_map import AffineMapParser
 from affine_lsp.syntax.attributes import AttributeParser
 from affine_lsp.syntax.driver import NeedsLark
 from affine_lsp.syntax.engines import ParserTables, build_tables
-from affine_lsp.syntax.errors import UNKNOWN_OP_CODE, error_note, unknown_op_message
+from affine_lsp.syntax.errors import (
+    UNKNOWN_OP_CODE,
+    UNREGISTERED_DIALECT_CODE,
+    UNREGISTERED_GENERIC_MESSAGE,
+    error_note,
+    unknown_op_message,
+    unregistered_custom_message,
+)
 from affine_lsp.syntax.nodes import (
     AliasDefSyn,
     BlockSyn,
@@ -255,6 +263,10 @@ class ChunkTransformer(
         name_tok: Token = c[0]
         op = self._op(name_tok, c, name=unquote(str(name_tok)))
         op.custom = False
+        dialect, dot, _ = op.name.partition(".")
+        if dot and not is_upstream_dialect(dialect):
+            end = op.name_span.rel_end  # mlir-opt points just past the quoted name
+            self.note("info", UNREGISTERED_GENERIC_MESSAGE, Span(end, end + 1, self.anchor), code=UNREGISTERED_DIALECT_CODE)
         for x in c[1:]:
             if isinstance(x, Ops):
                 op.operands = list(x)
@@ -300,6 +312,9 @@ class ChunkTransformer(
         op = self._op(c[0], c)
         op.known = False
         self.note("remark", unknown_op_message(str(c[0])), op.name_span, code=UNKNOWN_OP_CODE)
+        dialect, dot, _ = op.name.partition(".")
+        if dot and not is_upstream_dialect(dialect):
+            self.note("info", unregistered_custom_message(op.name), op.name_span, code=UNREGISTERED_DIALECT_CODE)
         names: list[tuple[str, Span]] = []
         regions: list[RegionSyn] = []
         defs: list[tuple[str, Span, None]] = []
@@ -514,6 +529,8 @@ def _restore_names(result: ParseResult, demoted: dict[int, str]) -> None:
             for r in x.regions:
                 for b in r.blocks:
                     stack.extend(b.ops)
+    # The respelt name's dialect is no dialect: the op's own is registered.
+    result.notes[:] = [n for n in result.notes if not (n.code == UNREGISTERED_DIALECT_CODE and n.span.rel_start in demoted)]
     for n in result.notes:
         if n.code == "unknown-op":
             name = demoted.get(n.span.rel_start)

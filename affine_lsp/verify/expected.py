@@ -98,6 +98,13 @@ _VERIFY_FLAG_RE = re.compile(r"(?<![\w-])--?verify-diagnostics(?:=([\w-]*))?(?![
 
 DEPENDENCE_PASS = "test-memref-dependence-check"
 
+_ALLOW_UNREGISTERED_RE = re.compile(r"RUN:.*(?<![\w-])--?allow-unregistered-dialect(?![\w-])")
+
+
+def run_line_allows_unregistered(text: str) -> bool:
+    """Whether a lit ``RUN:`` line of ``text`` passes ``-allow-unregistered-dialect``."""
+    return "allow-unregistered-dialect" in text and _ALLOW_UNREGISTERED_RE.search(text) is not None
+
 
 def run_line_passes(text: str) -> set[str]:
     """The options of the ``RUN:`` lines that run ``-verify-diagnostics``
