@@ -40,6 +40,7 @@ export interface AnalysisSettings {
     diagnostics: {
         debounceMs: number;
         unknownOps: 'once' | 'off';
+        allowUnregisteredDialect: boolean;
     };
     cache: {
         enabled: boolean;
@@ -310,6 +311,7 @@ export function readAnalysisSettings(): AnalysisSettings {
         diagnostics: {
             debounceMs: intSetting(c, 'diagnostics.debounceMs', 500, 0),
             unknownOps: c.get<string>('diagnostics.unknownOps', 'once') === 'off' ? 'off' : 'once',
+            allowUnregisteredDialect: c.get<boolean>('diagnostics.allowUnregisteredDialect', false) === true,
         },
         cache: {
             enabled: c.get<boolean>('cache.enabled', true),
