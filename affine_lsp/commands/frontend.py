@@ -155,17 +155,27 @@ def inputs(paths: list[str]) -> Iterator[tuple[str, str | None]]:
             yield arg, None
 
 
+def input_errors(doc: object) -> list[object]:
+    """The diagnostics of error severity of ``doc`` (a ``Document``): the
+    ones ``check`` reports (syntax, verifier and analysis errors, from
+    :func:`affine_lsp.diagnostics.collect`), in its order. Every command
+    refuses an input that has one (status 1, nothing written)."""
+    from affine_lsp import diagnostics
+
+    return [n for n in diagnostics.collect(doc) if n.severity == "error"]  # type: ignore[arg-type]
+
+
 def report_errors(path: str, doc: object, stream: TextIO | None = None) -> int:
-    """Print the syntax and verifier errors of ``doc`` (a ``Document``) as
-    mlir-opt does (``FILE:LINE:COL: error: MESSAGE``); their number."""
-    errors = [n for n in doc.notes() if n.severity == "error"]  # type: ignore[attr-defined]
+    """Print the errors of ``doc`` (a ``Document``) exactly as ``check``
+    prints them (``FILE:LINE:COL: error: MESSAGE``, mlir-opt's format; see
+    :func:`input_errors`) on standard error; their number. The one rule for
+    invalid input: a command that gets a nonzero count returns
+    :data:`EXIT_ERRORS` and writes nothing."""
+    errors = input_errors(doc)
     if errors:
-        lines = doc.lines  # type: ignore[attr-defined]
-        out = []
-        for n in errors:
-            line, col = lines.position(n.span.start)
-            out.append(f"{path}:{line + 1}:{col + 1}: error: {n.message}")
-        print("\n".join(out), file=stream or sys.stderr)
+        from affine_lsp import diagnostics
+
+        print(diagnostics.format_text(path, doc, errors), file=stream or sys.stderr)  # type: ignore[arg-type]
     return len(errors)
 
 

@@ -1,0 +1,146 @@
+"""Issue #43, items 5 and 9 on the command line: every command follows one
+rule for invalid input (status 1, ``check``'s errors on stderr, nothing
+written), and ``fuse`` speaks like the other transformations (``-v``, the
+exit statuses, the dependence that forbids a fusion). Each test runs the
+real CLI (a fresh ``python -m affine_lsp`` process)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from affine_lsp import cli
+from tests import oracle
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# mlir-opt: "'arith.addf' op operand #0 must be floating-point-like, but got
+# 'memref<10xf32>'" -- an error of the verifier, not of the syntax.
+VERIFIER_ERROR = """\
+func.func @f(%a: memref<10xf32>) {
+  affine.for %i = 0 to 10 {
+    %v = affine.load %a[%i] : memref<10xf32>
+    affine.store %v, %a[%i] : memref<10xf32>
+  }
+  %x = arith.addf %a, %a : memref<10xf32>
+  return
+}
+"""
+
+# The second nest overwrites %A after the first read it: fusing them would
+# make the first nest's loads read the new values.
+ILLEGAL_PAIR = """\
+func.func @f(%A: memref<10xf32>, %B: memref<10xf32>) {
+  affine.for %i = 0 to 10 {
+    %v = affine.load %A[%i] : memref<10xf32>
+    affine.store %v, %B[%i] : memref<10xf32>
+  }
+  affine.for %j = 0 to 10 {
+    %w = affine.load %B[9 - %j] : memref<10xf32>
+    affine.store %w, %A[%j] : memref<10xf32>
+  }
+  return
+}
+"""
+
+
+def run(*argv: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), AFFINE_LSP_PREFORK="0")
+    return subprocess.run([sys.executable, "-m", "affine_lsp", *argv], capture_output=True, text=True, env=env, timeout=300)
+
+
+def _commands_with_file_argument() -> list[str]:
+    parser, _ = cli.build_parser("*")
+    sub = next(a for a in parser._actions if a.dest == "command")
+    return [name for name, p in sub.choices.items() if name not in ("check", "serve") and any(a.dest in ("file", "files") for a in p._actions)]  # type: ignore[union-attr]
+
+
+# What each command needs besides the file to have work to do.
+EXTRA = {"plot": ["--loop", "2"], "time": ["--func", "f"], "tile": ["--all"], "parallelize": ["--all"]}
+
+
+@pytest.fixture(scope="module")
+def invalid(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    p = tmp_path_factory.mktemp("one_rule") / "invalid.mlir"
+    p.write_text(VERIFIER_ERROR)
+    return p
+
+
+@pytest.fixture(scope="module")
+def check_errors(invalid: Path) -> list[str]:
+    p = run("check", str(invalid), "-q")
+    assert p.returncode == 1
+    errors = [ln for ln in p.stdout.splitlines() if ": error: " in ln]
+    assert errors == [f"{invalid}:6:8: error: 'arith.addf' op operand #0 must be floating-point-like, but got 'memref<10xf32>'"]
+    return errors
+
+
+@pytest.mark.skipif(not oracle.available(), reason="mlir-opt is not installed")
+def test_mlir_opt_rejects_the_input_with_the_same_message() -> None:
+    status, diags, _ = oracle.run(VERIFIER_ERROR)
+    assert status != 0
+    assert [(d.line, d.col, d.message) for d in diags if d.severity == "error"] == [
+        (6, 8, "'arith.addf' op operand #0 must be floating-point-like, but got 'memref<10xf32>'")
+    ]
+
+
+@pytest.mark.parametrize("cmd", _commands_with_file_argument())
+def test_every_command_refuses_an_input_check_says_has_errors(cmd: str, invalid: Path, check_errors: list[str], tmp_path: Path) -> None:
+    out = tmp_path / "out.txt"
+    p = run(cmd, str(invalid), *EXTRA.get(cmd, []), "-o", str(out))
+    assert p.returncode == 1, (cmd, p.stderr)
+    assert [ln for ln in p.stderr.splitlines() if ": error: " in ln] == check_errors, (cmd, p.stderr)
+    assert not out.exists(), cmd  # nothing written
+    p = run(cmd, str(invalid), *EXTRA.get(cmd, []))
+    assert (p.returncode, p.stdout) == (1, ""), (cmd, p.stdout)
+
+
+def test_deps_prints_nothing_for_an_invalid_file_and_goes_on(invalid: Path, tmp_path: Path) -> None:
+    good = tmp_path / "good.mlir"
+    good.write_text(ILLEGAL_PAIR)
+    p = run("deps", str(invalid), str(good))
+    assert p.returncode == 1
+    assert str(invalid) not in p.stdout and str(good) in p.stdout
+
+
+# ------------------------------------------------------------------- fuse
+
+
+@pytest.fixture(scope="module")
+def illegal(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    p = tmp_path_factory.mktemp("fuse") / "illegal.mlir"
+    p.write_text(ILLEGAL_PAIR)
+    return p
+
+
+WHY = "the load of %A at line 3 would read other values: fusing reverses the write-after-read dependence between it and the store to %A at line 8"
+
+
+def test_fuse_accepts_verbose_like_every_transformation(illegal: Path) -> None:
+    p = run("fuse", str(illegal), "--all", "-v")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == ILLEGAL_PAIR
+    assert f"{illegal}:2:3: remark: not fused: no legal fusion: producer-consumer with the nest at line 6: {WHY}" in p.stderr
+    assert f"{illegal}:6:3: remark: not fused: no legal fusion: producer-consumer with the nest at line 2: {WHY}" in p.stderr
+    p = run("vectorize", str(illegal), "--all", "-v")  # the same option set
+    assert p.returncode == 0
+
+
+def test_fuse_loop_without_a_legal_fusion_names_the_dependence_and_fails(illegal: Path) -> None:
+    p = run("fuse", str(illegal), "--loop", "6")
+    assert p.returncode == 1
+    assert p.stderr.splitlines() == [f"{illegal}:6:3: error: cannot fuse this loop: no legal fusion: producer-consumer with the nest at line 2: {WHY}"]
+    assert p.stdout == ILLEGAL_PAIR
+    p = run("fuse", str(illegal), "--loop", "3")
+    assert p.returncode == 1 and f"{illegal}:3:1: error: no affine.for starts on this line" in p.stderr
+
+
+def test_fuse_report_gives_an_illegal_pair_no_prediction(illegal: Path) -> None:
+    p = run("fuse", str(illegal), "--report", "--loop", "2")
+    assert p.returncode == 0, p.stderr
+    assert "Predicted:" not in p.stdout
+    assert f"Not legal at any depth, so no prediction: {WHY}." in p.stdout
