@@ -144,3 +144,19 @@ def test_fuse_report_gives_an_illegal_pair_no_prediction(illegal: Path) -> None:
     assert p.returncode == 0, p.stderr
     assert "Predicted:" not in p.stdout
     assert f"Not legal at any depth, so no prediction: {WHY}." in p.stdout
+
+
+# ------------------------------------------------------------ parallelize
+
+
+def test_parallelize_all_applies_no_rewrite_without_a_prediction(illegal: Path) -> None:
+    p = run("parallelize", str(illegal), "--all")
+    assert (p.returncode, p.stdout, p.stderr) == (0, ILLEGAL_PAIR, "")
+    p = run("parallelize", str(illegal), "--all", "-v")
+    assert p.stdout == ILLEGAL_PAIR
+    assert p.stderr.count("remark: not parallelized: no prediction (affine.parallel runs sequentially unless lowered to threads)") == 2
+    assert "(--force parallelizes it)" in p.stderr
+    p = run("parallelize", str(illegal), "--all", "--force")
+    assert p.returncode == 0 and p.stdout.count("affine.parallel") == 2 and p.stderr.count("remark: parallelized") == 2
+    p = run("parallelize", str(illegal), "--loop", "2")  # a loop asked for by name is rewritten
+    assert p.returncode == 0 and p.stdout.count("affine.parallel") == 1

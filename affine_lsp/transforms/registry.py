@@ -165,7 +165,10 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         actions="parallelize_candidates",
         any_loop=True,
         rewrite="parallelize_rewrite",
-        options=(option("--max-nested", type=int, default=None, metavar="N", help="at most N nested affine.parallel ops (like max-nested)"),),
+        options=(
+            option("--max-nested", type=int, default=None, metavar="N", help="at most N nested affine.parallel ops (like max-nested)"),
+            _force("with --all, also parallelize the loops without a prediction (all of them: affine.parallel runs sequentially unless lowered to threads)"),
+        ),
     ),
     Transformation(
         "tile",
