@@ -160,3 +160,100 @@ def test_parallelize_all_applies_no_rewrite_without_a_prediction(illegal: Path) 
     assert p.returncode == 0 and p.stdout.count("affine.parallel") == 2 and p.stderr.count("remark: parallelized") == 2
     p = run("parallelize", str(illegal), "--loop", "2")  # a loop asked for by name is rewritten
     assert p.returncode == 0 and p.stdout.count("affine.parallel") == 1
+
+
+# --------------------------------------------------------------- optimize
+
+TWO_NESTS = """\
+func.func @producer_consumer(%in: memref<64xf32>, %out: memref<64xf32>) {
+  %tmp = memref.alloc() : memref<64xf32>
+  %two = arith.constant 2.0 : f32
+  affine.for %i = 0 to 64 {
+    %v = affine.load %in[%i] : memref<64xf32>
+    %d = arith.mulf %v, %two : f32
+    affine.store %d, %tmp[%i] : memref<64xf32>
+  }
+  affine.for %j = 0 to 64 {
+    %t = affine.load %tmp[%j] : memref<64xf32>
+    affine.store %t, %out[%j] : memref<64xf32>
+  }
+  memref.dealloc %tmp : memref<64xf32>
+  return
+}
+
+func.func @carried(%a: memref<100xf32>) {
+  %one = arith.constant 1.0 : f32
+  affine.for %i = 2 to 100 {
+    %x = affine.load %a[%i - 2] : memref<100xf32>
+    %y = arith.addf %x, %one : f32
+    affine.store %y, %a[%i] : memref<100xf32>
+  }
+  return
+}
+"""
+
+
+def test_optimize_without_flags_says_what_it_did_with_every_nest(tmp_path: Path) -> None:
+    f = tmp_path / "two.mlir"
+    f.write_text(TWO_NESTS)
+    p = run("optimize", str(f))
+    assert p.returncode == 0
+    lines = p.stderr.splitlines()
+    # one line per nest optimized as a whole: the group of @producer_consumer, the loop of @carried
+    assert [ln.split(": remark: ")[0] for ln in lines] == [f"{f}:4:3", f"{f}:19:3"], p.stderr
+    assert all(": remark: optimized" in ln or ": remark: not optimized: left alone: " in ln for ln in lines), p.stderr
+    assert p.stdout == TWO_NESTS or any(": remark: optimized" in ln for ln in lines)
+    help_text = run("optimize", "--help").stdout
+    assert "Without a selection (--loop LINE, --func NAME), every loop nest of the file is considered, as with --all." in help_text
+
+
+# ------------------------------------------------- plot, check, upgrade
+
+BIG = """\
+func.func @f(%A: memref<2000x2000xf32>) {
+  affine.for %i = 1 to 2000 {
+    affine.for %j = 0 to 2000 {
+      %v = affine.load %A[%i - 1, %j] : memref<2000x2000xf32>
+      affine.store %v, %A[%i, %j] : memref<2000x2000xf32>
+    }
+  }
+  return
+}
+"""
+
+
+def test_plot_legend_of_a_domain_too_large_to_count(tmp_path: Path) -> None:
+    f = tmp_path / "big.mlir"
+    f.write_text(BIG)
+    p = run("plot", str(f), "--loop", "2")
+    assert p.returncode == 0, p.stderr
+    assert "None" not in p.stdout
+    assert ">iteration (2500 drawn of more than 2500)<" in p.stdout
+
+
+def test_the_exit_table_says_where_check_prints(invalid: Path) -> None:
+    p = run("check", str(invalid))
+    assert p.returncode == 1 and ": error: " in p.stdout and ": error: " not in p.stderr  # check's output
+    assert "'check' prints them on stdout" in run("--help").stdout
+    assert "`check` itself prints its\ndiagnostics on **stdout**" in (ROOT / "docs" / "cli.md").read_text()
+
+
+def test_check_json_says_which_positions_are_1_based(invalid: Path) -> None:
+    import json
+
+    p = run("check", "-q", "--format", "json", str(invalid))
+    [item] = json.loads(p.stdout)
+    assert (item["line"], item["column"]) == (6, 8)  # as mlir-opt prints: 6:8
+    assert item["range"]["start"] == {"line": 5, "character": 7}  # the LSP's 0-based Range
+
+
+def test_upgrade_in_place_keeps_bytes_that_are_not_utf8(tmp_path: Path) -> None:
+    legacy = b"func @f() {\n  // caf\xe9 \xff (Latin-1)\n  return\n}\n"
+    f = tmp_path / "latin1.mlir"
+    f.write_bytes(legacy)
+    p = subprocess.run([sys.executable, "-m", "affine_lsp", "upgrade", str(f)], capture_output=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert b"// caf\xe9 \xff (Latin-1)" in p.stdout and b"func.func @f()" in p.stdout
+    p = run("upgrade", "--in-place", str(f))
+    assert p.returncode == 0, p.stderr
+    assert f.read_bytes() == legacy.replace(b"func @f", b"func.func @f").replace(b"  return", b"  func.return")

@@ -41,8 +41,9 @@ EXIT_INTERRUPTED = 130
 EXIT_STATUS_HELP = """\
 exit status (the same for every command):
   0    done (check: no diagnostic of error severity; warnings and remarks do not count)
-  1    the input has errors (printed on stderr as mlir-opt prints them; a command that
-       writes a file then writes nothing), or a request could not be met (a --loop
+  1    the input has errors (printed on stderr as mlir-opt prints them, the same text
+       as 'check', whose output they are: 'check' prints them on stdout, as a linter;
+       a command that writes a file then writes nothing), or a request could not be met (a --loop
        that cannot be transformed, a loop to plot that is not there, an upgrade that
        left constructs as written, a function 'time' cannot run)
   2    usage error, or an input that cannot be read: a missing or unreadable file, a
@@ -117,11 +118,14 @@ def add_output(p: argparse.ArgumentParser, what: str = "the result") -> None:
 # ---------------------------------------------------------------- inputs
 
 
-def read_input(path: str) -> str:
+def read_input(path: str, keep_bytes: bool = False) -> str:
     """The text of ``path`` (``-``: standard input; MLIR bytecode is
     decoded). Raises :class:`InputError` for a file that cannot be read, for
     bytecode that cannot be decoded, and for other binary files (holding
-    NUL bytes, as git and grep judge)."""
+    NUL bytes, as git and grep judge). ``keep_bytes``: bytes that are not
+    UTF-8 become lone surrogates (``surrogateescape``) instead of U+FFFD, so
+    that a command writing the text back (``upgrade --in-place``) keeps them
+    (encode with ``surrogateescape``)."""
     try:
         data = read_bytes(path)
         if data[:4] == b"ML\xefR":
@@ -130,7 +134,7 @@ def read_input(path: str) -> str:
         raise InputError(e.strerror or str(e), path) from None
     if b"\0" in data:
         raise InputError("binary file (it contains NUL bytes), not MLIR text or MLIR bytecode", path)
-    return decode(data)
+    return data.decode("utf-8", errors="surrogateescape") if keep_bytes else decode(data)
 
 
 def inputs(paths: list[str]) -> Iterator[tuple[str, str | None]]:
