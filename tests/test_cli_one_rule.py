@@ -257,3 +257,51 @@ def test_upgrade_in_place_keeps_bytes_that_are_not_utf8(tmp_path: Path) -> None:
     p = run("upgrade", "--in-place", str(f))
     assert p.returncode == 0, p.stderr
     assert f.read_bytes() == legacy.replace(b"func @f", b"func.func @f").replace(b"  return", b"  func.return")
+
+
+# ------------------------------------------------------------------- time
+
+needs_runner = pytest.mark.skipif(not oracle.runner_available(), reason="mlir-runner is not installed")
+
+
+@needs_runner
+def test_time_gives_a_function_of_nanoseconds_a_real_figure(tmp_path: Path) -> None:
+    import json
+
+    f = tmp_path / "two.mlir"
+    f.write_text(TWO_NESTS)
+    p = run("time", str(f), "--func", "carried", "--repeat", "3", "--format", "json")
+    assert p.returncode == 0, p.stderr
+    rep = json.loads(p.stdout)["original"]
+    # calibrated: many calls per sample, so the median is not the clock's resolution
+    assert rep["calls_per_sample"] > 1 and rep["median"] > 0 and all(t > 0 for t in rep["times"])
+    p = run("time", str(f), "--func", "producer_consumer", "--repeat", "2")
+    assert p.returncode == 0, p.stderr
+    line = next(ln for ln in p.stdout.splitlines() if ln.startswith("original:"))
+    assert " samples of " in line and "median 0.0 ms" not in line, line
+
+
+@needs_runner
+def test_time_says_the_generated_harness_failed_and_where(tmp_path: Path) -> None:
+    f = tmp_path / "clash.mlir"
+    f.write_text("func.func private @clock() -> i32\n\nfunc.func @g(%A: memref<4xf32>) {\n  return\n}\n")
+    p = run("time", str(f), "--func", "g")
+    assert p.returncode == 1
+    assert "the harness affine-lsp generated around @g was rejected" in p.stdout
+    assert "<generated harness>:" in p.stdout and "<input>" not in p.stdout
+
+
+def test_harness_diagnostics_are_moved_to_the_users_lines() -> None:
+    from affine_lsp import harness
+    from affine_lsp.syntax.document import LineIndex
+
+    text = TWO_NESTS
+    sig = harness.signature_of(text, "producer_consumer")
+    program = harness.build(text, sig, 2)
+    # a line of @carried, after the harness in the program
+    needle = "%y = arith.addf %x, %one : f32"
+    pl, pc = LineIndex(program).position(program.index(needle))
+    ul, uc = LineIndex(text).position(text.index(needle))
+    assert pl > ul  # the harness moved it
+    msg = f"mlir-opt rejected the program:\n<input>:{pl + 1}:{pc + 1}: error: something"
+    assert harness.user_positions(msg, text, sig, program) == f"mlir-opt rejected the program:\n<input>:{ul + 1}:{uc + 1}: error: something"
