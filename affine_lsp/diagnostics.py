@@ -174,6 +174,9 @@ def format_text(path: str, doc: Document, notes: Iterable[Note]) -> str:
 
 
 def to_json(path: str, doc: Document, notes: Iterable[Note]) -> list[dict]:
+    """``check --format json``: ``line``/``column`` 1-based as mlir-opt
+    prints them (and ``deps --format json``); ``range`` 0-based, in UTF-16
+    code units, as the LSP's ``Range`` (the server publishes the same)."""
     lines = doc.lines
     out = []
     for n in notes:
@@ -184,6 +187,8 @@ def to_json(path: str, doc: Document, notes: Iterable[Note]) -> list[dict]:
             "severity": n.severity,
             "message": n.message,
             "code": n.code,
+            "line": sl + 1,
+            "column": sc + 1,
             "range": {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}},
         }
         related = (n.data or {}).get("related")

@@ -35,6 +35,7 @@ element of a MEDIUM-sized f64 array does not.
 from __future__ import annotations
 
 import math
+import re
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -79,6 +80,7 @@ class Measurement:
     checks: tuple[tuple[float, float, float], ...]  # per written array: sum, weighted sum, sum of |x|
     results: tuple[float, ...]  # scalar results, as f64
     rtols: tuple[float, ...]  # per written array
+    batch: int = 1  # calls per timed sample (a sample's time is divided by it)
 
     @property
     def median(self) -> float:
@@ -338,13 +340,19 @@ def _checksum(e: _Emitter, depth: int, mem: str, t: MemRefType, k: int) -> None:
         e.print_f64(depth, f"c{k}.{j}", v)
 
 
-def build(text: str, sig: Signature, repeat: int, written: Sequence[int] | None = None) -> str:
+def build(text: str, sig: Signature, repeat: int, written: Sequence[int] | None = None, batch: int = 1) -> str:
     """The section of ``text`` holding ``@sig.name`` with the harness added:
     ``@__affine_lsp_main`` (entry point, ``() -> ()``), the out-of-line
     wrapper and the ``rtclock`` declaration. ``written``: the arguments to
-    checksum (default: those the function writes)."""
+    checksum (default: those the function writes). ``batch``: each timed
+    sample calls the function that many times in a row (the arrays are
+    initialised before the first; the time printed is the sample's divided
+    by ``batch``), and the checksums are those of one more call on freshly
+    initialised arrays, as with ``batch=1``."""
     if repeat < 1:
         raise HarnessError("the number of timed calls must be at least 1")
+    if batch < 1:
+        raise HarnessError("the number of calls per sample must be at least 1")
     written = sig.written if written is None else tuple(written)
     ins, outs = sig.inputs, sig.results
     e = _Emitter()
@@ -390,19 +398,35 @@ def build(text: str, sig: Signature, repeat: int, written: Sequence[int] | None 
     e.emit(2, "%k0 = func.call @clock() : () -> i64")
     e.emit(2, "%t0 = func.call @rtclock() : () -> f64")
     wcall = f"func.call @{WRAPPER}({', '.join(f'%m{i}' for i in range(len(ins)))}) : {fn_type}"
-    e.emit(2, f"{', '.join(f'%res{i}' for i in range(len(outs)))} = {wcall}" if outs else wcall)
+
+    def call_and_keep(depth: int) -> None:
+        e.emit(depth, f"{', '.join(f'%res{i}' for i in range(len(outs)))} = {wcall}" if outs else wcall)
+        for j, t in enumerate(outs):
+            e.emit(depth, f"memref.store {e.to_f64(depth, f'%res{j}', t)}, %resbuf[%ri{j}] : memref<{len(outs)}xf64>")
+
+    if batch > 1:
+        e.emit(2, f"affine.for %call = 0 to {batch} {{")
+        call_and_keep(3)
+        e.emit(2, "}")
+    else:
+        call_and_keep(2)
     e.emit(2, "%t1 = func.call @rtclock() : () -> f64")
     e.emit(2, "%k1 = func.call @clock() : () -> i64")
-    e.emit(2, "%dt = arith.subf %t1, %t0 : f64")
+    e.emit(2, f"%batch = arith.constant {float(batch)!r} : f64")
+    e.emit(2, "%dt_all = arith.subf %t1, %t0 : f64")
+    e.emit(2, "%dt = arith.divf %dt_all, %batch : f64")
     e.print_f64(2, "t", "%dt")
     e.emit(2, "%dk = arith.subi %k1, %k0 : i64")
     e.emit(2, "%dkf = arith.sitofp %dk : i64 to f64")
-    e.emit(2, "%cpu = arith.divf %dkf, %clocks_per_sec : f64")
+    e.emit(2, "%cpu_all = arith.divf %dkf, %clocks_per_sec : f64")
+    e.emit(2, "%cpu = arith.divf %cpu_all, %batch : f64")
     e.print_f64(2, "k", "%cpu")
-    if outs:
-        for j, t in enumerate(outs):
-            e.emit(2, f"memref.store {e.to_f64(2, f'%res{j}', t)}, %resbuf[%ri{j}] : memref<{len(outs)}xf64>")
     e.emit(1, "}")
+    if batch > 1:  # the values checked: one call on freshly initialised arrays
+        for i, t in enumerate(ins):
+            if isinstance(t, MemRefType):
+                _init_array(e, 1, f"%m{i}", t, i)
+        call_and_keep(1)
     for i in written:
         t = ins[i]
         assert isinstance(t, MemRefType)
@@ -423,7 +447,7 @@ def build(text: str, sig: Signature, repeat: int, written: Sequence[int] | None 
     return section[:at] + "\n" + body + "\n" + section[at:]
 
 
-def parse_output(stdout: str, sig: Signature, repeat: int, written: Sequence[int] | None = None) -> Measurement:
+def parse_output(stdout: str, sig: Signature, repeat: int, written: Sequence[int] | None = None, batch: int = 1) -> Measurement:
     """The times and checksums the harness printed (HarnessError when the
     output is incomplete)."""
     written = sig.written if written is None else tuple(written)
@@ -449,7 +473,7 @@ def parse_output(stdout: str, sig: Signature, repeat: int, written: Sequence[int
     except KeyError as e:
         raise HarnessError(f"the program did not print checksum {e.args[0]}") from None
     rtols = tuple(_rtol(sig.inputs[i]) for i in written)
-    return Measurement(tuple(times[1:]), tuple(cpu[1:]), checks, results, rtols)
+    return Measurement(tuple(times[1:]), tuple(cpu[1:]), checks, results, rtols, batch)
 
 
 def compare(ref: Measurement, other: Measurement) -> list[str]:
@@ -477,13 +501,74 @@ def _close(x: float, y: float, tol: float) -> bool:
     return abs(x - y) <= tol
 
 
-def measure(tc: object, text: str, func: str | None = None, repeat: int = 5, *, written: Sequence[int] | None = None, timeout: float = 600) -> Measurement:
+def measure(
+    tc: object, text: str, func: str | None = None, repeat: int = 5, *, written: Sequence[int] | None = None, timeout: float = 600, batch: int = 1
+) -> Measurement:
     """Compile ``@func`` of ``text`` with the harness, run it with the
     toolchain ``tc`` and return its times and checksums (CompileError,
-    RunError from :mod:`affine_lsp.toolchain`, HarnessError)."""
+    RunError from :mod:`affine_lsp.toolchain`, HarnessError). ``batch``:
+    calls per timed sample (see :func:`build`)."""
     from affine_lsp import toolchain
 
     sig = signature_of(text, func)
-    program = build(text, sig, repeat, written)
-    out = toolchain.execute(tc, program, ENTRY, timeout=timeout)  # type: ignore[arg-type]
-    return parse_output(out, sig, repeat, written)
+    program = build(text, sig, repeat, written, batch)
+    try:
+        out = toolchain.execute(tc, program, ENTRY, timeout=timeout)  # type: ignore[arg-type]
+    except toolchain.CompileError as e:
+        raise toolchain.CompileError(user_positions(str(e), text, sig, program)) from None
+    return parse_output(out, sig, repeat, written, batch)
+
+
+_POSITION = re.compile(r"<input>:(\d+):(\d+)")
+
+HARNESS_FILE = "<generated harness>"
+"""Where a diagnostic of the generated ``@main`` is said to be."""
+
+
+def user_positions(message: str, text: str, sig: Signature, program: str) -> str:
+    """mlir-opt's ``message`` about ``program`` (:func:`build` of ``text``)
+    with every ``<input>:LINE:COL`` moved to the user's file (``<input>``
+    with the line and column of ``text``), or, in the generated harness, to
+    ``<generated harness>:LINE:COL`` (a line of the program), and a first
+    line saying the harness failed when a diagnostic is in it."""
+    from affine_lsp.syntax.document import LineIndex
+
+    section = text[sig.section_start : sig.section_end]
+    at = sig.insert_at - sig.section_start
+    harness_len = len(program) - len(section)  # "\n" + body + "\n", inserted at `at`
+    prog_lines, user_lines = LineIndex(program), LineIndex(text)
+    in_harness = False
+
+    def move(m: re.Match[str]) -> str:
+        nonlocal in_harness
+        off = prog_lines.offset(int(m.group(1)) - 1, int(m.group(2)) - 1)
+        if at <= off < at + harness_len:
+            in_harness = True
+            return f"{HARNESS_FILE}:{m.group(1)}:{m.group(2)}"
+        user = sig.section_start + (off if off < at else off - harness_len)
+        line, col = user_lines.position(user)
+        return f"<input>:{line + 1}:{col + 1}"
+
+    moved = _POSITION.sub(move, message)
+    if in_harness:
+        moved = f"the harness affine-lsp generated around @{sig.name} was rejected (a bug of affine-lsp, or a name of the file it clashes with):\n{moved}"
+    return moved
+
+
+CALIBRATION_TARGET = 0.02
+"""Seconds a timed sample should last at least: a function faster than half
+of it is timed in batches of calls (:func:`calls_per_sample`)."""
+
+MAX_BATCH = 1_000_000
+
+
+def calls_per_sample(m: Measurement) -> int:
+    """How many calls a timed sample of the function measured by ``m`` needs
+    to last :data:`CALIBRATION_TARGET`: ``m.batch`` when its samples lasted
+    half of it or more (1 for a function of 10 ms or more); for a function
+    of microseconds, thousands (a clock reading costs about as much as the
+    call). At most :data:`MAX_BATCH`."""
+    per_call = max(m.median, m.cpu_median, 0.0)
+    if per_call * m.batch >= CALIBRATION_TARGET / 2:
+        return m.batch
+    return int(min(MAX_BATCH, max(2 * m.batch, math.ceil(CALIBRATION_TARGET / max(per_call, 1e-8)))))

@@ -139,8 +139,9 @@ class TimingReport:
             if m is None:
                 lines.append(f"{r.label + ':':{width}} failed: {r.error}")
             else:
+                samples = f"{len(m.times)} calls" if m.batch == 1 else f"{len(m.times)} samples of {m.batch} calls"
                 lines.append(
-                    f"{r.label + ':':{width}} median {_ms(m.median)} over {len(m.times)} calls "
+                    f"{r.label + ':':{width}} median {_ms(m.median)} per call over {samples} "
                     f"(min {_ms(min(m.times))}, max {_ms(max(m.times))}; CPU time median {_ms(m.cpu_median)})"
                 )
         if self.after is not None and self.unchanged:
@@ -170,6 +171,7 @@ class TimingReport:
                 "times": list(m.times) if m else None,
                 "cpu_times": list(m.cpu_times) if m else None,
                 "median": m.median if m else None,
+                "calls_per_sample": m.batch if m else None,
             }
 
         return {
@@ -187,17 +189,25 @@ class TimingReport:
 
 
 def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:.1f} ms"
+    """A time as ms (1 ms and more), us or ns, three significant digits
+    below 10 ms."""
+    if seconds >= 0.01:
+        return f"{seconds * 1000:.1f} ms"
+    if seconds >= 0.001:
+        return f"{seconds * 1000:.2f} ms"
+    if seconds >= 1e-6:
+        return f"{seconds * 1e6:.3g} us"
+    return f"{seconds * 1e9:.3g} ns"
 
 
 def _first_line(text: str | None) -> str:
     return (text or "").strip().splitlines()[0] if text and text.strip() else "unknown error"
 
 
-def measure_run(tc: toolchain.Toolchain, text: str, func: str | None, repeat: int, label: str, written: tuple[int, ...] | None = None) -> Run:
+def measure_run(tc: toolchain.Toolchain, text: str, func: str | None, repeat: int, label: str, written: tuple[int, ...] | None = None, batch: int = 1) -> Run:
     """One program timed: a Run with its measurement, or the error."""
     try:
-        return Run(label, harness.measure(tc, text, func, repeat, written=written))
+        return Run(label, harness.measure(tc, text, func, repeat, written=written, batch=batch))
     except (toolchain.CompileError, toolchain.RunError, harness.HarnessError) as e:
         return Run(label, error=str(e))
 
@@ -229,11 +239,21 @@ def time_function(
         tc = toolchain.find(mlir_bin, setting=setting)
     written = tuple(sorted(set(sig.written)))
     report = TimingReport(sig.name, tc.describe(), measure_run(tc, text, sig.name, repeat, "original", written))
+    # Calibration: a function of microseconds is timed in batches of calls
+    # (each sample >= harness.CALIBRATION_TARGET), the same batch for both
+    # programs, so that its figure is not the clock's resolution.
+    batch = 1
+    for _ in range(3):  # a first batch may still be short: one call costs less than a clock reading
+        m = report.original.measurement
+        if m is None or harness.calls_per_sample(m) == batch:
+            break
+        batch = harness.calls_per_sample(m)
+        report.original = measure_run(tc, text, sig.name, repeat, "original", written, batch)
     if after is not None and new_text is not None:
         report.command = after
         report.remarks = remarks
         report.unchanged = _function_text(new_text, sig.name) == _function_text(text, sig.name)
-        report.after = measure_run(tc, new_text, sig.name, repeat, f"after '{after}'", written)
+        report.after = measure_run(tc, new_text, sig.name, repeat, f"after '{after}'", written, batch)
         o, a = report.original.measurement, report.after.measurement
         if o is not None and a is not None:
             report.disagreements = harness.compare(o, a)

@@ -244,7 +244,7 @@ def test_cli_loop_and_report(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     src.write_text(SEED)
     assert cli_main(["fuse", str(src), "--loop", "17"]) == 0
     cap = capsys.readouterr()
-    assert "Fuse loops here (producer-consumer, depth 2, +0% compute, -58.8% storage)" in cap.err
+    assert "remark: fused (producer-consumer, depth 2, +0% compute, -58.8% storage); predicted: " in cap.err
     assert top_level_nests(cap.out, "main") == 1
     assert cli_main(["fuse", str(src), "--report", "--loop", "3"]) == 0
     cap = capsys.readouterr()

@@ -155,15 +155,15 @@ def test_fuse_all_skips_the_unprofitable_fusion_and_force_applies_it(tmp_path, c
     assert top_level_nests(fused, "two_mm") == 1
     err = capsys.readouterr().err
     assert err.count("remark:") == 1
-    assert "remark: Fuse loops here (producer-consumer, depth 1, +0% compute" in err
+    assert "remark: fused (producer-consumer, depth 1, +0% compute" in err
     assert "not profitable" not in err
     assert cli_main(["fuse", "--all", "--force", str(src), "-o", str(out)]) == 0
     forced = out.read_text()
     assert forced != fused
     err = capsys.readouterr().err
     assert err.count("remark:") == 2
-    assert "remark: Fuse loops here (producer-consumer, depth 2" in err
-    assert "(not profitable: legal, but recomputes the producer 7.0x per element: ~3.5x more work)" in err
+    assert "remark: fused (producer-consumer, depth 2" in err
+    assert "predicted not profitable: legal, but recomputes the producer 7.0x per element: ~3.5x more work" in err
 
 
 @needs_runner
@@ -181,15 +181,17 @@ def test_fuse_loop_declines_and_report_shows_the_prediction(tmp_path, capsys):
     src.write_text(fused)
     inner_consumer = 1 + fused.splitlines().index("    affine.for %j = 0 to 7 {")
     out = tmp_path / "out.mlir"
-    assert cli_main(["fuse", "--loop", str(inner_consumer), str(src), "-o", str(out)]) == 0
+    # declined: a --loop that cannot be met is status 1, as for every
+    # transformation; the file is written unchanged
+    assert cli_main(["fuse", "--loop", str(inner_consumer), str(src), "-o", str(out)]) == 1
     assert out.read_text() == fused
     err = capsys.readouterr().err
-    assert "note: not fused: Fuse loops here (producer-consumer, depth 2" in err
-    assert "(--force applies it)" in err
+    assert f":{inner_consumer}:5: error: cannot fuse this loop: Fuse loops here (producer-consumer, depth 2" in err
+    assert "predicted not profitable: legal, but recomputes" in err and "(--force applies it)" in err
     assert cli_main(["fuse", "--report", "--loop", str(inner_consumer), str(src), "-o", str(out)]) == 0
     rep = out.read_text()
     assert "No depth is profitable under MLIR's cost model." in rep
-    assert "Not fused (without --force). At depth 2: Predicted: not profitable" in rep
+    assert "Legal at depth 2 (validated on the generated code); not fused without --force. Predicted: not profitable" in rep
 
 
 def test_cache_sizes_from_sysfs_and_defaults(tmp_path):

@@ -223,7 +223,9 @@ def test_multi_result_names_are_renamed_at_their_uses() -> None:
 @needs_corpus
 def test_cli(tmp_path: Path) -> None:
     out = tmp_path / "out.mlir"
-    p = subprocess.run([sys.executable, "-m", "affine_lsp", "parallelize", str(SOURCE), "--all", "-o", str(out)], capture_output=True, text=True, timeout=300)
+    p = subprocess.run(
+        [sys.executable, "-m", "affine_lsp", "parallelize", str(SOURCE), "--all", "--force", "-o", str(out)], capture_output=True, text=True, timeout=300
+    )
     assert p.returncode == 0, p.stderr
     assert out.read_text().count("affine.parallel") >= 28
     assert "remark: parallelized" in p.stderr

@@ -179,7 +179,8 @@ def _verify_file(path: str, doc: Document, opts: Options) -> FileReport:
     if opts.format == "json":
         for line, col, msg in messages:
             pos = {"line": max(0, line - 1), "character": max(0, col - 1)}
-            rep.items.append({"file": path, "severity": "error", "message": msg, "code": "verify-diagnostics", "range": {"start": pos, "end": pos}})
+            item = {"file": path, "severity": "error", "message": msg, "code": "verify-diagnostics", "line": max(1, line), "column": max(1, col)}
+            rep.items.append({**item, "range": {"start": pos, "end": pos}})
     else:
         rep.output = "\n".join(f"{path}:{line}:{col}: error: {msg}" if line else f"{path}: error: {msg}" for line, col, msg in messages)
     return rep

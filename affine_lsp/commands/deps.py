@@ -120,8 +120,9 @@ def run(args: argparse.Namespace) -> int:
             status = max(status, e.status)
             continue
         doc = Document(text, uri=path)
-        if frontend.report_errors(path, doc):
-            status = max(status, 1)
+        if frontend.report_errors(path, doc):  # nothing printed for this file
+            status = max(status, frontend.EXIT_ERRORS)
+            continue
         if args.format == "dot":
             print(dot_graphs(path, doc, args.budget))
             continue

@@ -41,8 +41,9 @@ EXIT_INTERRUPTED = 130
 EXIT_STATUS_HELP = """\
 exit status (the same for every command):
   0    done (check: no diagnostic of error severity; warnings and remarks do not count)
-  1    the input has errors (printed on stderr as mlir-opt prints them; a command that
-       writes a file then writes nothing), or a request could not be met (a --loop
+  1    the input has errors (printed on stderr as mlir-opt prints them, the same text
+       as 'check', whose output they are: 'check' prints them on stdout, as a linter;
+       a command that writes a file then writes nothing), or a request could not be met (a --loop
        that cannot be transformed, a loop to plot that is not there, an upgrade that
        left constructs as written, a function 'time' cannot run)
   2    usage error, or an input that cannot be read: a missing or unreadable file, a
@@ -121,11 +122,14 @@ def add_output(p: argparse.ArgumentParser, what: str = "the result") -> None:
 # ---------------------------------------------------------------- inputs
 
 
-def read_input(path: str) -> str:
+def read_input(path: str, keep_bytes: bool = False) -> str:
     """The text of ``path`` (``-``: standard input; MLIR bytecode is
     decoded). Raises :class:`InputError` for a file that cannot be read, for
     bytecode that cannot be decoded, and for other binary files (holding
-    NUL bytes, as git and grep judge)."""
+    NUL bytes, as git and grep judge). ``keep_bytes``: bytes that are not
+    UTF-8 become lone surrogates (``surrogateescape``) instead of U+FFFD, so
+    that a command writing the text back (``upgrade --in-place``) keeps them
+    (encode with ``surrogateescape``)."""
     try:
         data = read_bytes(path)
         if data[:4] == b"ML\xefR":
@@ -134,7 +138,7 @@ def read_input(path: str) -> str:
         raise InputError(e.strerror or str(e), path) from None
     if b"\0" in data:
         raise InputError("binary file (it contains NUL bytes), not MLIR text or MLIR bytecode", path)
-    return decode(data)
+    return data.decode("utf-8", errors="surrogateescape") if keep_bytes else decode(data)
 
 
 def inputs(paths: list[str]) -> Iterator[tuple[str, str | None]]:
@@ -159,17 +163,27 @@ def inputs(paths: list[str]) -> Iterator[tuple[str, str | None]]:
             yield arg, None
 
 
+def input_errors(doc: object) -> list[object]:
+    """The diagnostics of error severity of ``doc`` (a ``Document``): the
+    ones ``check`` reports (syntax, verifier and analysis errors, from
+    :func:`affine_lsp.diagnostics.collect`), in its order. Every command
+    refuses an input that has one (status 1, nothing written)."""
+    from affine_lsp import diagnostics
+
+    return [n for n in diagnostics.collect(doc) if n.severity == "error"]  # type: ignore[arg-type]
+
+
 def report_errors(path: str, doc: object, stream: TextIO | None = None) -> int:
-    """Print the syntax and verifier errors of ``doc`` (a ``Document``) as
-    mlir-opt does (``FILE:LINE:COL: error: MESSAGE``); their number."""
-    errors = [n for n in doc.notes() if n.severity == "error"]  # type: ignore[attr-defined]
+    """Print the errors of ``doc`` (a ``Document``) exactly as ``check``
+    prints them (``FILE:LINE:COL: error: MESSAGE``, mlir-opt's format; see
+    :func:`input_errors`) on standard error; their number. The one rule for
+    invalid input: a command that gets a nonzero count returns
+    :data:`EXIT_ERRORS` and writes nothing."""
+    errors = input_errors(doc)
     if errors:
-        lines = doc.lines  # type: ignore[attr-defined]
-        out = []
-        for n in errors:
-            line, col = lines.position(n.span.start)
-            out.append(f"{path}:{line + 1}:{col + 1}: error: {n.message}")
-        print("\n".join(out), file=stream or sys.stderr)
+        from affine_lsp import diagnostics
+
+        print(diagnostics.format_text(path, doc, errors), file=stream or sys.stderr)  # type: ignore[arg-type]
     return len(errors)
 
 

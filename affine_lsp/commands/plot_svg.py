@@ -266,7 +266,11 @@ def render_svg(data: dict, title: str = "") -> str:
     c.text(lx, ly, "Legend", bold=True)
     ly += 20
     c.out.append(f'<circle cx="{_fmt(lx + 10)}" cy="{_fmt(ly - 4)}" r="4" fill="#444"/>')
-    shown = f"iteration ({len(pts)} drawn" + (f" of {data['numPoints']}, sampled)" if data.get("sampled") else ")")
+    total = data.get("numPoints")  # None: too many to count (more than the points drawn)
+    if not data.get("sampled"):
+        shown = f"iteration ({len(pts)} drawn)"
+    else:
+        shown = f"iteration ({len(pts)} drawn of {total}, sampled)" if total is not None else f"iteration ({len(pts)} drawn of more than {len(pts)})"
     c.text(lx + 26, ly, fit(shown, lw - 26))
     dep_counts = Counter(d["kind"] for d in deps)
     for kind, colour in KIND_COLOURS.items():

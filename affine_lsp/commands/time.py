@@ -50,5 +50,8 @@ def run(args: argparse.Namespace) -> int:
         return frontend.EXIT_ERRORS
     if report.remarks.strip():
         sys.stderr.write(report.remarks.replace("<input>", args.file))
-    sys.stdout.write(json.dumps(report.as_json(), indent=2) + "\n" if args.format == "json" else report.text())
+    # mlir-opt's diagnostics of a program that failed, on the user's lines
+    # (harness.user_positions): named by the user's path
+    out = json.dumps(report.as_json(), indent=2) + "\n" if args.format == "json" else report.text()
+    sys.stdout.write(out.replace("<input>:", f"{args.file}:"))
     return frontend.EXIT_OK if report.ok() else frontend.EXIT_ERRORS

@@ -43,6 +43,13 @@ def add_common_arguments(p: argparse.ArgumentParser, verb: str) -> None:
 def add_arguments(t: Transformation, p: argparse.ArgumentParser) -> None:
     """The common options, then the transformation's own."""
     add_common_arguments(p, t.cli_verb.replace(" ", "-"))
+    if t.reports_every_loop:
+        done = past(t.cli_verb)
+        p.epilog = (
+            "Without a selection (--loop LINE, --func NAME), every loop nest of the file is considered, as with --all.\n"
+            f"Each one gets one line on standard error, without -v: 'FILE:LINE:COL: remark: {done} ...; predicted: ...'\n"
+            f"or 'FILE:LINE:COL: remark: not {done}: left alone: REASON'."
+        )
     groups: dict[int, argparse._MutuallyExclusiveGroup] = {}
     for o in t.options:
         if o.group and o.group not in groups:
@@ -61,12 +68,13 @@ def run(t: Transformation, args: argparse.Namespace) -> int:
             print(f"{args.file}: error: {e}", file=sys.stderr)
             return e.status
         raise frontend.UsageError(str(e)) from None
-    return run_transform(args, t.cli_verb, rewrite)
+    return run_transform(args, t.cli_verb, rewrite, every_loop=t.reports_every_loop)
 
 
-def run_transform(args: argparse.Namespace, verb: str, transform: Rewrite) -> int:
+def run_transform(args: argparse.Namespace, verb: str, transform: Rewrite, every_loop: bool = False) -> int:
     """Read ``args.file``, run ``transform(text, lines)`` (lines: None for
-    ``--all``), report the outcomes on standard error, write the text."""
+    ``--all``), report the outcomes on standard error, write the text.
+    ``every_loop``: the loops left alone are reported without ``-v`` too."""
     from affine_lsp.syntax.document import Document
 
     text = frontend.read_input(args.file)
@@ -89,7 +97,7 @@ def run_transform(args: argparse.Namespace, verb: str, transform: Rewrite) -> in
         elif lines is not None:
             print(f"{args.file}:{o.line}:{col}: error: cannot {verb} this loop: {o.message}", file=sys.stderr)
             status = 1
-        elif args.verbose:
+        elif args.verbose or every_loop:
             print(f"{args.file}:{o.line}:{col}: remark: not {past(verb)}: {o.message}", file=sys.stderr)
     sys.stdout.write(new)
     return status

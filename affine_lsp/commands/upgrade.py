@@ -11,9 +11,13 @@ command.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 from affine_lsp.commands import frontend
+
+_ESCAPED = re.compile("[\udc80-\udcff]")
+"""A byte that is not UTF-8, as ``surrogateescape`` reads it."""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -27,7 +31,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.in_place and (args.file == "-" or args.output != "-"):
         raise frontend.UsageError("--in-place rewrites a named FILE; it takes no '-' and no -o")
-    text = frontend.read_input(args.file)
+    # Bytes that are not UTF-8 (a Latin-1 comment) are kept as they are:
+    # read with surrogateescape, written back the same way.
+    text = frontend.read_input(args.file, keep_bytes=True)
     result = upgrade_text(text)
     for p in result.problems:
         print(f"{args.file}:{p.line}: warning: {p.message}", file=sys.stderr)
@@ -36,12 +42,16 @@ def run(args: argparse.Namespace) -> int:
 
         # What is still wrong after the upgrade is not legacy syntax: the
         # input has errors (reported at their place in the upgraded text).
-        if frontend.report_errors(args.file, Document(result.text, uri=args.file)):
+        # (the checks see U+FFFD for each such byte, at the same offsets)
+        if frontend.report_errors(args.file, Document(_ESCAPED.sub("\ufffd", result.text), uri=args.file)):
             return frontend.EXIT_ERRORS
     if args.in_place:
         if result.text != text:
             frontend.check_writable(args.file)
-            frontend.write_file(args.file, result.text.encode("utf-8"))
+            frontend.write_file(args.file, result.text.encode("utf-8", errors="surrogateescape"))
+    elif _ESCAPED.search(result.text):
+        sys.stdout.flush()
+        sys.stdout.buffer.write(result.text.encode("utf-8", errors="surrogateescape"))  # type: ignore[attr-defined]
     else:
         sys.stdout.write(result.text)
     return 1 if result.problems else 0

@@ -59,6 +59,8 @@ from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform, ap
 from affine_lsp.transforms.fusion_codegen import CodegenError, Plan, PrivateBuf, Rewrite, build_rewrite
 from affine_lsp.transforms.fusion_cost import COMPUTE_TOLERANCE, Profit, evaluate, report_table
 from affine_lsp.transforms.fusion_ir import (
+    READ_OPS,
+    WRITE_OPS,
     access_memref,
     block_path,
     element_size,
@@ -76,7 +78,7 @@ from affine_lsp.transforms.fusion_ir import (
 from affine_lsp.transforms.fusion_isl import CAccess, CanonModel
 from affine_lsp.transforms.fusion_predict import predict
 from affine_lsp.transforms.fusion_slice import Slice, chain_of, compute_slice, private_region
-from affine_lsp.transforms.fusion_validate import validate
+from affine_lsp.transforms.fusion_validate import Verdict, validate
 from affine_lsp.transforms.profitability import Prediction
 from affine_lsp.transforms.rewrite import NameGen, checked_in_section, function_context
 
@@ -379,12 +381,15 @@ def _enc(m: Value) -> str:
     return enc(m.name)
 
 
-def try_depth(doc: Document, pa: PairAnalysis, depth: int) -> FusionResult | None:
+def try_depth(doc: Document, pa: PairAnalysis, depth: int, why: list[Verdict] | None = None) -> FusionResult | None:
     """The first valid variant at ``depth`` (``doc`` is the document the IR
-    was built from)."""
+    was built from). ``why`` gets the reason each refused variant was
+    refused (the validator's words: the access that would read other values)."""
     text = doc.text
     sl = pa.slices.get(depth)
     if sl is None or sl.empty:
+        if why is not None:
+            why.append(Verdict(False, "the slice of the source is empty"))
         return None
     names = NameGen.from_text(text)
     try:
@@ -406,13 +411,13 @@ def try_depth(doc: Document, pa: PairAnalysis, depth: int) -> FusionResult | Non
             continue
         seen.add(key)
         plan = Plan(pa.kind, pa.src, pa.dst, pa.block, depth, pa.chain, sl, remove, pv, pa.insert_before)
-        got = _attempt(doc, pa, plan)
+        got = _attempt(doc, pa, plan, why)
         if got is not None:
             return got
     return None
 
 
-def _attempt(doc: Document, pa: PairAnalysis, plan: Plan) -> FusionResult | None:
+def _attempt(doc: Document, pa: PairAnalysis, plan: Plan, why: list[Verdict] | None = None) -> FusionResult | None:
     text = doc.text
     try:
         rw = build_rewrite(text, plan, NameGen.from_text(text) if not plan.private else _names_with(text, plan))
@@ -457,6 +462,8 @@ def _attempt(doc: Document, pa: PairAnalysis, plan: Plan) -> FusionResult | None
         return None
     verdict = validate(rw, pa.func, pa.block, new_func, new_block)
     if not verdict.ok:
+        if why is not None:
+            why.append(verdict)
         return None
     try:
         checked_in_section(doc, rw.edits)
@@ -631,13 +638,13 @@ def depends(x: Operation, y: Operation) -> bool:
 # ------------------------------------------------------------------- API
 
 
-def fusion_candidates(doc: Document, loop_op: Operation, other: Operation | None = None, include_unprofitable: bool = False) -> list[Transform]:
-    """Legal (and, by default, profitable) fusions involving ``loop_op``."""
+def _pairs(loop_op: Operation, other: Operation | None = None) -> list[tuple[str, Operation, Operation]]:
+    """The ``(kind, src, dst)`` pairs a fusion involving ``loop_op`` (with
+    ``other``, or with any nest of its block) may fuse, each once."""
     nest = _nest_root(loop_op)
-    if nest is None:
+    if nest is None or nest.parent is None:
         return []
     block = nest.parent
-    assert block is not None
     pairs: list[tuple[str, Operation, Operation]] = []
     others = [_nest_root(other)] if other is not None else [o for o in _nests(block) if o is not nest]
     for o in others:
@@ -647,7 +654,7 @@ def fusion_candidates(doc: Document, loop_op: Operation, other: Operation | None
         pairs.append((PRODUCER_CONSUMER, first, second))
         pairs.append((SIBLING, o, nest))
         pairs.append((SIBLING, nest, o))
-    out: list[Transform] = []
+    out: list[tuple[str, Operation, Operation]] = []
     seen: set[tuple[int, int, str]] = set()
     for kind, src, dst in pairs:
         key = (id(src), id(dst), kind)
@@ -657,6 +664,71 @@ def fusion_candidates(doc: Document, loop_op: Operation, other: Operation | None
         try:
             if kind == SIBLING and not any(s is src for s, _ in sibling_candidates(block, dst)):
                 continue
+        except Exception:  # never let a request fail
+            log.exception("sibling candidates failed")
+            continue
+        out.append((kind, src, dst))
+    return out
+
+
+def pair_refusal(doc: Document, kind: str, src: Operation, dst: Operation) -> str | None:
+    """Why no depth of fusing ``src`` into ``dst`` is legal (the analysis's
+    or the validator's words, naming the access whose values would change),
+    or None when one is. Tries every depth, deepest first. Never raises."""
+    try:
+        pa = analyze_pair(kind, src, dst)
+        if not pa.ok:
+            return pa.reason
+        why: list[Verdict] = []
+        for d in range(pa.max_depth, 0, -1):
+            if try_depth(doc, pa, d, why) is not None:
+                return None
+        if not why:
+            return "no depth has a slice to fuse"
+        return _dependence_words(doc, src, dst, why[-1])
+    except Exception as e:  # keep the CLI alive on any IR
+        log.exception("fusion refusal of %s into %s failed", src, dst)
+        return f"cannot analyse: {type(e).__name__}"
+
+
+def _dependence_words(doc: Document, src: Operation, dst: Operation, verdict: Verdict) -> str:
+    """The validator's refusal with the dependence it breaks: the access
+    whose values would change and the stores of the other nest to its memref,
+    with their lines."""
+    acc = verdict.access
+    m = access_memref(acc) if acc is not None else None
+    if acc is None or m is None:
+        return verdict.reason
+    line = doc.lines.position(acc.span.start)[0] + 1
+    other = dst if src is acc or src.is_ancestor_of(acc) else src
+    writes = sorted({doc.lines.position(op.span.start)[0] + 1 for op in walk_accesses(other) if op.name in WRITE_OPS and access_memref(op) is m})
+    what = "load" if acc.name in READ_OPS else "access"
+    kind = "read-after-write" if other is src else "write-after-read"
+    many = len(writes) > 1
+    if not writes:
+        return f"the {what} of {m.name} at line {line} would read other values ({verdict.reason})"
+    return (
+        f"the {what} of {m.name} at line {line} would read other values: fusing reverses the {kind} dependence between it "
+        f"and the store{'s' if many else ''} to {m.name} at line{'s' if many else ''} {', '.join(map(str, writes))}"
+    )
+
+
+def fusion_refusals(doc: Document, loop_op: Operation, other: Operation | None = None) -> list[tuple[str, Operation, Operation, str]]:
+    """``(kind, src, dst, reason)`` for each pair involving ``loop_op`` (see
+    :func:`fusion_candidates`) that has no legal fusion at any depth."""
+    out = []
+    for kind, src, dst in _pairs(loop_op, other):
+        why = pair_refusal(doc, kind, src, dst)
+        if why is not None:
+            out.append((kind, src, dst, why))
+    return out
+
+
+def fusion_candidates(doc: Document, loop_op: Operation, other: Operation | None = None, include_unprofitable: bool = False) -> list[Transform]:
+    """Legal (and, by default, profitable) fusions involving ``loop_op``."""
+    out: list[Transform] = []
+    for kind, src, dst in _pairs(loop_op, other):
+        try:
             res = fuse_pair(doc, kind, src, dst, include_unprofitable=include_unprofitable)
             if res is None:
                 continue
@@ -703,7 +775,9 @@ def _transform(doc: Document, res: FusionResult) -> Transform:
     return Transform("fuse", res.title(), res.edits, "\n".join(details), data, prediction=pred)
 
 
-def _profit_lines(pa: PairAnalysis, chosen: int | None) -> list[str]:
+def _profit_lines(pa: PairAnalysis, chosen: int | None, refusal: str | None = None) -> list[str]:
+    """The cost model's lines; ``chosen``: the depth of the legal fusion;
+    ``refusal``: why no depth is legal (then no prediction is given)."""
     pr = pa.profit
     assert pr is not None
     out = []
@@ -742,7 +816,9 @@ def _profit_lines(pa: PairAnalysis, chosen: int | None) -> list[str]:
         out.append("No depth is profitable under MLIR's cost model.")
     if chosen is not None and best is not None and chosen != best and not pr.multi_store:
         out.append(f"Depth {best} is not legal; depth {chosen} is the best legal one.")
-    if chosen is None:
+    if chosen is None and refusal is not None:
+        out.append(f"Not legal at any depth, so no prediction: {refusal}.")
+    elif chosen is None:
         order = list(_depth_order(pa, False, False))
         if order:
             out.append(f"Prediction at depth {order[0]} (if legal): " + predict(pa.kind, pr, order[0], pa.memrefs).markdown())
@@ -753,8 +829,10 @@ def _profit_lines(pa: PairAnalysis, chosen: int | None) -> list[str]:
 
 
 @scratch_documents()
-def fusion_report(loop_op: Operation, doc: Document | None = None) -> str:
-    """Markdown: the profitability of fusing ``loop_op`` at every depth."""
+def fusion_report(loop_op: Operation, doc: Document | None = None, check_legality: bool = False) -> str:
+    """Markdown: the profitability of fusing ``loop_op`` at every depth.
+    ``check_legality`` (with ``doc``): each pair is also fused and validated;
+    an illegal pair says why instead of a prediction (``fuse --report``)."""
     nest = _nest_root(loop_op)
     if nest is None or nest.parent is None:
         return ""
@@ -774,13 +852,24 @@ def fusion_report(loop_op: Operation, doc: Document | None = None) -> str:
                     where = f" (lines {doc.lines.position(src.span.start)[0] + 1} → {doc.lines.position(dst.span.start)[0] + 1})"
                 mems = ", ".join(f"`{m.name}`" for m in pa.memrefs)
                 parts.append(f"#### Fusion {kind}{where} on {mems}")
-                parts.extend(_profit_lines(pa, None))
+                if check_legality and doc is not None:
+                    res = fuse_pair(doc, kind, src, dst, include_unprofitable=True)
+                    if res is None:
+                        parts.extend(_profit_lines(pa, None, pair_refusal(doc, kind, src, dst) or "no depth is legal"))
+                    else:
+                        parts.extend(_profit_lines(pa, res.depth))
+                        parts.append("")
+                        unless = "" if res.prediction.profitable else "; not fused without --force"
+                        parts.append(f"Legal at depth {res.depth} (validated on the generated code){unless}. " + res.prediction.markdown())
+                else:
+                    parts.extend(_profit_lines(pa, None))
                 parts.append("")
             except Exception:  # a hover must never fail
                 log.exception("fusion report failed")
     if not parts:
         return ""
-    parts.append("Legality is checked on the generated code when the fusion is offered (code action *Fuse loops here*).")
+    if not (check_legality and doc is not None):
+        parts.append("Legality is checked on the generated code when the fusion is offered (code action *Fuse loops here*).")
     return "\n".join(["### Loop fusion", "", *parts]).rstrip() + "\n"
 
 

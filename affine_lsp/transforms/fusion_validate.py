@@ -53,6 +53,9 @@ class Corr:
 class Verdict:
     ok: bool
     reason: str = ""
+    access: Operation | None = None
+    """The original access whose values the fusion would change (a read that
+    would get other values, or a store whose value would not be the last)."""
 
 
 def validate(rw: Rewrite, old_func: Operation, old_block: Block, new_func: Operation, new_block: Block) -> Verdict:
@@ -328,7 +331,7 @@ def _compare(plan: object, cm_o: CanonModel, old_accs: list[CAccess], corrs: lis
             lhs = fn.dep.intersect_range(n_dom).reverse().apply_range(back_all)
             rhs = isl.UnionMap.from_map(c.back).apply_range(fo.dep.intersect_range(o_dom).reverse())
             if not lhs.is_equal(rhs):
-                return Verdict(False, f"{c.new.acc.describe()} would read other values than {c.old.acc.describe()}")
+                return Verdict(False, f"{c.new.acc.describe()} would read other values than {c.old.acc.describe()}", c.old.op)
             ns = fn.nosrc.intersect_domain(n_dom)
             if not ns.is_empty():
                 return Verdict(False, f"{c.new.acc.describe()} would read its private buffer before it is written")
@@ -339,12 +342,12 @@ def _compare(plan: object, cm_o: CanonModel, old_accs: list[CAccess], corrs: lis
         k = c.back.product(ident).intersect_domain(c.new.relation.wrap())
         rhs = isl.UnionMap.from_map(k).apply_range(_keyed(fo.full, c.old.stmt))
         if not lhs.is_equal(rhs):
-            return Verdict(False, f"{c.new.acc.describe()} would read other values than {c.old.acc.describe()}")
+            return Verdict(False, f"{c.new.acc.describe()} would read other values than {c.old.acc.describe()}", c.old.op)
         ns_n = fn.nosrc.intersect_domain(n_dom).wrap()
         ns_o = fo.nosrc.intersect_domain(o_dom).wrap()
         pre = isl.UnionMap.from_map(k).intersect_range(ns_o).domain()
         if not ns_n.is_equal(pre):
-            return Verdict(False, f"{c.new.acc.describe()} would read values from before the loops that the original did not, or the reverse")
+            return Verdict(False, f"{c.new.acc.describe()} would read values from before the loops that the original did not, or the reverse", c.old.op)
     # 4: the last writes
     for mid in fins:
         if mid not in observable:

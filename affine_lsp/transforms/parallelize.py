@@ -358,11 +358,20 @@ def parallelize_candidates(doc: object, loop_op: Operation) -> list[Transform]:
     return [Transform("parallelize", title, edits, details + ".", {"loop": loop_op.span.start})]
 
 
-def parallelize_document(text: str, lines: Sequence[int] | None = None, max_nested: int | None = None) -> tuple[str, list[LoopOutcome]]:
+NO_PREDICTION = "affine.parallel runs sequentially unless lowered to threads"
+"""Why a parallelization has no prediction (the CLI's remark)."""
+
+
+def parallelize_document(
+    text: str, lines: Sequence[int] | None = None, max_nested: int | None = None, only_predicted_faster: bool = False
+) -> tuple[str, list[LoopOutcome]]:
     """Parallelize every parallel loop of ``text`` (like ``-affine-parallelize``
     with ``parallel-reductions``), or only the loops starting on ``lines``
     (1-based). Legality is decided on the input, as MLIR does, then the loops
     are rewritten (:func:`~affine_lsp.transforms.rewrite.apply_sequentially`).
+    ``only_predicted_faster``: the rule of every ``--all`` of the CLI (only
+    rewrites predicted faster): a parallelization has no prediction, so none
+    is applied; each legal loop's outcome says so.
     Returns the new text and one outcome per loop considered."""
     from affine_lsp.syntax.document import Document
 
@@ -379,6 +388,13 @@ def parallelize_document(text: str, lines: Sequence[int] | None = None, max_nest
             if depth >= max_nested:
                 outcomes.append(LoopOutcome(op.span.start, line, False, f"more than {max_nested} nested parallel loops"))
                 continue
+        if only_predicted_faster:
+            outcomes.append(
+                LoopOutcome(
+                    op.span.start, line, False, f"{remark(None, NO_PREDICTION)}: --all applies only rewrites predicted faster (--force parallelizes it)"
+                )
+            )
+            continue
         chosen.append(op)
 
     def rewrite(cur: str, op: Operation) -> list[TextEdit] | str:
@@ -396,7 +412,7 @@ def parallelize_document(text: str, lines: Sequence[int] | None = None, max_nest
                 doc.lines.line_of(op.span.start) + 1,
                 why is None,
                 msg,
-                remark(None, "affine.parallel runs sequentially unless lowered to threads"),
+                remark(None, NO_PREDICTION),
             )
         )
     outcomes.sort(key=lambda o: o.offset)
@@ -406,5 +422,6 @@ def parallelize_document(text: str, lines: Sequence[int] | None = None, max_nest
 def parallelize_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
     """``affine-lsp parallelize``: like ``mlir-opt
     -affine-parallelize="parallel-reductions=1"``, every loop without a
-    carried dependence (``--all``) or the ones on ``--loop``."""
-    return lambda text, lines: parallelize_document(text, lines, args.max_nested)
+    carried dependence (``--all``: with ``--force`` only, since none has a
+    prediction) or the ones on ``--loop``."""
+    return lambda text, lines: parallelize_document(text, lines, args.max_nested, only_predicted_faster=lines is None and not args.force)

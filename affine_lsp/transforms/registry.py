@@ -70,7 +70,22 @@ class Transformation:
     (Plain classes, not dataclasses or named tuples: ``--help`` reads the
     registry, and those would cost it ``inspect`` or an ``exec`` per class.)"""
 
-    __slots__ = ("actions", "any_loop", "command", "help", "module", "name", "options", "pairs", "rewrite", "settings", "title", "verb", "verdicts")
+    __slots__ = (
+        "actions",
+        "any_loop",
+        "command",
+        "help",
+        "module",
+        "name",
+        "options",
+        "pairs",
+        "reports_every_loop",
+        "rewrite",
+        "settings",
+        "title",
+        "verb",
+        "verdicts",
+    )
 
     def __init__(
         self,
@@ -88,6 +103,7 @@ class Transformation:
         verb: str = "",
         options: tuple[Option, ...] = (),
         command: str | None = None,
+        reports_every_loop: bool = False,
     ) -> None:
         self.name = name
         """The CLI subcommand (``unroll-jam``)."""
@@ -115,6 +131,8 @@ class Transformation:
         """Its CLI options, after the common ones (``FILE``, ``--loop``, ``--all``, ``-v``, ``-o``)."""
         self.command = command
         """A CLI module of its own (``add_arguments``, ``run``) instead of ``rewrite`` and ``options``."""
+        self.reports_every_loop = reports_every_loop
+        """The CLI says what it did with every loop it considered, without ``-v`` (optimize: one line per nest)."""
 
     @property
     def cli_verb(self) -> str:
@@ -165,7 +183,10 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         actions="parallelize_candidates",
         any_loop=True,
         rewrite="parallelize_rewrite",
-        options=(option("--max-nested", type=int, default=None, metavar="N", help="at most N nested affine.parallel ops (like max-nested)"),),
+        options=(
+            option("--max-nested", type=int, default=None, metavar="N", help="at most N nested affine.parallel ops (like max-nested)"),
+            _force("with --all, also parallelize the loops without a prediction (all of them: affine.parallel runs sequentially unless lowered to threads)"),
+        ),
     ),
     Transformation(
         "tile",
@@ -249,6 +270,7 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         "reschedule (isl's scheduler), tile and regenerate affine loop nests for speed",
         actions="optimize_candidates",
         rewrite="optimize_rewrite",
+        reports_every_loop=True,
         options=(
             option("--func", action="append", metavar="NAME", help="optimize the top-level nests of function NAME together (repeatable)"),
             option(
