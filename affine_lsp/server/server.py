@@ -320,6 +320,32 @@ class AffineLanguageServer(LanguageServer):
         _warm_up(self.engine)
         return self.engine.flow_worker.prefork(beside_threads=True)
 
+    def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
+        """Serve over ``stdin``/``stdout`` (standard input and output) as
+        pygls does, but with the reader of :mod:`.framing`, which recovers
+        from a bad frame at the next header."""
+        import sys
+        from threading import Event
+
+        from affine_lsp.server import framing
+
+        self._stop_event = stop = Event()
+        source = stdin or sys.stdin.buffer
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        read_some = getattr(source, "read1", None) or source.read
+
+        async def read() -> bytes:
+            return await asyncio.get_running_loop().run_in_executor(self.thread_pool, read_some, framing.CHUNK)
+
+        try:
+            asyncio.run(framing.run(stop, read, self.protocol, self.report_server_error))
+        except BrokenPipeError:
+            log.error("Connection to the client is lost! Shutting down the server.")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
     def shutdown(self) -> None:
         for pool in (self.parse_pool, self.analysis_pool, self.request_pool, self.ondemand_pool):
             pool.shutdown(wait=False, cancel_futures=True)
