@@ -133,6 +133,11 @@ class AffineProtocol(LanguageServerProtocol):
                     log.exception("storing the answer to initialize failed")
         super()._send_response(msg_id, result, error)
 
+    @lsp_method(types.EXIT)
+    def lsp_exit(self, *args: Any) -> Generator[Any, Any, None]:
+        self._server.exit_code = 0 if self._shutdown else 1  # (what affine-lsp serve returns)
+        yield from super().lsp_exit(*args)
+
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, types.InitializeResult]:
         # The engine counts columns in UTF-16 code units, the LSP default.
@@ -194,6 +199,7 @@ class AffineLanguageServer(LanguageServer):
         self._busy_lock = threading.Lock()
         # Fork the dataflow worker after initialize (affine-lsp serve sets it; tests start it on demand).
         self.prefork = False
+        self.exit_code: int | None = None  # set by the client's exit notification
         self.early: Any = None  # early_initialize.Early: initialize read (and maybe answered) before the server was loaded
         self.client_pull_diagnostics = False
         self.client_diagnostic_refresh = False
