@@ -64,6 +64,17 @@ class ServerCancelled:
         self.data = data
 
 
+def _without_traceback(error: Any) -> Any:
+    """``error`` (a ResponseError) without the Python traceback pygls puts
+    in the ``data`` of an internal error: an answer carries a message, the
+    traceback is in the log (pygls logged the exception)."""
+    data = getattr(error, "data", None)
+    if isinstance(data, dict) and "traceback" in data:
+        rest = {k: v for k, v in data.items() if k != "traceback"}
+        return types.ResponseError(code=error.code, message=error.message, data=rest or None)
+    return error
+
+
 class AffineProtocol(LanguageServerProtocol):
     """pygls' protocol with four changes:
 
@@ -75,6 +86,8 @@ class AffineProtocol(LanguageServerProtocol):
       workspace copy is only kept (and cross-checked) in debug mode;
     * positions are always UTF-16 (the engine's LineIndex);
     * a handler may answer :class:`ServerCancelled` (an error response);
+    * no error response carries a Python traceback (it goes to the log);
+    * the client's ``exit`` sets the status of ``affine-lsp serve``;
     * standard output is written by a thread (:mod:`.writer`);
     * the client's answer to a request of ours that was cancelled is dropped.
     """
@@ -120,6 +133,8 @@ class AffineProtocol(LanguageServerProtocol):
         super().set_writer(writer, include_headers)
 
     def _send_response(self, msg_id: Any, result: Any | None = None, error: Any = None) -> None:
+        if error is not None:
+            error = _without_traceback(error)
         if isinstance(result, ServerCancelled):
             result, error = None, types.ResponseError(code=types.LSPErrorCodes.ServerCancelled, message=result.message, data=result.data)
         early = self._server.early
@@ -280,7 +295,12 @@ class AffineLanguageServer(LanguageServer):
 
     def apply_settings(self, raw: Any) -> None:
         old = self.settings
-        new = old.merged(raw)
+        problems: list[str] = []
+        new = old.merged(raw, problems)
+        for text in problems:
+            log.warning("settings: %s", text)
+            with contextlib.suppress(Exception):  # (no client attached: a test's server)
+                self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=f"affine-lsp: {text}"))
         if new == old:
             return
         self.settings = new

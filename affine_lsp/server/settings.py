@@ -12,12 +12,16 @@ The same shape arrives as ``initializationOptions`` and as the answer to
 
 Dotted keys (``{"analysis.enabled": false}``) are accepted too. Values of the
 wrong type are ignored (the previous value is kept), so a bad setting never
-stops the server.
+stops the server. ``toolchain.mlirBin`` names programs the server runs, so it
+must be an absolute path (``~`` expanded): a relative one would be resolved
+against wherever the server runs (a repository's folder); it is refused, with
+a message.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -60,8 +64,9 @@ class Settings:
         (("toolchain", "timeAfter"), "time_after", str, None),
     )
 
-    def merged(self, raw: Any) -> Settings:
-        """A copy with the values found in ``raw`` (a settings object)."""
+    def merged(self, raw: Any, problems: list[str] | None = None) -> Settings:
+        """A copy with the values found in ``raw`` (a settings object); the
+        values refused with a reason the user should see go to ``problems``."""
         if not isinstance(raw, Mapping):
             return self
         if SECTION in raw and isinstance(raw[SECTION], Mapping):
@@ -78,6 +83,14 @@ class Settings:
                 sizes = _int_list(value)
                 if sizes and all(x >= minimum for x in sizes):
                     changes[field] = sizes
+            elif field == "mlir_bin":
+                if isinstance(value, str):
+                    path = os.path.expanduser(value.strip()) if value.strip() else ""
+                    if path and not os.path.isabs(path):
+                        if problems is not None:
+                            problems.append(f"affineLsp.toolchain.mlirBin must be an absolute path; {value!r} is ignored")
+                    else:
+                        changes[field] = path
             elif typ is str:
                 if isinstance(value, str) and (minimum is None or value in minimum):
                     changes[field] = value
