@@ -191,3 +191,52 @@ def test_mlir_bin_setting() -> None:
     assert s.merged({"toolchain": {"mlirBin": "bin"}}, problems).mlir_bin == "/opt/llvm/bin" and len(problems) == 1
     assert s.merged({"toolchain": {"mlirBin": ""}}).mlir_bin == ""
     assert Settings().merged({"toolchain": {"mlirBin": "~/llvm/bin"}}).mlir_bin == os.path.expanduser("~/llvm/bin")
+
+
+def _read_all(data: bytes, step: int) -> list[Any]:
+    """What the server's reader makes of ``data`` fed ``step`` bytes at a
+    time (as :func:`affine_lsp.server.framing.run` does, without a server),
+    then a pause."""
+    from affine_lsp.server.framing import Dropped, Framer
+
+    f = Framer()
+    out: list[Any] = []
+
+    def drain() -> None:
+        while (item := f.next()) is not None:
+            if isinstance(item, Dropped):
+                out.append(item)
+                continue
+            try:
+                out.append(json.loads(item))
+            except ValueError as e:
+                out.append(f.reject(item, str(e)))
+
+    for i in range(0, len(data), step):
+        f.feed(data[i : i + step])
+        drain()
+    if (d := f.stalled()) is not None:
+        out.append(d)
+        drain()
+    return out
+
+
+@pytest.mark.parametrize("step", [1, 2, 7, 64, 100_000])
+def test_the_framer_resyncs_however_the_bytes_arrive(step: int) -> None:
+    from affine_lsp.server.framing import Dropped
+
+    a = _request_bytes(1, "a", {"x": [1, 2]})
+    b = _request_bytes(2, "b", {"y": "z" * 50})
+    small = b'{"id":3,"method":"c"}'
+    cases = {
+        "+40": (_frame(a, 40) + _frame(b), [1], [b]),
+        "+40, then a message shorter than 40 bytes": (_frame(a, 40) + _frame(small), [1], [small]),
+        "-10": (_frame(a, -10) + _frame(b), [1], [b]),
+        "no Content-Length": (b"Content-Type: x\r\n\r\n" + a + _frame(b), [], [b]),
+        "lower case, LF only": (b"content-length: %d\n\n" % len(a) + a + _frame(b), [], [a, b]),
+        "a stray line break": (_frame(a) + b"\r\n" + _frame(b), [], [a, b]),
+    }
+    for name, (data, dropped_ids, bodies) in cases.items():
+        out = _read_all(data, step)
+        assert [json.loads(x) for x in bodies] == [o for o in out if not isinstance(o, Dropped)], name
+        assert dropped_ids == [o.msg_id for o in out if isinstance(o, Dropped) and o.msg_id is not None], (name, out)

@@ -11,14 +11,18 @@ whenever a frame is wrong:
 * a header block without a valid ``Content-Length`` (missing, not a number,
   over :data:`MAX_CONTENT_LENGTH`), or bytes that are not a header: skipped
   up to the next ``Content-Length:``;
-* a body in which a header starts before the declared length is reached (the
-  length was too large): cut there, reported, and reading goes on at that
-  header, without waiting for bytes that will never come. Raw CR/LF cannot
-  occur inside a JSON string, so ``Content-Length: <digits>`` followed by a
-  line break is never part of a valid body;
-* a body of the declared length that is not JSON (the length was too small,
-  or the bytes are garbage): reported; the rest is read as the next header
-  (and skipped to the next ``Content-Length:`` when it is not one).
+* a body that is not JSON (:meth:`Framer.reject`): when a header starts in
+  it, its length was too large: it is cut there and reading goes on at that
+  header; else (the length was too small, or garbage) the rest is read as the
+  next header (and skipped to the next ``Content-Length:`` when it is not
+  one). Raw CR/LF cannot occur inside a JSON string, so ``Content-Length:
+  <digits>`` followed by a line break is never part of a valid body;
+* a body still incomplete after :data:`STALL_S` without bytes
+  (:meth:`Framer.stalled`: the length was too large and the client waits for
+  the answer): when a header starts in what came, the same.
+
+A well-formed body costs nothing more than with pygls: nothing is searched
+in it (the JSON parser finds out).
 
 Each dropped frame is a :class:`Dropped` with the request id when one can
 be read from it, so that the client gets an error response instead of
@@ -40,10 +44,11 @@ log = logging.getLogger("affine_lsp.server.framing")
 
 MAX_CONTENT_LENGTH = 1 << 30
 MAX_HEADER_BYTES = 8192
-CHUNK = 1 << 16
+STALL_S = 0.5  # nothing more in the middle of a body for this long: look for a header in it
+CHUNK = 1 << 20  # (read1: what is there, up to this)
 
 _HEADER_START = re.compile(rb"content-length[ \t]*:", re.IGNORECASE)
-_HEADER_IN_BODY = re.compile(rb"content-length[ \t]*:[ \t]*\d+[ \t]*\r?\n", re.IGNORECASE)
+_HEADER_BEFORE_EOL = re.compile(rb"content-length[ \t]*:[ \t]*\d+[ \t]*\r?$", re.IGNORECASE)
 _HEADER_LINE = re.compile(rb"[A-Za-z0-9-]+[ \t]*:[^\r\n]*")
 # A top-level "id" before any nested object or array (how clients write requests).
 _ID = re.compile(rb'\s*\{[^{}\[\]]*?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
@@ -88,13 +93,56 @@ class Framer:
         self._scanned = 0  # how much of that body was searched for a header
         self._skip_from = -1  # >= 0: dropping bytes up to the next header, searched from there
 
-    def feed(self, data: bytes) -> list[bytes | Dropped]:
-        """What ``data`` (and what was left before it) completes."""
+    def feed(self, data: bytes) -> None:
+        """The next bytes of the stream."""
         self._buf += data
+
+    def next(self) -> bytes | Dropped | None:
+        """The next body or dropped frame the bytes fed so far hold; None
+        until more bytes come."""
         out: list[bytes | Dropped] = []
-        while self._headers(out) if self._length is None else self._body(out):
+        while not out and (self._headers(out) if self._length is None else self._body(out)):
             pass
+        return out[0] if out else None
+
+    def items(self, data: bytes) -> list[bytes | Dropped]:
+        """:meth:`feed` ``data``, then every :meth:`next` (for bodies that are all JSON)."""
+        self.feed(data)
+        out = []
+        while (item := self.next()) is not None:
+            out.append(item)
         return out
+
+    @property
+    def mid_body(self) -> bool:
+        return self._length is not None
+
+    def reject(self, body: bytes, why: str) -> Dropped:
+        """``body`` (from :meth:`next`) is not JSON (``why``): when a header
+        starts inside it (its length was too large) the bytes from there are
+        read again; the frame dropped."""
+        k = _header_in(body, 0, len(body))
+        if k < 0:
+            return Dropped(f"a body of {len(body)} bytes that is not JSON ({why})", recover_id(body))
+        self._buf[:0] = body[k:]
+        return Dropped(f"Content-Length {len(body)} but the next message starts after {k} bytes", recover_id(body[:k]))
+
+    def stalled(self) -> Dropped | None:
+        """No bytes came for a while in the middle of a body: when a header
+        starts in what came of it (its length was too large and the client
+        waits for the answer), the frame is dropped and reading goes on
+        there."""
+        if self._length is None:
+            return None
+        buf = self._buf
+        k = _header_in(buf, max(0, self._scanned - 16), len(buf))
+        self._scanned = len(buf)
+        if k < 0:
+            return None
+        length, self._length = self._length, None
+        cut = bytes(buf[:k])
+        del buf[:k]
+        return Dropped(f"Content-Length {length} but the next message starts after {k} bytes", recover_id(cut))
 
     def _skip_to_header(self, start: int, out: list[bytes | Dropped], reason: str) -> bool:
         """Report ``reason`` and drop the buffer up to the next
@@ -155,7 +203,7 @@ class Framer:
                 return self._skip_to_header(1, out, "a header block over 8 KB skipped")
         if bad is not None or length is None:
             return self._skip_to_header(pos, out, f"{bad or 'a header block without Content-Length'}: its message is skipped")
-        del buf[:pos]
+        self._buf = buf[pos:]  # (a new buffer: appending to one cut at its front moves it)
         self._length = length
         self._scanned = 0
         return True
@@ -164,23 +212,32 @@ class Framer:
         length = self._length
         assert length is not None
         buf = self._buf
-        # A header inside the declared body: the length was too large.
-        end = min(len(buf), length + 64)
-        early = _HEADER_IN_BODY.search(buf, max(0, self._scanned - 64), end)
-        self._scanned = end
-        if early is not None and early.start() < length:
-            cut = bytes(buf[: early.start()])
-            out.append(Dropped(f"Content-Length {length} but the next message starts after {len(cut)} bytes", recover_id(cut)))
-            del buf[: early.start()]
-            self._length = None
-            return True
         if len(buf) < length:
             return False
-        body = bytes(buf[:length])
-        del buf[:length]
+        body = bytes(memoryview(buf)[:length])
+        self._buf = buf[length:]
         self._length = None
         out.append(body)
         return True
+
+
+def _header_in(buf: bytes | bytearray, start: int, end: int) -> int:
+    """Where a ``Content-Length: <digits>`` line whose line break is in
+    ``buf[start:end]`` starts, or -1. A case-insensitive search of a whole
+    body is slow (50 ms for 2 MB): only the raw line breaks after a digit
+    are looked at (a JSON body has few raw line breaks)."""
+    nl = buf.find(b"\n", start, end)
+    while nl >= 0:
+        k = nl - 1
+        while k >= 0 and buf[k] in b" \t\r":
+            k -= 1
+        if k >= 0 and 48 <= buf[k] <= 57:
+            lo = max(0, nl - 64)
+            h = _HEADER_BEFORE_EOL.search(bytes(buf[lo:nl]))
+            if h is not None:
+                return lo + h.start()
+        nl = buf.find(b"\n", nl + 1, end)
+    return -1
 
 
 def _could_be_header(data: bytes) -> bool:
@@ -209,18 +266,16 @@ async def run(
             protocol._send_response(item.msg_id, None, err.to_response_error())
 
     framer = Framer()
-    while not stop_event.is_set():
-        data = await read()
-        if not data:
-            break
-        for item in framer.feed(data):
+
+    def drain() -> None:
+        while (item := framer.next()) is not None:
             if isinstance(item, Dropped):
                 report(item)
                 continue
             try:
                 message = json.loads(item, object_hook=protocol.structure_message)
-            except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:  # a length too small, garbage
-                report(Dropped(f"a body of {len(item)} bytes that is not JSON ({type(exc).__name__}: {str(exc)[:80]})", recover_id(item)))
+            except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:  # a length too large or too small, garbage
+                report(framer.reject(item, f"{type(exc).__name__}: {str(exc)[:80]}"))
                 continue
             except Exception as exc:
                 log.exception("Unable to read a message")
@@ -233,4 +288,24 @@ async def run(
                 log.exception("Unable to handle message")
                 if error_handler is not None:
                     error_handler(exc, JsonRpcException)
-        await asyncio.sleep(0)
+
+    pending: asyncio.Future[bytes] | None = None
+    try:
+        while not stop_event.is_set():
+            if pending is None:
+                pending = asyncio.ensure_future(read())
+            done, _ = await asyncio.wait({pending}, timeout=STALL_S if framer.mid_body else None)
+            if not done:  # (in the middle of a body)
+                if (dropped := framer.stalled()) is not None:
+                    report(dropped)
+                    drain()
+                continue
+            data = pending.result()
+            pending = None
+            if not data:
+                break
+            framer.feed(data)
+            drain()
+    finally:
+        if pending is not None:
+            pending.cancel()
