@@ -35,9 +35,13 @@ class Served:
     def __init__(self, *args: str) -> None:
         self.proc = subprocess.Popen([sys.executable, "-m", "affine_lsp", "serve", *args], env=server_env(), stdin=subprocess.DEVNULL, stderr=subprocess.PIPE)
         assert self.proc.stderr is not None
-        line = _readline(self.proc.stderr, TIMEOUT)
-        m = re.search(r"listening on (\S+?)(?:;|$)", line)
-        assert m, line
+        try:
+            line = _readline(self.proc.stderr, TIMEOUT)
+            m = re.search(r"listening on (\S+?)(?:;|$)", line)
+            assert m, line
+        except BaseException:
+            self.stop()
+            raise
         self.where = m.group(1)
         t = re.search(r"token in (\S+) ", line)
         self.token_file = Path(t.group(1)) if t else None
@@ -314,3 +318,10 @@ def test_unix_socket(tmp_path: Path) -> None:
         assert not path.exists()
     finally:
         s.stop()
+
+
+def test_exit_without_shutdown_ends_the_server_with_status_1(served: Served) -> None:
+    c = served.connect(served.token())
+    c.initialize()
+    c.send({"jsonrpc": "2.0", "method": "exit", "params": None})
+    assert served.proc.wait(TIMEOUT) == 1

@@ -137,9 +137,8 @@ def run(args: argparse.Namespace) -> int:
         server.start_io(stdin=early_initialize.Replay(early.prefix, sys.stdin.buffer))  # the bytes read again
     else:
         server.start_io()
-    if server.exit_code is not None:
-        return server.exit_code  # the client's exit: 0 after shutdown, else 1 (the LSP)
-    # The input ended without exit (the client went away).
-    from affine_lsp.commands.serve_listener import SESSION_DISCONNECTED
+    if not args.session_child:
+        return server.exit_code or 0  # the client's exit: 0 after shutdown, else 1 (the LSP); the input's end: 0
+    from affine_lsp.commands import serve_listener as sl
 
-    return SESSION_DISCONNECTED if args.session_child else 0
+    return {None: sl.SESSION_DISCONNECTED, 0: 0}.get(server.exit_code, sl.SESSION_EXIT_WITHOUT_SHUTDOWN)

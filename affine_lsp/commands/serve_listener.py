@@ -39,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 TOKEN_PREFIX = b"affine-lsp-token:"
@@ -47,6 +48,8 @@ MAX_TOKEN_LINE = 512
 MAX_PENDING = 8  # connections sending their token at the same time
 SESSION_DISCONNECTED = 75
 """The status of ``serve --stdio --session-child`` when the client went away without ``exit``."""
+SESSION_EXIT_WITHOUT_SHUTDOWN = 76
+"""... when the client sent ``exit`` without ``shutdown`` (0: after it; anything else: the server failed)."""
 
 
 class ListenerError(Exception):
@@ -137,9 +140,9 @@ def refuse(conn: socket.socket, text: str) -> None:
         conn.sendall(lsp_message(text))
         conn.shutdown(socket.SHUT_WR)
         # Read what the client had sent (closing with unread bytes would reset the connection before it reads the message).
-        for _ in range(64):
-            if not conn.recv(65536):
-                break
+        end = time.monotonic() + 2.0
+        while time.monotonic() < end and conn.recv(65536):
+            pass
     with contextlib.suppress(OSError):
         conn.close()
 
@@ -232,8 +235,8 @@ class Listener:
         rc = proc.wait()
         with self.lock:
             self.session = None
-        if rc in (0, 1):  # the client sent exit
-            self.exit_code = rc
+        if rc in (0, SESSION_EXIT_WITHOUT_SHUTDOWN):  # the client sent exit
+            self.exit_code = 0 if rc == 0 else 1
             self.done.set()
         elif rc != SESSION_DISCONNECTED:
             print(f"affine-lsp serve: the server of the session ended with status {rc}; waiting for the next client", file=sys.stderr, flush=True)
