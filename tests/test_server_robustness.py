@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 import pytest_lsp
@@ -161,9 +162,13 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_tcp_transport():
+def test_tcp_transport(tmp_path: Path) -> None:
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "affine_lsp", "serve", "--tcp", f"127.0.0.1:{port}"], env=server_env(), stderr=subprocess.DEVNULL)
+    token = "a-token-for-this-test-0123456789"
+    (tmp_path / "token").write_text(token)
+    (tmp_path / "token").chmod(0o600)
+    cmd = [sys.executable, "-m", "affine_lsp", "serve", "--tcp", f"127.0.0.1:{port}", "--token-file", str(tmp_path / "token")]
+    proc = subprocess.Popen(cmd, env=server_env(), stderr=subprocess.DEVNULL)
     try:
         sock = None
         for _ in range(200):
@@ -174,7 +179,7 @@ def test_tcp_transport():
                 time.sleep(0.05)
         assert sock is not None, "server did not listen"
         body = b'{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": null, "rootUri": null, "capabilities": {}}}'
-        sock.sendall(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        sock.sendall(b"affine-lsp-token: %s\r\n" % token.encode() + b"Content-Length: %d\r\n\r\n" % len(body) + body)
         data = b""
         while b"serverInfo" not in data:
             chunk = sock.recv(65536)

@@ -13,7 +13,29 @@ LOG_LEVELS = ("debug", "info", "warning", "error")
 def add_arguments(p: argparse.ArgumentParser) -> None:
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--stdio", action="store_true", help="talk LSP over standard input/output (the default)")
-    mode.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead, e.g. 127.0.0.1:2087")
+    mode.add_argument(
+        "--tcp",
+        metavar="HOST:PORT",
+        help="listen on a TCP socket instead, e.g. 127.0.0.1:2087 (port 0: any free port, printed). A loopback address only "
+        "unless --allow-remote. A client must send the line 'affine-lsp-token: TOKEN' (ending in CRLF or LF) before its first "
+        "message; TOKEN is generated at each start and written to a file readable only by you, whose path is printed on standard "
+        "error, or read from --token-file. One client at a time (another is told so and closed); a client that disconnects leaves "
+        "the server waiting for the next one (each gets a fresh session); a client's exit notification ends the server",
+    )
+    mode.add_argument(
+        "--socket",
+        metavar="PATH",
+        help="listen on a Unix domain socket created at PATH with mode 0600 (only you can connect; no token unless --token-file): "
+        "the recommended way to reach a long-running server. Sessions as with --tcp",
+    )
+    p.add_argument(
+        "--token-file",
+        metavar="FILE",
+        help="with --tcp (or --socket): the token is the content of FILE (which must not be readable by others); "
+        "when FILE does not exist, a new token is written there (mode 0600)",
+    )
+    p.add_argument("--allow-remote", action="store_true", help="let --tcp listen on an address that is not loopback (the token is sent in clear text)")
+    p.add_argument("--session-child", action="store_true", help=argparse.SUPPRESS)  # one session of --tcp/--socket (serve_listener)
     p.add_argument("--log-level", choices=LOG_LEVELS, default="warning", help="logging level of the server's log (stderr or --log-file)")
     p.add_argument("--log-file", metavar="FILE", help="write the log to FILE instead of standard error (default: $AFFINE_LSP_LOG_FILE)")
     p.add_argument(
@@ -67,10 +89,26 @@ def run(args: argparse.Namespace) -> int:
     root.handlers[:] = [handler]
     root.setLevel(getattr(logging, level.upper(), logging.WARNING))
 
+    if args.tcp or args.socket:
+        from affine_lsp.commands import serve_listener
+
+        tcp = None
+        if args.tcp:
+            try:
+                tcp = parse_hostport(args.tcp)
+            except argparse.ArgumentTypeError as e:
+                print(f"affine-lsp serve: {e}", file=sys.stderr)
+                return 2
+        session = serve_listener.session_command(args.log_level, args.log_file, args.debug_mirror)
+        return serve_listener.run(tcp=tcp, unix_path=args.socket, token_file=args.token_file, allow_remote=args.allow_remote, session_cmd=session)
+    if args.token_file or args.allow_remote:
+        print("affine-lsp serve: --token-file and --allow-remote go with --tcp or --socket", file=sys.stderr)
+        return 2
+
     limit_malloc_arenas()
 
     early = None
-    if not args.tcp and os.environ.get("AFFINE_LSP_EARLY_INITIALIZE", "1") != "0":
+    if os.environ.get("AFFINE_LSP_EARLY_INITIALIZE", "1") != "0":
         # initialize answered from its cache before pygls and the server load.
         from affine_lsp.server import early_initialize, early_open
 
@@ -95,15 +133,12 @@ def run(args: argparse.Namespace) -> int:
     server.prefork = os.environ.get("AFFINE_LSP_PREFORK", "1") != "0"
     server.early = early
     memory.install(server)  # (server/memory.py: what the collector walks, and when)
-    if args.tcp:
-        try:
-            host, port = parse_hostport(args.tcp)
-        except argparse.ArgumentTypeError as e:
-            print(f"affine-lsp serve: {e}", file=sys.stderr)
-            return 2
-        server.start_tcp(host, port)
-    elif early is not None:
+    if early is not None:
         server.start_io(stdin=early_initialize.Replay(early.prefix, sys.stdin.buffer))  # the bytes read again
     else:
         server.start_io()
-    return 0
+    if not args.session_child:
+        return server.exit_code or 0  # the client's exit: 0 after shutdown, else 1 (the LSP); the input's end: 0
+    from affine_lsp.commands import serve_listener as sl
+
+    return {None: sl.SESSION_DISCONNECTED, 0: 0}.get(server.exit_code, sl.SESSION_EXIT_WITHOUT_SHUTDOWN)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 
 from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir.affine_ops import ACCESS_OPS, LOOP_OPS
@@ -31,15 +32,15 @@ def _parse_args(args: tuple[Any, ...]) -> tuple[str, types.Position]:
     if isinstance(arg, list) and arg:
         arg = arg[0]
     if not isinstance(arg, dict):
-        raise RequestFailed(f"{SHOW_DEPENDENCES} expects [{{uri, position}}]")
+        raise JsonRpcInvalidParams(message=f"{SHOW_DEPENDENCES} expects [{{uri, position}}]")
     uri = arg.get("uri")
     pos = arg.get("position") or {}
     try:
         line, ch = int(pos["line"]), int(pos["character"])
-    except (KeyError, TypeError, ValueError):
-        raise RequestFailed(f"{SHOW_DEPENDENCES}: invalid position {pos!r}") from None
+    except (KeyError, TypeError, ValueError, OverflowError):
+        raise JsonRpcInvalidParams(message=f"{SHOW_DEPENDENCES}: invalid position {pos!r}") from None
     if not isinstance(uri, str):
-        raise RequestFailed(f"{SHOW_DEPENDENCES}: missing uri")
+        raise JsonRpcInvalidParams(message=f"{SHOW_DEPENDENCES}: missing uri")
     return uri, types.Position(line=max(0, line), character=max(0, ch))
 
 

@@ -200,6 +200,16 @@ class Replay(io.RawIOBase):
             return head + (self._stream.read(size - len(head)) if size > len(head) else b"")
         return self._stream.read(size)
 
+    def read1(self, size: int = -1) -> bytes:  # type: ignore[override]
+        """The next bytes there are (at most ``size``): the rest of the
+        prefix, then one read of the stream."""
+        if self._left:
+            head = self._prefix.read(self._left if size is None or size < 0 else min(size, self._left))
+            self._left -= len(head)
+            return head
+        read1 = getattr(self._stream, "read1", None)
+        return read1(size) if read1 is not None else self._stream.read(size)
+
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self._stream.close()

@@ -64,6 +64,17 @@ class ServerCancelled:
         self.data = data
 
 
+def _without_traceback(error: Any) -> Any:
+    """``error`` (a ResponseError) without the Python traceback pygls puts
+    in the ``data`` of an internal error: an answer carries a message, the
+    traceback is in the log (pygls logged the exception)."""
+    data = getattr(error, "data", None)
+    if isinstance(data, dict) and "traceback" in data:
+        rest = {k: v for k, v in data.items() if k != "traceback"}
+        return types.ResponseError(code=error.code, message=error.message, data=rest or None)
+    return error
+
+
 class AffineProtocol(LanguageServerProtocol):
     """pygls' protocol with four changes:
 
@@ -75,6 +86,8 @@ class AffineProtocol(LanguageServerProtocol):
       workspace copy is only kept (and cross-checked) in debug mode;
     * positions are always UTF-16 (the engine's LineIndex);
     * a handler may answer :class:`ServerCancelled` (an error response);
+    * no error response carries a Python traceback (it goes to the log);
+    * the client's ``exit`` sets the status of ``affine-lsp serve``;
     * standard output is written by a thread (:mod:`.writer`);
     * the client's answer to a request of ours that was cancelled is dropped.
     """
@@ -120,6 +133,8 @@ class AffineProtocol(LanguageServerProtocol):
         super().set_writer(writer, include_headers)
 
     def _send_response(self, msg_id: Any, result: Any | None = None, error: Any = None) -> None:
+        if error is not None:
+            error = _without_traceback(error)
         if isinstance(result, ServerCancelled):
             result, error = None, types.ResponseError(code=types.LSPErrorCodes.ServerCancelled, message=result.message, data=result.data)
         early = self._server.early
@@ -132,6 +147,11 @@ class AffineProtocol(LanguageServerProtocol):
                 except Exception:  # the cache is an optimisation only
                     log.exception("storing the answer to initialize failed")
         super()._send_response(msg_id, result, error)
+
+    @lsp_method(types.EXIT)
+    def lsp_exit(self, *args: Any) -> Generator[Any, Any, None]:
+        self._server.exit_code = 0 if self._shutdown else 1  # (what affine-lsp serve returns)
+        yield from super().lsp_exit(*args)
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, types.InitializeResult]:
@@ -194,6 +214,7 @@ class AffineLanguageServer(LanguageServer):
         self._busy_lock = threading.Lock()
         # Fork the dataflow worker after initialize (affine-lsp serve sets it; tests start it on demand).
         self.prefork = False
+        self.exit_code: int | None = None  # set by the client's exit notification
         self.early: Any = None  # early_initialize.Early: initialize read (and maybe answered) before the server was loaded
         self.client_pull_diagnostics = False
         self.client_diagnostic_refresh = False
@@ -274,7 +295,12 @@ class AffineLanguageServer(LanguageServer):
 
     def apply_settings(self, raw: Any) -> None:
         old = self.settings
-        new = old.merged(raw)
+        problems: list[str] = []
+        new = old.merged(raw, problems)
+        for text in problems:
+            log.warning("settings: %s", text)
+            with contextlib.suppress(Exception):  # (no client attached: a test's server)
+                self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=f"affine-lsp: {text}"))
         if new == old:
             return
         self.settings = new
@@ -319,6 +345,32 @@ class AffineLanguageServer(LanguageServer):
         at its first request instead."""
         _warm_up(self.engine)
         return self.engine.flow_worker.prefork(beside_threads=True)
+
+    def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
+        """Serve over ``stdin``/``stdout`` (standard input and output) as
+        pygls does, but with the reader of :mod:`.framing`, which recovers
+        from a bad frame at the next header."""
+        import sys
+        from threading import Event
+
+        from affine_lsp.server import framing
+
+        self._stop_event = stop = Event()
+        source = stdin or sys.stdin.buffer
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        read_some = getattr(source, "read1", None) or source.read
+
+        async def read() -> bytes:
+            return await asyncio.get_running_loop().run_in_executor(self.thread_pool, read_some, framing.CHUNK)
+
+        try:
+            asyncio.run(framing.run(stop, read, self.protocol, self.report_server_error))
+        except BrokenPipeError:
+            log.error("Connection to the client is lost! Shutting down the server.")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
 
     def shutdown(self) -> None:
         for pool in (self.parse_pool, self.analysis_pool, self.request_pool, self.ondemand_pool):

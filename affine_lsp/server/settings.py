@@ -12,7 +12,10 @@ The same shape arrives as ``initializationOptions`` and as the answer to
 
 Dotted keys (``{"analysis.enabled": false}``) are accepted too. Values of the
 wrong type are ignored (the previous value is kept), so a bad setting never
-stops the server.
+stops the server. ``toolchain.mlirBin`` names programs the server runs, so it
+must be an absolute path (``~`` expanded): a relative one would be resolved
+against wherever the server runs (a repository's folder); it is refused, with
+a message.
 
 ``{"trusted": false}`` (the VS Code extension sends it in
 ``initializationOptions`` for a folder in Restricted Mode) turns the toolchain
@@ -25,9 +28,9 @@ restarts the server.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from affine_lsp.diagnostics import UNKNOWN_OP_MODES
@@ -71,8 +74,9 @@ class Settings:
         (("toolchain", "timeAfter"), "time_after", str, None),
     )
 
-    def merged(self, raw: Any) -> Settings:
-        """A copy with the values found in ``raw`` (a settings object)."""
+    def merged(self, raw: Any, problems: list[str] | None = None) -> Settings:
+        """A copy with the values found in ``raw`` (a settings object); the
+        values refused with a reason the user should see go to ``problems``."""
         if not isinstance(raw, Mapping):
             return self
         if SECTION in raw and isinstance(raw[SECTION], Mapping):
@@ -91,6 +95,14 @@ class Settings:
                 sizes = _int_list(value)
                 if sizes and all(x >= minimum for x in sizes):
                     changes[field] = sizes
+            elif field == "mlir_bin":
+                if isinstance(value, str):
+                    path = os.path.expanduser(value.strip()) if value.strip() else ""
+                    if path and not os.path.isabs(path):
+                        if problems is not None:
+                            problems.append(f"affineLsp.toolchain.mlirBin must be an absolute path; {value!r} is ignored")
+                    else:
+                        changes[field] = path
             elif typ is str:
                 if isinstance(value, str) and (minimum is None or value in minimum):
                     changes[field] = value
@@ -116,18 +128,13 @@ class Settings:
 
     def toolchain_refusal(self) -> str | None:
         """Why no MLIR toolchain may be run for this client (None: it may):
-        an untrusted workspace, or a ``mlirBin`` that is not an absolute or
-        ``~`` path (a relative one would name a program in whatever folder
-        the server runs in, e.g. a cloned repository's ``tools/bin``)."""
+        an untrusted workspace. (A relative ``mlirBin``, which would name a
+        program in whatever folder the server runs in, never gets here:
+        :meth:`merged` refuses it.)"""
         if not self.workspace_trusted:
             return (
                 "Time this function is off in Restricted Mode: it runs the MLIR toolchain (mlir-opt, mlir-runner), "
                 "and this folder is not trusted (trust it to use it: command 'Workspaces: Manage Workspace Trust')"
-            )
-        if self.mlir_bin and not Path(self.mlir_bin).expanduser().is_absolute():
-            return (
-                f"the setting affineLsp.toolchain.mlirBin is a relative path ({self.mlir_bin!r}): programs are run only "
-                "from an absolute path or one starting with ~ (e.g. /opt/mlir/bin), never from a path inside the folder"
             )
         return None
 

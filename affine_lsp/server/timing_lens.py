@@ -23,6 +23,7 @@ import asyncio
 from typing import Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 
 from affine_lsp import harness, timing, toolchain
 from affine_lsp.ir.attributes import StringAttr, TypeAttr
@@ -74,13 +75,13 @@ def _parse(args: tuple[Any, ...]) -> dict[str, Any]:
     if isinstance(arg, list) and arg:
         arg = arg[0]
     if not isinstance(arg, dict) or not isinstance(arg.get("uri"), str) or not isinstance(arg.get("function"), str):
-        raise RequestFailed(f"{TIME_FUNCTION} expects [{{uri, function, after?, repeat?}}]")
+        raise JsonRpcInvalidParams(message=f"{TIME_FUNCTION} expects [{{uri, function, after?, repeat?}}]")
     repeat = arg.get("repeat", 5)
     if not isinstance(repeat, int) or isinstance(repeat, bool) or not 1 <= repeat <= 1000:
-        raise RequestFailed(f"{TIME_FUNCTION}: repeat must be an integer from 1 to 1000")
+        raise JsonRpcInvalidParams(message=f"{TIME_FUNCTION}: repeat must be an integer from 1 to 1000")
     after = arg.get("after")
     if after is not None and not isinstance(after, str):
-        raise RequestFailed(f"{TIME_FUNCTION}: after must be a command line such as 'tile --sizes 32,32'")
+        raise JsonRpcInvalidParams(message=f"{TIME_FUNCTION}: after must be a command line such as 'tile --sizes 32,32'")
     return {"uri": arg["uri"], "function": arg["function"], "after": after or None, "repeat": repeat}
 
 

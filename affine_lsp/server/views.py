@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 
 from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir.core import Operation
@@ -31,7 +32,14 @@ DEPENDENCE_GRAPH = "affine-lsp.dependenceGraph"
 VIEW_ANALYSIS_WAIT_S = 5.0
 """How long a view request waits for the dependence analysis of its function."""
 
+MAX_POINTS_LIMIT = 100_000
+"""The largest ``maxPoints`` a view may ask for."""
+
 _LOOPS = ("affine.for", "affine.parallel")
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _arg(name: str, args: tuple[Any, ...]) -> dict:
@@ -39,13 +47,31 @@ def _arg(name: str, args: tuple[Any, ...]) -> dict:
     if isinstance(arg, list) and arg:
         arg = arg[0]
     if not isinstance(arg, dict) or not isinstance(arg.get("uri"), str):
-        raise RequestFailed(f"{name} expects [{{uri, position, ...}}]")
+        raise JsonRpcInvalidParams(message=f"{name} expects [{{uri, position, ...}}]")
     pos = arg.get("position") or {}
     try:
         arg["_pos"] = types.Position(line=max(0, int(pos["line"])), character=max(0, int(pos["character"])))
-    except (KeyError, TypeError, ValueError):
-        raise RequestFailed(f"{name}: invalid position {pos!r}") from None
+    except (KeyError, TypeError, ValueError, OverflowError):
+        raise JsonRpcInvalidParams(message=f"{name}: invalid position {pos!r}") from None
     return arg
+
+
+def _view_options(arg: dict) -> None:
+    """Check the options of an iteration-space request (InvalidParams with
+    what is wrong)."""
+    name = ITERATION_SPACE
+    mp = arg.get("maxPoints")
+    if mp is not None and (not _is_int(mp) or not 1 <= mp <= MAX_POINTS_LIMIT):
+        raise JsonRpcInvalidParams(message=f"{name}: maxPoints must be an integer from 1 to {MAX_POINTS_LIMIT}, not {mp!r}")
+    dims = arg.get("dims")
+    if dims is not None and (not isinstance(dims, list) or len(dims) > 2 or not all(_is_int(d) or isinstance(d, str) for d in dims)):
+        raise JsonRpcInvalidParams(message=f"{name}: dims must be a list of one or two loops (names such as '%i' or positions), not {dims!r}")
+    fixed = arg.get("fixed")
+    if fixed is not None and (not isinstance(fixed, dict) or not all(v is None or _is_int(v) for v in fixed.values())):
+        raise JsonRpcInvalidParams(message=f"{name}: fixed must map loop names to integers (or null), not {fixed!r}")
+    params = arg.get("params")
+    if params is not None and (not isinstance(params, dict) or not all(_is_int(v) for v in params.values())):
+        raise JsonRpcInvalidParams(message=f"{name}: params must map parameter names to integers, not {params!r}")
 
 
 def _op_at(st: DocumentState, doc: Any, pos: types.Position) -> tuple[Any, Operation | None, str | None]:
@@ -74,7 +100,7 @@ def iteration_space_answer(ls: AffineLanguageServer, st: DocumentState, arg: dic
             return {**base, "error": f"No affine loop at line {pos.line + 1}."}
         b = HoverBuilder(ls, st, doc, section, wait=VIEW_ANALYSIS_WAIT_S)
         range_of = lines_range_of(doc.lines)
-        max_points = int(arg.get("maxPoints") or MAX_POINTS)
+        max_points = arg.get("maxPoints") or MAX_POINTS
 
         def compute(fd: Any) -> dict:
             try:
@@ -112,6 +138,7 @@ def register(server: AffineLanguageServer) -> None:
     @server.command(ITERATION_SPACE)
     async def iteration_space_cmd(ls: AffineLanguageServer, *args: Any) -> dict:
         arg = _arg(ITERATION_SPACE, args)
+        _view_options(arg)
         st = ls.doc(arg["uri"])
         if st is None:
             raise RequestFailed(f"document not open: {arg['uri']}")
