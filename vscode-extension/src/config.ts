@@ -171,16 +171,25 @@ function readCommand(raw: unknown, trusted: boolean): string[] {
     return [expandPath(parts[0], trusted, id), ...parts.slice(1).map((a) => expandVariables(a, trusted, id))];
 }
 
-/** Options of `affine-lsp serve` the extension never passes: it talks to the server over stdio only. */
-const REFUSED_SERVE_OPTIONS = ['--tcp'];
+/**
+ * Options of `affine-lsp serve` the extension never passes: it talks to the
+ * server over stdio only (true: the option takes a value).
+ */
+const REFUSED_SERVE_OPTIONS: ReadonlyMap<string, boolean> = new Map([
+    ['--tcp', true],
+    ['--socket', true],
+    ['--token-file', true],
+    ['--allow-remote', false],
+    ['--session-child', false],
+]);
 
 /** `--tc` and `--tcp=X` are `--tcp` to argparse (unique prefixes are accepted). */
 function refusedOption(arg: string): string | undefined {
     const name = arg.split('=', 1)[0];
-    return name.length >= 3 ? REFUSED_SERVE_OPTIONS.find((o) => o.startsWith(name)) : undefined;
+    return name.length >= 3 && name.startsWith('--') ? [...REFUSED_SERVE_OPTIONS.keys()].find((o) => o.startsWith(name)) : undefined;
 }
 
-/** extraArgs without `--tcp` and its value. */
+/** extraArgs without the options of REFUSED_SERVE_OPTIONS and their values. */
 function filterExtraArgs(args: string[], notes: string[]): string[] {
     const kept: string[] = [];
     for (let i = 0; i < args.length; i++) {
@@ -189,7 +198,7 @@ function filterExtraArgs(args: string[], notes: string[]): string[] {
             kept.push(args[i]);
             continue;
         }
-        const withValue = !args[i].includes('=') && i + 1 < args.length && !args[i + 1].startsWith('-');
+        const withValue = REFUSED_SERVE_OPTIONS.get(option) === true && !args[i].includes('=') && i + 1 < args.length && !args[i + 1].startsWith('-');
         notes.push(
             `${SECTION}.server.extraArgs: '${args[i]}${withValue ? ` ${args[i + 1]}` : ''}' is ignored: the extension talks to the server over stdio only`,
         );

@@ -316,7 +316,10 @@ test('untrusted folder: user settings naming the folder are refused, --tcp never
     fake.state.trusted = false;
     fake.state.userSettings = {
         'affineLsp.server.pythonPath': '${workspaceFolder}/.venv/bin/python',
-        'affineLsp.server.extraArgs': ['--tcp', '127.0.0.1:9', '--log-level', 'info', '--tc=127.0.0.1:9'],
+        'affineLsp.server.extraArgs': [
+            '--tcp', '127.0.0.1:9', '--log-level', 'info', '--tc=127.0.0.1:9',
+            '--so', '/tmp/x.sock', '--token-file=/tmp/t', '--allow-remote', '--sess',
+        ],
     };
     const s = readServerSettings();
     assert.equal(s.pythonPath, '');
@@ -324,6 +327,9 @@ test('untrusted folder: user settings naming the folder are refused, --tcp never
     assert.deepEqual(s.extraArgs, ['--log-level', 'info']);
     assert.ok(s.notes.some((n) => n.includes("'--tcp 127.0.0.1:9' is ignored")));
     assert.ok(s.notes.some((n) => n.includes("'--tc=127.0.0.1:9' is ignored")));
+    for (const refused of ["'--so /tmp/x.sock'", "'--token-file=/tmp/t'", "'--allow-remote'", "'--sess'"]) {
+        assert.ok(s.notes.some((n) => n.includes(`${refused} is ignored`)), refused);
+    }
     const launch = await discoverServer(s, log);
     assert.ok(!inside(launch.command, folder));
     assert.deepEqual(launch.args, ['-I', '-m', 'affine_lsp', 'serve', '--log-level', 'info']);
@@ -407,8 +413,9 @@ test('trusted folder: a relative mlirBin is not probed by the code lens; the ser
     for (const c of session.configurations) {
         assert.equal((c as { toolchain: { mlirBin: string } }).toolchain.mlirBin, 'tools/bin');
     }
-    assert.deepEqual(session.lenses, []);
-    assert.match(String(session.timeFunction), /^error: .*affineLsp\.toolchain\.mlirBin is a relative path \('tools\/bin'\)/);
+    // The server ignores the relative mlirBin (with a message); another toolchain on
+    // this machine may still give the lens. Nothing in the folder's tools/bin runs (afterEach).
+    assert.deepEqual(ran(), []);
     assert.ok(session.diagnostics.length > 0);
 });
 
