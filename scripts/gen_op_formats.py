@@ -90,7 +90,7 @@ class FormatRecords:
         return out
 
     def _dialect_prefix(self, cpp: object, cls: str, sigil: str) -> str:
-        if not isinstance(cpp, str) or cpp.startswith("::mlir::") and cpp.count("::") == 2:
+        if not isinstance(cpp, str) or (cpp.startswith("::mlir::") and cpp.count("::") == 2):
             return ""  # a builtin type or attribute (`::mlir::IndexType`)
         if cls == "TypeDef":
             if self._typedefs is None:
@@ -119,9 +119,7 @@ class FormatRecords:
         optional = 0
         for _ in range(8):
             sup = r.get("!superclasses", [])
-            if "OptionalAttr" in sup or r.get("isOptional") == 1:
-                optional = 1
-            elif r.get("defaultValue") not in (None, ""):
+            if "OptionalAttr" in sup or r.get("isOptional") == 1 or r.get("defaultValue") not in (None, ""):
                 optional = 1
             base = r.get("baseAttr")
             if not (isinstance(base, dict) and ({"OptionalAttr", "DefaultValuedAttr", "DefaultValuedOptionalAttr", "ConfinedAttr"} & set(sup))):

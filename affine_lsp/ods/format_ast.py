@@ -90,9 +90,7 @@ _TOKEN = re.compile(
     re.ASCII,
 )
 _ARGUMENT_DIRECTIVES = frozenset({"type", "qualified", "functional-type", "ref", "struct"})
-_BARE_DIRECTIVES = frozenset(
-    {"attr-dict", "attr-dict-with-keyword", "prop-dict", "operands", "results", "regions", "successors", "params"}
-)
+_BARE_DIRECTIVES = frozenset({"attr-dict", "attr-dict-with-keyword", "prop-dict", "operands", "results", "regions", "successors", "params"})
 
 
 def _tokens(text: str) -> list[tuple[str, str, int]]:
@@ -224,7 +222,7 @@ def parse_format(text: str) -> Format:
     return Format(tuple(els), text)
 
 
-def walk(elements: tuple[Element, ...]):  # noqa: ANN201 - a generator of Element
+def walk(elements: tuple[Element, ...]):
     """Every element, nested ones included (groups, oilist clauses,
     directive arguments)."""
     for e in elements:
