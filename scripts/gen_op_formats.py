@@ -22,7 +22,8 @@ run as ``scripts/op_traits_td.py`` does. The records of each op
   (an enum, written as its keyword), ``kw<>`` (an enum written ``<kw>``),
   ``type`` (a ``TypeAttr``: written as a type), ``da:<elt>`` (a dense
   array, written ``[1, 2]``), ``symname``, ``#ns.`` (one dialect
-  attribute, stripped), or ``attr``;
+  attribute, stripped), ``attrv`` (of a fixed type, ``I32Attr``: a literal
+  is written without ``: type``), or ``attr``;
 * ``g`` / ``s``: regions / successors ``[name, variadic]``;
 * ``ti``: the type-inference rules: ``["same"]`` (SameOperandsAndResultType),
   ``["sameops"]`` (SameTypeOperands), ``["all", [names]]`` (AllTypesMatch),
@@ -151,6 +152,8 @@ class FormatRecords:
             return "symname"
         if "AttrDef" in sup:
             return self._dialect_prefix(r.get("cppType"), "AttrDef", "#") or "attr"
+        if isinstance(r.get("valueType"), dict):
+            return "attrv"  # its type is fixed (`I32Attr`): written without `: type`
         return "attr"
 
     def type_rules(self, traits: list) -> tuple[list, str]:

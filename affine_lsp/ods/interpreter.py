@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from affine_lsp.ir.attributes import Attribute, StringAttr, UnitAttr
 from affine_lsp.ir.core import Anchor, Span
-from affine_lsp.ir.types import ShapedType, Type
+from affine_lsp.ir.types import ComplexType, ShapedType, Type
 from affine_lsp.ods import pieces
 from affine_lsp.ods.format_ast import Custom, Directive, Element, Literal, OIList, Optional, StringArg, Var
 from affine_lsp.ods.formats import OpFormat
@@ -121,7 +121,9 @@ class _State:
         return t.start if t is not None else self.end
 
     def fail(self, message: str) -> Mismatch:
-        return Mismatch(message, self.here())
+        """An error at the end of the token before (as MLIR's
+        ``emitWrongTokenError`` places an "expected ..." error)."""
+        return Mismatch(message, self.toks[self.i - 1].end if 0 < self.i <= len(self.toks) else self.here())
 
     def expect(self, text: str) -> Tok:
         if not self.at(text):
@@ -175,7 +177,7 @@ class _State:
             return self.balanced_end(j)
         raise self.fail("expected type")
 
-    def attr_extent(self) -> int:
+    def attr_extent(self, typed_literal: bool = True) -> int:
         j = self.i
         t = self.peek()
         if t is None:
@@ -194,7 +196,8 @@ class _State:
         else:
             raise self.fail("expected attribute value")
         # `1 : i32`, `dense<...> : tensor<...>`: the type of a literal.
-        if (t.kind in ("num", "str") or t.text in ("dense", "sparse", "dense_resource")) and j < len(self.toks) and self.toks[j].text == ":":
+        literal = t.kind in ("num", "str") or t.text in ("dense", "sparse", "dense_resource")
+        if typed_literal and literal and j < len(self.toks) and self.toks[j].text == ":":
             save = self.i
             self.i = j + 1
             j = self.type_extent()
@@ -261,7 +264,7 @@ class _State:
                 raise self.fail("expected valid '@'-identifier for symbol name")
             self.i += 1
             return StringAttr(t.text[1:].strip('"'), t.text[1:], self.span(t.start, t.end))
-        j = self.attr_extent()
+        j = self.attr_extent(typed_literal=kind != "attrv")
         a, b = self.piece_text(j)
         written = self.text[a:b]
         prefix = kind if kind.startswith("#") and not written.startswith("#") else ""
@@ -557,7 +560,7 @@ def _transform(t: Type | None, transformer: str) -> Type | None:
     tr = transformer.replace(" ", "")
     if tr == "$_self":
         return t
-    if tr.endswith(".getElementType()") and "$_self" in tr and isinstance(t, ShapedType):
+    if tr.endswith(".getElementType()") and "$_self" in tr and isinstance(t, ShapedType | ComplexType):
         return t.element
     return None
 
@@ -621,7 +624,9 @@ def parse_op(op: OpSyn, fmt: OpFormat, text: str, start: int, end: int, anchor: 
     st = _State(fmt, text, toks, end, anchor, regions)
     st.run(fmt.format.elements)
     if st.i < len(toks):
-        raise st.fail(_trailing(toks[st.i]))
+        # What follows the op is parsed as the next op, as mlir-opt parses it.
+        t = toks[st.i]
+        raise st.fail(f"custom op '{t.text}' is unknown" if t.kind == "id" else "expected operation name in quotes")
     _infer(st, fmt)
     # operands, in ODS order
     if st.all_operands is not None:
@@ -682,7 +687,3 @@ def parse_op(op: OpSyn, fmt: OpFormat, text: str, start: int, end: int, anchor: 
     else:
         op.successors = [s for g in fmt.successors for s in st.succs.get(g[0], [])]
     op.type_spans = st.type_spans
-
-
-def _trailing(t: Tok) -> str:
-    return f"expected end of the op's custom form, found '{t.text}'"
