@@ -208,3 +208,27 @@ def test_corpus_has_no_skip_remark_for_an_interpretable_format_and_no_false_erro
     assert [s for s in skipped if _interpretable(s)] == []
     errors = [n.message for n in notes if n.severity == "error" and valid(doc, n)]  # type: ignore[operator]
     assert errors == []
+
+
+# ---------------------------------------------------------------- an unprefixed builtin op
+
+
+@needs_mlir_opt
+@pytest.mark.parametrize(
+    "text",
+    [
+        '%0 = "test.src"() : () -> i64\n%1 = unrealized_conversion_cast %0 : i64 to index\n',
+        "module {\n  %0 = builtin.unrealized_conversion_cast to i64\n  %1 = unrealized_conversion_cast %0 : i64 to index\n}\n",
+        "func.func @f(%a: i64) -> index {\n  %0 = unrealized_conversion_cast %a : i64 to index\n  return %0 : index\n}\n",
+        "func.func @f(%a: i64) {\n  affine.for %i = 0 to 4 {\n    %0 = unrealized_conversion_cast %a : i64 to index\n  }\n  return\n}\n",
+    ],
+)
+def test_an_unprefixed_builtin_op_is_read_as_mlir_opt_reads_it(text: str) -> None:
+    want = [(d.line, d.col, d.message) for d in oracle.errors(text, "--allow-unregistered-dialect")]
+    doc = Document(text, uri="b.mlir")
+    got = []
+    for n in diagnostics.collect(doc):
+        if n.severity == "error":
+            line, col = doc.lines.position(n.span.start)
+            got.append((line + 1, col + 1, n.message))
+    assert got == want

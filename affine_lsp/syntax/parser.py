@@ -372,6 +372,14 @@ class ChunkTransformer(
 
     def unrealized_cast(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "builtin.unrealized_conversion_cast")
+        if not str(c[0]).startswith("builtin."):
+            # mlir-opt takes the unprefixed name as builtin's only where builtin is the default dialect
+            from affine_lsp.syntax.legacy import enclosing_default_dialect
+            from affine_lsp.syntax.legacy import unknown_op_message as unprefixed_message
+
+            dialect = enclosing_default_dialect(self.source, c[0].start_pos) if self.source else "builtin"
+            if dialect != "builtin":
+                self.note("error", unprefixed_message(str(c[0]), dialect or ""), op.name_span, "syntax")
         op.operands = list(next((x for x in c if isinstance(x, Ops)), []))
         lists = [x for x in c if isinstance(x, list) and not isinstance(x, Ops)]
         op.result_types = list(lists[-1])
