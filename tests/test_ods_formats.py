@@ -232,3 +232,26 @@ def test_an_unprefixed_builtin_op_is_read_as_mlir_opt_reads_it(text: str) -> Non
             line, col = doc.lines.position(n.span.start)
             got.append((line + 1, col + 1, n.message))
     assert got == want
+
+
+def test_every_cut_of_an_interpreted_op_gives_a_diagnostic_never_a_crash() -> None:
+    """Each op line of the examples cut after each of its tokens: its
+    function still parses (an error or a remark on that op, never an
+    internal error)."""
+    from affine_lsp.ods.interpreter import tokenize
+
+    text = EXAMPLES.read_text()
+    names = set(formats.names())
+    cuts = 0
+    for func in re.split(r"(?m)^(?=func\.func)", text):
+        lines = func.splitlines(keepends=True)
+        for k, line in enumerate(lines):
+            m = re.match(r"\s*(?:%[\w,% ]+=\s*)?([a-z_]+\.[\w.]+)", line)
+            if m is None or m.group(1) not in names:
+                continue
+            for t in tokenize(line, m.end(1), len(line.rstrip()))[:-1][:6]:
+                r = parse_chunk("".join(lines[:k]) + line[: t.end] + "\n" + "".join(lines[k + 1 :]), Anchor(0))
+                assert r.notes, line[: t.end]
+                assert not [n for n in r.notes if n.code in ("internal", "too-deep")], (line[: t.end], r.notes)
+                cuts += 1
+    assert cuts > 150, cuts

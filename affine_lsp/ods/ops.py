@@ -5,6 +5,8 @@ is parsed from it; any other op stays skipped as before."""
 
 from __future__ import annotations
 
+import os
+
 from affine_lsp.ir.core import Anchor, Span
 from affine_lsp.ods import formats
 from affine_lsp.ods.interpreter import Mismatch, Unsupported, parse_op
@@ -32,15 +34,37 @@ def parse_unknown(op: OpSyn, source: str, end: int, anchor: Anchor, regions: lis
         return "skip"
     op.name = name
     try:
-        parse_op(op, fmt, source, op.name_span.rel_end, end, anchor, regions)
+        try:
+            parse_op(op, fmt, source, op.name_span.rel_end, end, anchor, regions)
+        except RecursionError:
+            raise
+        except (Mismatch, Unsupported):
+            raise
+        except Exception as e:  # a bug in the interpreter must not lose the chunk: the op stays skipped
+            if os.environ.get("AFFINE_LSP_DEBUG_PARSER"):
+                raise
+            _clear(op)
+            notes.append(
+                Note(
+                    "remark",
+                    f"custom syntax of '{name}' could not be read by affine-lsp ({type(e).__name__}); the op was skipped",
+                    op.name_span,
+                    UNKNOWN_DIRECTIVE_CODE,
+                )
+            )
+            return "skip"
     except Unsupported as e:
-        op.operands, op.operand_types, op.result_types, op.attrs = [], None, None, {}
-        op.segments = None
+        _clear(op)
         notes.append(Note("remark", unknown_directive_message(name, e.directive), op.name_span, UNKNOWN_DIRECTIVE_CODE))
         return "skip"
     except Mismatch as e:
-        op.operands, op.operand_types, op.result_types, op.attrs = [], None, None, {}
-        op.segments = None
+        _clear(op)
         notes.append(Note("error", e.message, Span(e.at, e.at, anchor), "syntax"))
         return "error"
     return "parsed"
+
+
+def _clear(op: OpSyn) -> None:
+    op.operands, op.operand_types, op.result_types, op.attrs = [], None, None, {}
+    op.segments = None
+    op.regions, op.successors, op.type_spans = [], [], []

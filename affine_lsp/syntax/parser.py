@@ -299,6 +299,8 @@ class ChunkTransformer(
         return regions
 
     def unknown_op(self, c: list) -> OpSyn:
+        if c[-1] is None:  # a trailing punctuation lark keeps no token of (`tensor<` cut short)
+            c = [x for x in c if x is not None]
         op = self._op(c[0], c)
         names: list[tuple[str, Span]] = []
         regions: list[RegionSyn] = []
