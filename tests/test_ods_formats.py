@@ -255,3 +255,19 @@ def test_every_cut_of_an_interpreted_op_gives_a_diagnostic_never_a_crash() -> No
                 assert not [n for n in r.notes if n.code in ("internal", "too-deep")], (line[: t.end], r.notes)
                 cuts += 1
     assert cuts > 150, cuts
+
+
+@needs_mlir_opt
+def test_inferred_result_types_feed_the_type_checks() -> None:
+    """`index.cmp`'s result is an `i1` (a buildable type the format does not
+    spell): using it as an index is mlir-opt's type error, at the same place."""
+    text = "func.func @f(%a: index, %b: index) -> index {\n  %c = index.cmp slt(%a, %b)\n  %0 = index.add %a, %c\n  return %0 : index\n}\n"
+    want = [(d.line, d.col, d.message) for d in oracle.errors(text)]
+    assert want
+    doc = Document(text, uri="t.mlir")
+    got = []
+    for n in diagnostics.collect(doc):
+        if n.severity == "error":
+            line, col = doc.lines.position(n.span.start)
+            got.append((line + 1, col + 1, n.message))
+    assert got == want
