@@ -300,3 +300,47 @@ def test_shipped_formats_are_what_the_generator_writes() -> None:
     assert counts["declarative"] == len(data["ops"]) > 100
     for name, d in data["ops"].items():
         assert shipped.get(name) == d, name
+
+
+def test_a_user_dialect_from_its_td_file_parses_from_its_formats() -> None:
+    """The interface the user's dialects use (``--td``): llvm-tblgen's
+    records of their ``.td`` file, the same format data, the same interpreter."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+    import op_traits_td
+
+    from affine_lsp.ods import td_records
+
+    exe, include = op_traits_td.tblgen(), _mlir_include()
+    if exe is None or include is None:
+        pytest.skip("llvm-tblgen or MLIR's include tree is not installed")
+    bad = td_records.tblgen_records(str(EXAMPLES.parent / "no_such.td"), [str(include)], str(exe))
+    assert isinstance(bad, str) and "no_such.td" in bad
+    records = td_records.tblgen_records(str(EXAMPLES.parent / "HlsOps.td"), [str(include)], str(exe))
+    assert isinstance(records, dict)
+    ops, n = td_records.formats_of(records)
+    assert n == 2 and sorted(ops) == ["hls.muladd", "hls.stream_read"]
+    added = formats.add_formats(ops)
+    assert sorted(added) == ["hls.muladd", "hls.stream_read"]
+    try:
+        text = (
+            "func.func @f(%x: f32, %m: memref<4xf32>, %i: index) -> f32 {\n"
+            "  %0 = hls.muladd %x, %x, %x fast : f32\n"
+            "  %1 = hls.stream_read %m[%i] depth 2 : memref<4xf32> -> f32\n"
+            "  %2 = hls.muladd %0, %1, %zz : f32\n"
+            "  return %2 : f32\n"
+            "}\n"
+        )
+        r = parse_chunk(text, Anchor(0))
+        assert r.item is not None
+        muladd, read = [o for o in _ops(r.item) if o.name.startswith("hls.")][:2]
+        assert [n for n, _s in muladd.operands] == ["%x", "%x", "%x"] and "fast" in muladd.attrs
+        assert [str(t) for t in muladd.operand_types or []] == ["f32"] * 3 and [str(t) for t in muladd.result_types or []] == ["f32"]
+        assert [n for n, _s in read.operands] == ["%m", "%i"] and [str(t) for t in read.operand_types or []] == ["memref<4xf32>", "index"]
+        assert list(read.attrs) == ["depth"] and [str(t) for t in read.result_types or []] == ["f32"]
+        errs = [n for n in diagnostics.collect(Document(text, uri="hls.mlir")) if n.severity == "error"]
+        assert [e.message for e in errs] == ["use of undeclared SSA value name"]
+    finally:
+        formats.remove_formats(added)
+    assert formats.lookup("hls.muladd") is None

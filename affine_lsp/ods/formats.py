@@ -67,11 +67,39 @@ def op_format_from_data(name: str, d: dict) -> OpFormat | None:
     )
 
 
+_EXTRA: dict[str, dict] = {}
+
+
+def add_formats(ops: dict[str, dict]) -> list[str]:
+    """Make the ops of ``ops`` (``{name: data}``, as
+    :func:`affine_lsp.ods.td_records.formats_of` gives them for a user's
+    ``.td`` records) parse from their formats; an upstream op keeps its
+    shipped format. The names added."""
+    raw = _raw()
+    added = []
+    with _LOCK:
+        for name, d in ops.items():
+            if name not in raw:
+                _EXTRA[name] = d
+                _CACHE.pop(name, None)
+                added.append(name)
+    return added
+
+
+def remove_formats(names: list[str]) -> None:
+    """Forget ops :func:`add_formats` added (a user's dialect unloaded)."""
+    with _LOCK:
+        for name in names:
+            if _EXTRA.pop(name, None) is not None:
+                _CACHE.pop(name, None)
+
+
 def has_format(name: str) -> bool:
-    return name in _raw()
+    return name in _raw() or name in _EXTRA
 
 
 def names() -> list[str]:
+    """The upstream ops with a shipped format."""
     return list(_raw())
 
 
@@ -79,7 +107,7 @@ def lookup(name: str) -> OpFormat | None:
     """The format of the upstream op ``name``, or None when it has none."""
     if name in _CACHE:
         return _CACHE[name]
-    d = _raw().get(name)
+    d = _raw().get(name) or _EXTRA.get(name)
     f = op_format_from_data(name, d) if d is not None else None
     _CACHE[name] = f
     return f
