@@ -48,7 +48,9 @@ def tblgen() -> Path | None:
     return None
 
 
-def _dump(exe: Path, include: Path, td: Path) -> dict | None:
+def dump(exe: Path, include: Path, td: Path) -> dict | None:
+    """The records of one ``.td`` file (``llvm-tblgen --dump-json``), or None
+    for a fragment that does not process on its own."""
     p = subprocess.run([str(exe), "--dump-json", "-I", str(include), "-I", str(td.parent), str(td)], capture_output=True, text=True)
     if p.returncode != 0:
         return None  # a fragment meant to be included by another file
@@ -163,7 +165,7 @@ def td_facts(include: Path, exe: Path) -> tuple[dict[str, dict], dict[str, str]]
     out: dict[str, dict] = {}
     summaries: dict[str, str] = {}
     with ThreadPoolExecutor(2) as pool:
-        for d in pool.map(lambda td: _dump(exe, include, td), files):
+        for d in pool.map(lambda td: dump(exe, include, td), files):
             if d is None:
                 continue
             rec = _Records(d, summaries)

@@ -35,6 +35,7 @@ from affine_lsp.ir.types import (
     FunctionType,
     Type,
 )
+from affine_lsp.ods import ops as ods_ops
 from affine_lsp.syntax import unknown_ops
 from affine_lsp.syntax.affine_map import AffineMapParser
 from affine_lsp.syntax.attributes import AttributeParser
@@ -147,6 +148,7 @@ class ChunkTransformer(
         super().__init__(visit_tokens=False)
         self.anchor = anchor
         self.notes: list[Note] = []
+        self.source = ""  # the chunk's text as written (an op respelt for a retry keeps its name here)
         self._reset_map_names()
         self._reset_ssa()
         self._reset_depths()
@@ -309,16 +311,22 @@ class ChunkTransformer(
         return regions
 
     def unknown_op(self, c: list) -> OpSyn:
+        if c[-1] is None:  # a trailing punctuation lark keeps no token of (`tensor<` cut short)
+            c = [x for x in c if x is not None]
         op = self._op(c[0], c)
-        op.known = False
-        self.note("remark", unknown_op_message(str(c[0])), op.name_span, code=UNKNOWN_OP_CODE)
-        dialect, dot, _ = op.name.partition(".")
-        if dot and not is_upstream_dialect(dialect):
-            self.note("info", unregistered_custom_message(op.name), op.name_span, code=UNREGISTERED_DIALECT_CODE)
         names: list[tuple[str, Span]] = []
         regions: list[RegionSyn] = []
         defs: list[tuple[str, Span, None]] = []
         _collect_soup(c[1:], names, regions, self.anchor, defs)
+        got = ods_ops.parse_unknown(op, self.source, _end(c[-1]), self.anchor, regions, self.notes)
+        if got == "parsed":
+            return op  # an upstream op with a declarative format (affine_lsp.ods)
+        op.known = False
+        if got == "skip" and not any(n.span is op.name_span for n in self.notes):
+            self.note("remark", unknown_op_message(str(c[0])), op.name_span, code=UNKNOWN_OP_CODE)
+        dialect, dot, _ = op.name.partition(".")
+        if dot and not is_upstream_dialect(dialect):
+            self.note("info", unregistered_custom_message(op.name), op.name_span, code=UNREGISTERED_DIALECT_CODE)
         op.operands = names
         op.regions = regions
         if defs and regions and (not regions[0].blocks or regions[0].blocks[0].label is None):
@@ -381,6 +389,14 @@ class ChunkTransformer(
 
     def unrealized_cast(self, c: list) -> OpSyn:
         op = self._op(c[0], c, "builtin.unrealized_conversion_cast")
+        if not str(c[0]).startswith("builtin."):
+            # mlir-opt takes the unprefixed name as builtin's only where builtin is the default dialect
+            from affine_lsp.syntax.legacy import enclosing_default_dialect
+            from affine_lsp.syntax.legacy import unknown_op_message as unprefixed_message
+
+            dialect = enclosing_default_dialect(self.source, c[0].start_pos) if self.source else "builtin"
+            if dialect != "builtin":
+                self.note("error", unprefixed_message(str(c[0]), dialect or ""), op.name_span, "syntax")
         op.operands = list(next((x for x in c if isinstance(x, Ops)), []))
         lists = [x for x in c if isinstance(x, list) and not isinstance(x, Ops)]
         op.result_types = list(lists[-1])
@@ -499,7 +515,7 @@ def parse_chunk(text: str, anchor: Anchor) -> ParseResult:
             break
         demoted[m.start()] = m.group(0)
         text = text[: m.start()] + "Z" + text[m.start() + 1 :]  # `Zpu.launch_func`: no keyword, an unknown op
-        retry = _parse_chunk_once(text, anchor)
+        retry = _parse_chunk_once(text, anchor, written)
         retry_err = _first_syntax_error(retry)
         if retry_err is not None and retry_err.span.rel_start <= at:
             break
@@ -538,17 +554,19 @@ def _restore_names(result: ParseResult, demoted: dict[int, str]) -> None:
                 n.message = n.message.replace("'Z" + name[1:] + "'", f"'{name}'", 1)
 
 
-def _parse_chunk_once(text: str, anchor: Anchor) -> ParseResult:
+def _parse_chunk_once(text: str, anchor: Anchor, written: str | None = None) -> ParseResult:
     """One parse with a transformer of its own (its notes, its per-map
     names): nothing it changes is shared with another parse."""
     tables = shared_tables()
     tr = ChunkTransformer(anchor)
+    tr.source = written if written is not None else text
     try:
         if tables.driver is not None:
             try:
                 return ParseResult(tables.driver.parse(text, tr), tr.notes)
             except (NeedsLark, _SyntaxIssue):  # lark's parser reports the error (see .driver)
                 tr = ChunkTransformer(anchor)
+                tr.source = written if written is not None else text
         item = tables.lark_parse(text, tr)
         return ParseResult(item, tr.notes)
     except _SyntaxIssue as e:
