@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from affine_lsp.ir import op_registry, op_traits
 from affine_lsp.ir.core import Operation, Span
 from affine_lsp.syntax.document import Document
-from affine_lsp.syntax.errors import UNKNOWN_OP_CODE, UNREGISTERED_GENERIC_MESSAGE
+from affine_lsp.syntax.errors import UNKNOWN_OP_CODE
 from affine_lsp.syntax.nodes import Note
 
 UNKNOWN_OP_MODES = ("once", "off")
@@ -97,18 +97,20 @@ def analysis_scopes(doc: Document) -> list[Operation]:
 def unregistered_dialects(doc: Document, allow: bool = False) -> list[Note]:
     """mlir-opt's errors at ops of dialects MLIR 22.1.8 does not register
     (:meth:`Document.unregistered_dialect_notes`), the first of each
-    ``// -----`` section (mlir-opt stops there). An op in the generic form
-    is no error when ``allow`` (``--allow-unregistered-dialect``, the setting
+    ``// -----`` section (mlir-opt stops there); none when ``allow``
+    (``--allow-unregistered-dialect``, the setting
     ``affineLsp.diagnostics.allowUnregisteredDialect``) or a lit ``RUN:``
-    line of the document passes ``-allow-unregistered-dialect``; one in a
-    custom form always is, as mlir-opt cannot parse it either way."""
+    line of the document passes ``-allow-unregistered-dialect``. (mlir-opt
+    rejects an op of such a dialect in a custom form even then, as it cannot
+    parse it; affine-lsp reads its operands, results and regions, and says
+    once per name that it skipped its syntax.)"""
     found = doc.unregistered_dialect_notes()
     if not found:
         return []
     from affine_lsp.verify.expected import run_line_allows_unregistered
 
     if allow or run_line_allows_unregistered(doc.text):
-        found = [n for n in found if n.message != UNREGISTERED_GENERIC_MESSAGE]
+        return []
     first: dict[int, Note] = {}
     for n in sorted(found, key=lambda n: n.span.start):
         first.setdefault(doc.section_at(n.span.start).index, n)

@@ -27,7 +27,10 @@ from tests.corpus import chunk_statuses, corpus_files, needs_corpus
 
 pytestmark = needs_corpus
 
-NOT_COMPARED: dict[tuple[str, int], str] = {}  # (file, section): why its first error is not compared
+NOT_COMPARED = {
+    ("ops.mlir", 3): "an op of an unregistered dialect in a custom form: mlir-opt rejects it even with -allow-unregistered-dialect "
+    "(on ops.mlir's RUN line); affine-lsp follows the flag (tests/test_parse_corpus.py checks the error without it)"
+}
 
 
 def _first_errors() -> list[tuple[Path, int, int, str, str | None]]:

@@ -21,7 +21,7 @@ from affine_lsp.syntax.document import Document
 from affine_lsp.syntax.nodes import OpSyn
 from affine_lsp.syntax.parser import parse_chunk
 from tests import oracle
-from tests.corpus import corpus_files, invalid_sections, realworld_files, realworld_valid_lines
+from tests.corpus import corpus_files, invalid_sections, realworld_files, realworld_valid_lines, reference_run_allows_unregistered
 
 EXAMPLES = Path(__file__).parent / "data" / "ods" / "declarative_ops.mlir"
 needs_mlir_opt = pytest.mark.skipif(not oracle.available(), reason="mlir-opt 22.1.8 is not installed")
@@ -203,7 +203,7 @@ CORPUS = _corpus()
 @pytest.mark.parametrize("path,valid", CORPUS, ids=[p.name for p, _v in CORPUS])
 def test_corpus_has_no_skip_remark_for_an_interpretable_format_and_no_false_error(path: Path, valid: object) -> None:
     doc = Document(path.read_text(), uri=str(path))
-    notes = diagnostics.collect(doc)
+    notes = diagnostics.collect(doc, allow_unregistered=reference_run_allows_unregistered(path))
     skipped = [m.group(1) for n in notes if n.code == "unknown-op" and (m := re.search(r"'([\w.$]+)'", n.message))]
     assert [s for s in skipped if _interpretable(s)] == []
     errors = [n.message for n in notes if n.severity == "error" and valid(doc, n)]  # type: ignore[operator]
@@ -227,7 +227,7 @@ def test_an_unprefixed_builtin_op_is_read_as_mlir_opt_reads_it(text: str) -> Non
     want = [(d.line, d.col, d.message) for d in oracle.errors(text, "--allow-unregistered-dialect")]
     doc = Document(text, uri="b.mlir")
     got = []
-    for n in diagnostics.collect(doc):
+    for n in diagnostics.collect(doc, allow_unregistered=True):
         if n.severity == "error":
             line, col = doc.lines.position(n.span.start)
             got.append((line + 1, col + 1, n.message))
