@@ -110,7 +110,7 @@ def add_input(p: argparse.ArgumentParser, many: bool = False, what: str = "MLIR 
     p.add_argument(
         "--allow-unregistered-dialect",
         action="store_true",
-        help="as mlir-opt: ops of dialects MLIR 22.1.8 does not register, in the generic form, are no error (without it the first of each section is, unless a RUN: line passes the flag)",
+        help="ops of dialects MLIR 22.1.8 does not register are no error (without it the first of each section is, as mlir-opt says, unless a RUN: line passes the flag)",
     )
 
 
