@@ -18,7 +18,7 @@ is modelled exactly.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from affine_lsp.analysis.dependences import FunctionDeps
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import islpy as isl
 
-from affine_lsp.analysis.isl_support import CTX, DT, BudgetExceeded, IslFailure, limited, val_bound
+from affine_lsp.analysis.isl_support import CTX, DEFAULT_BUDGET, DT, BudgetExceeded, IslFailure, limited, val_bound
 from affine_lsp.analysis.polyhedral import AccessModel
 from affine_lsp.ir.core import Block, Operation
 
@@ -112,6 +112,38 @@ class Dataflow:
 
     def uses_of(self, write: AccessModel) -> list[FlowEdge]:
         return [e for f in self.flows.values() for e in f.sources if e.write is write]
+
+
+Distance = list[tuple[int | None, int | None]]
+
+
+def last_writer_distance(flow: Dataflow, dep: Any) -> Distance | None:
+    """The value-based distance of the RAW dependence ``dep`` (a
+    :class:`~.dependences.DepResult`): ``[lb, ub]`` of ``read IV - write IV``
+    per common loop over the pairs of ``dep`` in which the write is the
+    read's last writer (the read takes its value from it). None when no read
+    of ``dep`` takes its value from ``dep``'s write (``dep`` is
+    memory-based only); ``[]`` when it does but the distance is not known.
+
+    The memory-based distance (``dep.components``) covers every earlier
+    write of the element: an accumulator ``s += A[i]`` has the memory-based
+    RAW distance ``[1, n-1]`` and the value-based distance ``[1, 1]``."""
+    rf = flow.flow_into(dep.dst)
+    if rf is None:
+        return None
+    rel = dep.relation
+    for e in rf.sources:
+        if e.write is not dep.src:
+            continue
+        try:
+            with limited(DEFAULT_BUDGET):
+                pairs = e.relation if rel is None else e.relation.intersect(rel)
+                if pairs.is_empty():
+                    continue
+        except (BudgetExceeded, IslFailure):
+            return []
+        return FlowEdge(e.write, e.read, pairs, e.exact).components()
+    return None
 
 
 def _block_offsets(op_or_none: Operation | None, scope_blocks: list[Block]) -> dict[Block, int]:

@@ -355,44 +355,45 @@ def carrying_loop(dep: Any) -> Operation | None:
     return loops[k] if 0 <= k < len(loops) else None
 
 
-def value_based(fd: Any, dep: Any, compute: bool = False, flows: Any = None) -> bool | None:
-    """Whether a RAW dependence carries values at its depth (isl dataflow:
-    some read instance gets its value from a write instance of this
-    dependence); None when unknown or not a RAW.
+def value_distance(fd: Any, dep: Any, compute: bool = False, flows: Any = None) -> list[tuple[int | None, int | None]] | bool | None:
+    """The value-based (last-writer) distance of a RAW dependence at its
+    depth (:func:`~affine_lsp.analysis.dataflow.last_writer_distance`):
+    ``[lb, ub]`` per common loop, ``[]`` when values flow but the distance is
+    not known, False when no value flows along it (memory-based only), None
+    when unknown or not a RAW.
 
-    ``flows`` is the set of ``(src index, dst index, depth)`` value-carrying
-    dependences computed by the dataflow worker process (see
-    :mod:`.flowproc`); with ``compute`` the dataflow is computed here (a long
-    isl call holding the interpreter: only in that worker or a command)."""
+    ``flows`` maps ``(src index, dst index, depth)`` of each value-carrying
+    dependence to its value-based distance, as the dataflow worker process
+    computes them (see :mod:`.flowproc`; a set of those triples: distances
+    unknown); with ``compute`` the dataflow is computed here (a long isl
+    call holding the interpreter: only in that worker or a command)."""
     if getattr(dep, "kind", None) != "RAW" or dep.src is None or dep.dst is None:
         return None
     if flows is not None:
-        return (dep.src.index, dep.dst.index, dep.depth) in flows
+        key = (dep.src.index, dep.dst.index, dep.depth)
+        if key not in flows:
+            return False
+        return [tuple(c) for c in flows[key]] if isinstance(flows, dict) else []  # type: ignore[misc]
     if not compute or fd is None:
         return None
     try:
         flow = fd.dataflow()
     except Exception:
         return None
-    if getattr(flow, "failed", None):
+    if getattr(flow, "failed", None) or flow.flow_into(dep.dst) is None:
         return None
-    rf = flow.flow_into(dep.dst)
-    if rf is None:
-        return None
-    rel = getattr(dep, "relation", None)
-    for e in rf.sources:
-        if e.write is not dep.src:
-            continue
-        if rel is None:
-            return True
-        try:
-            from affine_lsp.analysis.isl_support import DEFAULT_BUDGET, limited
+    from affine_lsp.analysis.dataflow import last_writer_distance
 
-            with limited(DEFAULT_BUDGET):
-                return not e.relation.intersect(rel).is_empty()
-        except Exception:
-            return True
-    return False
+    got = last_writer_distance(flow, dep)
+    return False if got is None else got
+
+
+def value_based(fd: Any, dep: Any, compute: bool = False, flows: Any = None) -> bool | None:
+    """Whether a RAW dependence carries values at its depth (isl dataflow:
+    some read instance gets its value from a write instance of this
+    dependence); None when unknown or not a RAW (see :func:`value_distance`)."""
+    got = value_distance(fd, dep, compute, flows)
+    return None if got is None else got is not False
 
 
 _KIND_ORDER = {"RAW": 0, "WAW": 1, "WAR": 2}
@@ -436,11 +437,16 @@ def dep_row(dep: Any, this: Operation | None, line_of: LineOf, flows: Any = None
     dist = components_str(comps) if comps else ("—" if not dep.is_carried else "?")
     dirv = direction_str(comps) if comps else "—"
     known = flows is not None or fd is not None
-    vb = value_based(fd, dep, compute=fd is not None, flows=flows)
-    # A RAW is value-based when a read gets its value from the write (isl
-    # dataflow); every other dependence (and a RAW whose values are always
-    # overwritten first) is memory-based only.
-    based = "value-based" if vb else "memory-based"
+    vd = value_distance(fd, dep, compute=fd is not None, flows=flows)
+    # The distance column is the memory-based distance (every earlier write
+    # of the element); a RAW along which a read gets its value from the
+    # write (isl dataflow: its last writer) also has a value-based distance,
+    # named as such. Every other dependence (and a RAW whose values are
+    # always overwritten first) is memory-based only.
+    if vd is None or vd is False:
+        based = "memory-based only"
+    else:
+        based = "value-based " + code(components_str(vd) if vd else "?")
     if dep.kind == "RAW" and not known:
         based = "memory-based (value flow not analysed yet)"
     if dep.status == "unknown":
@@ -450,7 +456,7 @@ def dep_row(dep: Any, this: Operation | None, line_of: LineOf, flows: Any = None
     return [f"{arrow} {other}".strip(), f"{dep.kind or '?'} on {code(memref_name(dep))}", str(dep.depth), code(dist), code(dirv), based, carried]
 
 
-DEP_HEADER = ["with", "kind", "depth", "distance", "direction", "based", "carried by"]
+DEP_HEADER = ["with", "kind", "depth", "memory-based distance", "direction", "value flow", "carried by"]
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:

@@ -79,7 +79,7 @@ class FunctionAnalysis:
     deps: Any = None  # affine_lsp.analysis.FunctionDeps
     skipped: str | None = None  # why the analysis did not run
     warmed: bool = False  # loop summaries computed (see Engine.warm)
-    flows: frozenset[tuple[int, int, int]] | None = None  # value-carrying RAWs (see flowproc)
+    flows: dict[tuple[int, int, int], tuple[tuple[int | None, int | None], ...]] | None = None  # value-carrying RAWs -> value-based distance (see flowproc)
     flows_future: Any = None  # the request to the dataflow worker
     flows_failed: bool = False
     timed_out: bool = False  # a computation ran past analysis.timeBudgetMs (not retried)
@@ -370,8 +370,8 @@ class Engine:
                 fa.flows_failed = True
                 return None
 
-            def done(result: list[tuple[int, int, int]] | None) -> None:
-                fa.flows = frozenset(result) if result is not None else None
+            def done(result: list[tuple[int, int, int, list[tuple[int | None, int | None]]]] | None) -> None:
+                fa.flows = {(s, d, depth): tuple(dist) for s, d, depth, dist in result} if result is not None else None
                 fa.flows_failed = result is None
 
             fa.flows_future = self.flow_worker.submit(source[0], source[1], settings.isl_max_operations, done, urgent, settings.time_budget_s)

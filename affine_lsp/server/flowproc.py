@@ -44,7 +44,8 @@ from affine_lsp.syntax.scratch import scratch_documents
 
 log = logging.getLogger("affine_lsp.server.flowproc")
 
-Triple = tuple[int, int, int]
+Triple = tuple[int, int, int, list[tuple[int | None, int | None]]]
+"""A value-carrying RAW: source and destination access indices, depth, and its value-based distance."""
 
 
 def _init() -> None:  # pragma: no cover - runs in the worker process
@@ -89,7 +90,7 @@ def preload() -> None:
     """Import what :func:`value_flows` runs and build the parser tables,
     so that a worker forked afterwards shares them."""
     from affine_lsp.analysis import dependences_of_function  # noqa: F401
-    from affine_lsp.server.describe import value_based  # noqa: F401
+    from affine_lsp.server.describe import value_distance  # noqa: F401
     from affine_lsp.server.engine import functions_of  # noqa: F401
 
     _init()
@@ -259,7 +260,7 @@ def value_flows(prefix: str, func_text: str, budget: int, seconds: float | None 
 @scratch_documents()
 def _value_flows(prefix: str, func_text: str, budget: int) -> list[Triple] | None:  # pragma: no cover - worker process
     from affine_lsp.analysis import dependences_of_function
-    from affine_lsp.server.describe import value_based
+    from affine_lsp.server.describe import value_distance
     from affine_lsp.server.engine import functions_of
     from affine_lsp.syntax.document import Document
 
@@ -273,8 +274,9 @@ def _value_flows(prefix: str, func_text: str, budget: int) -> list[Triple] | Non
         if pair.kind != "RAW":
             continue
         for r in pair.results:
-            if r.has_dependence and value_based(fd, r, compute=True):
-                out.append((r.src.index, r.dst.index, r.depth))
+            vd = value_distance(fd, r, compute=True) if r.has_dependence else None
+            if vd is not None and vd is not False:
+                out.append((r.src.index, r.dst.index, r.depth, vd))
     return out
 
 

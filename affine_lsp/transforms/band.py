@@ -31,6 +31,7 @@ import islpy as isl
 from affine_lsp.analysis.isl_support import DEFAULT_BUDGET, DT, BudgetExceeded, IslFailure, limited, val_bound
 from affine_lsp.ir.affine_ops import ForView
 from affine_lsp.ir.core import Operation, Value, memo_of
+from affine_lsp.transforms.verdict import Kind, Why, illegal, kind_of, not_applicable, unproven
 
 
 def body_ops(loop: Operation) -> list[Operation]:
@@ -70,10 +71,11 @@ def structural_reason(band: Sequence[Operation]) -> str | None:
     for lp in band:
         f = ForView(lp)
         if f.body is None or f.iv is None:
-            return "the loop has no body"
+            return not_applicable("the loop has no body")
         if f.inits:
-            return f"the loop at {f.iv.name} carries iter_args"
-    return memory_effect_reason(band[0])
+            return not_applicable(f"the loop at {f.iv.name} carries iter_args")
+    why = memory_effect_reason(band[0])
+    return unproven(why) if why is not None else None
 
 
 def bound_dependencies(band: Sequence[Operation]) -> list[set[int]]:
@@ -139,14 +141,14 @@ def _band_dependences(band: Sequence[Operation]) -> BandDeps:
         return BandDeps(band, [], why)
     scope = scope_of(band[0])
     if scope is None:
-        return BandDeps(band, [], "the loop is not inside a function")
+        return BandDeps(band, [], not_applicable("the loop is not inside a function"))
     fd = dependences_of_function(scope)
     inner = fd.accesses_in(band[0])
     if not fd.within_limit(inner):
-        return BandDeps(band, [], "too many access pairs to analyse")
+        return BandDeps(band, [], unproven("too many access pairs to analyse"))
     for a in inner:
         if not a.analysable:
-            return BandDeps(band, [], f"{a.describe()} cannot be analysed ({'; '.join(a.failures) or 'budget exceeded'})")
+            return BandDeps(band, [], unproven(f"{a.describe()} cannot be analysed ({'; '.join(a.failures) or 'budget exceeded'})"))
     iv0 = ForView(band[0]).iv
     n = len(band)
     names = [ForView(lp).iv.name for lp in band]  # type: ignore[union-attr]
@@ -223,14 +225,15 @@ def permutability_violation(bd: BandDeps, skew: Sequence[Sequence[int]] | None =
     """The first dependence with a negative component in a band dimension
     (after ``skew``, a strictly lower triangular matrix of factors), or the
     reason the band cannot be analysed; None when the band is fully
-    permutable."""
+    permutable. The reason is a :class:`~.verdict.Why`: a dependence that
+    forbids, or one that cannot be ruled out."""
     if bd.reason is not None:
-        return bd.reason
+        return Why(bd.reason, kind_of(bd.reason, Kind.UNPROVEN))
     n = bd.depth
     names = [ForView(lp).iv.name for lp in bd.band]  # type: ignore[union-attr]
     for dep in bd.deps:
         if dep.distances is None:
-            return dep.text
+            return unproven(dep.text)
         for k in range(n):
             coeffs = [0] * n
             coeffs[k] = 1
@@ -239,18 +242,21 @@ def permutability_violation(bd: BandDeps, skew: Sequence[Sequence[int]] | None =
                     coeffs[m] = skew[k][m]
             if may_be_negative(dep.distances, coeffs):
                 where = f"along {names[k]}" if skew is None or not any(skew[k]) else f"along skewed {names[k]}"
-                return f"{dep.text}: negative {where}"
+                return illegal(f"{dep.text}: negative {where}")
     return None
 
 
 def permutation_violation(bd: BandDeps, order: Sequence[int]) -> str | None:
     """The first dependence that ``order`` (new position -> old loop)
-    would reverse, or None when the permutation is legal."""
+    would reverse, or None when the permutation is legal (a
+    :class:`~.verdict.Why`, like :func:`permutability_violation`)."""
     if bd.reason is not None:
-        return bd.reason
+        return Why(bd.reason, kind_of(bd.reason, Kind.UNPROVEN))
     for dep in bd.deps:
+        if dep.distances is None:
+            return unproven(dep.text)
         if lex_negative_after(dep.distances, order):
-            return f"{dep.text} would be reversed"
+            return illegal(f"{dep.text} would be reversed")
     return None
 
 

@@ -246,8 +246,8 @@ def hoist_verdicts(loop: Operation) -> list:
         return []
     plan = plan_hoist(loop)
     if plan.ops:
-        return [Verdict(f"hoist invariant code ({len(plan.ops)} op{'s' if len(plan.ops) != 1 else ''})", True)]
-    return [Verdict("hoist invariant code", False, plan.reason or "")]
+        return [Verdict.of(f"hoist invariant code ({len(plan.ops)} op{'s' if len(plan.ops) != 1 else ''})", None)]
+    return [Verdict.of("hoist invariant code", plan.reason or "nothing to hoist")]  # nothing to move: not applicable
 
 
 def hoist_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:

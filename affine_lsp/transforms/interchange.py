@@ -30,6 +30,7 @@ from affine_lsp.transforms.profitability import remark
 from affine_lsp.transforms.registry import OptionError, parse_ints
 from affine_lsp.transforms.rewrite import LoopOutcome, apply_sequentially, checked_in_section, line_indent, loops_on_lines
 from affine_lsp.transforms.tile import body_text
+from affine_lsp.transforms.verdict import Kind, illegal, not_applicable
 
 if TYPE_CHECKING:
     from argparse import Namespace
@@ -40,13 +41,13 @@ def order_reason(band: Sequence[Operation], order: Sequence[int]) -> str | None:
     inside the loops its bounds use (None when it is)."""
     n = len(band)
     if sorted(order) != list(range(n)):
-        return f"the order {','.join(map(str, order))} is not a permutation of 0..{n - 1}"
+        return not_applicable(f"the order {','.join(map(str, order))} is not a permutation of 0..{n - 1}")
     pos = {old: p for p, old in enumerate(order)}
     ivs = band_ivs(band)
     for k, used in enumerate(bound_dependencies(band)):
         for m in used:
             if pos[m] > pos[k]:
-                return f"the bounds of the loop at {ivs[k].name} use {ivs[m].name}, which would move inside it"
+                return illegal(f"the bounds of the loop at {ivs[k].name} use {ivs[m].name}, which would move inside it")  # the output would not verify
     return None
 
 
@@ -267,7 +268,7 @@ def interchange_verdicts(loop: Operation) -> list[loop_catalog.Verdict]:
         return []
     band = perfect_band(loop)
     if len(band) < 2:
-        return [loop_catalog.Verdict("interchange", False, "no perfectly nested loop inside")]
+        return [loop_catalog.Verdict.of("interchange", not_applicable("no perfectly nested loop inside"))]
     got = locality_order(band) or locality_order(band, legal_only=False)
     order = got[0] if got is not None else [1, 0] + list(range(2, len(band)))
     why = interchange_reason(band, order)
@@ -275,7 +276,7 @@ def interchange_verdicts(loop: Operation) -> list[loop_catalog.Verdict]:
     if got is not None:
         loc = got[1]
         what += f" (for locality: {loc.good[order[-1]]}/{loc.total} accesses unit-stride or invariant instead of {loc.good[len(band) - 1]}/{loc.total})"
-    return [loop_catalog.Verdict(what, why is None, why or "")]
+    return [loop_catalog.Verdict.of(what, why, Kind.UNPROVEN)]
 
 
 def interchange_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:

@@ -18,18 +18,34 @@ from dataclasses import dataclass
 from affine_lsp.ir.core import Operation
 from affine_lsp.transforms.edits import editor_request
 from affine_lsp.transforms.registry import TRANSFORMATIONS
+from affine_lsp.transforms.verdict import Kind, kind_of
 
 log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """One transformation at one loop: legal or not, and why not (the
-    dependence that forbids it, in words)."""
+    """One transformation at one loop: its :class:`Kind`, and why (the
+    dependence that forbids it, the shape it needs, the threshold)."""
 
     name: str
-    legal: bool
+    kind: Kind
     reason: str = ""
+
+    @property
+    def legal(self) -> bool:
+        return self.kind is Kind.LEGAL
+
+    @staticmethod
+    def of(name: str, why: str | None, default: Kind = Kind.NOT_APPLICABLE) -> Verdict:
+        """The verdict a check's ``why`` gives (None: legal; a
+        :class:`~.verdict.Why`: its kind; a plain string: ``default``)."""
+        return Verdict(name, kind_of(why, default), why or "")
+
+    def words(self) -> str:
+        """``legal``, ``not legal — <dependence>``, ``not applicable — <why>``,
+        ``not offered — <threshold>``."""
+        return self.kind.value + (f" — {self.reason}" if self.reason and not self.legal else "")
 
 
 Check = Callable[[Operation], list[Verdict]]
@@ -71,5 +87,5 @@ def hover_lines(loop: Operation) -> list[str]:
         return []
     out = ["**Transformations**:", ""]
     for v in vs:
-        out.append(f"- {v.name}: " + ("legal" if v.legal else "not legal" + (f" — {v.reason}" if v.reason else "")))
+        out.append(f"- {v.name}: {v.words()}")
     return out + [""]

@@ -244,7 +244,10 @@ def _choose(plan: OptimizePlan, text: str, shift: int, bases: Sequence[tuple[str
         chosen = _best_base(text, start, end, bases)
     if chosen is None or (chosen[2] is None and not chosen[0].steps):
         if refused is None:
-            plan.reason = f"left alone: {pred.reason or pred.summary}" if pred is not None else "left alone"
+            if pred is not None and pred.unchanged:
+                plan.reason = f"left alone: already optimal, schedule unchanged ({pred.reason})"
+            else:
+                plan.reason = f"left alone: {pred.reason or pred.summary}" if pred is not None else "left alone"
         if compose and chosen is not None:
             plan.explain += _declined(chosen[0])
         return False
@@ -318,9 +321,7 @@ def _prediction(model: NestModel, sched: Schedule) -> Prediction:
     sched.vector_before = _vector_loops(model)
     sched.made_unit = strided_made_unit(model, sched.schedule)
     if same and not any(b.tiled for b in sched.bands):
-        return Prediction(
-            False, "the original order is already the best schedule", "isl's scheduler keeps the original order and no band is worth tiling", speedup=1.0
-        )
+        return Prediction(False, "schedule unchanged", "isl's scheduler keeps the original order and no band is worth tiling", speedup=1.0, unchanged=True)
     return _predict(model, sched)
 
 

@@ -12,9 +12,16 @@
   ``floordiv``, ``pdiv_r`` / ``zdiv_r`` become ``mod``;
 * a user node is a copy of its statement's ops: an original IV that a loop
   runs over directly is renamed to that loop's IV (which keeps the IV's
-  name), any other one is an ``affine.apply`` of the new IVs; values defined
-  in the statement get fresh names when the statement appears more than
-  once.
+  name), any other one is an ``affine.apply`` of the new IVs (an
+  ``arith.constant`` when it is a constant); values defined in the statement
+  get fresh names when the statement appears more than once;
+* the names of the nest's own values are kept for them: a new loop (a tile
+  loop ``%i_t``, a skewed ``%c``) never takes the name of a value of the
+  nest, nor does a second copy of a statement, so that no value the user
+  named is renamed;
+* a loop with constant bounds whose upper bound isl wrote off the step
+  (``0 to 225 step 128``: two trips) ends at ``lower + trips * step``
+  (``0 to 256 step 128``), unless the original nest has that bound.
 
 Expressions are built with the one affine-expression model
 (:mod:`affine_lsp.ir.affine_expr`).
@@ -156,6 +163,27 @@ class Codegen:
         self.iter_names: dict[str, str] = {}
         self.lines: list[str] = []
         self.instances: dict[str, int] = {}
+        # the names of the nest's values: only the value that had one gets it
+        self.reserved: set[str] = {iv.name for s in model.statements for iv in s.ivs}
+        for s in model.statements:
+            self.reserved.update(_defined_names([*s.index_ops, *s.ops]))
+        self.bound_constants = _bound_constants(model.roots)
+
+    def _name(self, base: str, own: bool = True) -> str:
+        """``base`` itself when it is the name of a value of the nest that
+        takes it back (``own``: the value, its copy, or a loop over that
+        IV) and no copy has it yet, else a fresh name that is no name of the
+        nest (see :attr:`reserved`)."""
+        cand = "%" + base.lstrip("%")
+        if own and cand in self.reserved and cand not in self.names.taken:
+            self.names.taken.add(cand)
+            return cand
+        extra = self.reserved - self.names.taken
+        self.names.taken |= extra
+        try:
+            return self.names.fresh(cand)
+        finally:
+            self.names.taken -= extra
 
     # ------------------------------------------------------------ naming
     def _base(self, node: isl.AstNode, it: str) -> str:
@@ -240,10 +268,16 @@ class Codegen:
                 raise Refused("the generated loop has a condition that is not an upper bound")
             extra = 1 if kind in ("le", "ge") else 0
             ups += [(up.expr(x) + extra).simplify() for x in _flatten(rhs, "min")]
-        name = self.names.fresh(self._base(node, it))
+        base = self._base(node, it)
+        name = self._name(base, own=any(iv.name == base for s in self.model.statements for iv in s.ivs))
         inner = dict(scope)
         inner[it] = name
         step = f" step {inc[1]}" if inc[1] != 1 else ""
+        if len(lows) == 1 == len(ups) and lows[0].is_constant() and ups[0].is_constant() and not lo.dims and not lo.syms and not up.dims and not up.syms:
+            lb, ub = lows[0].value, ups[0].value  # type: ignore[attr-defined]
+            trips = max(0, -(-(ub - lb) // inc[1]))
+            if trips and ub not in self.bound_constants:
+                ups = [constant(lb + trips * inc[1])]
         self.lines.append(f"{ind}affine.for {name} = {_bound(lows, lo, 'max')} to {_bound(ups, up, 'min')}{step} {{")
         self._node(node.for_get_body(), ind + "  ", inner)
         self.lines.append(f"{ind}}}")
@@ -283,12 +317,15 @@ class Codegen:
                 continue
             ops = _Operands(scope, self.params)
             e = ops.expr(arg).simplify()
-            new = self.names.fresh(iv.name)
-            self.lines.append(f"{ind}{new} = affine.apply affine_map<{AffineMap(len(ops.dims), len(ops.syms), [e])}>{ops.operands()}")
+            new = self._name(iv.name)
+            if e.is_constant():
+                self.lines.append(f"{ind}{new} = arith.constant {e.value} : index")  # type: ignore[attr-defined]
+            else:
+                self.lines.append(f"{ind}{new} = affine.apply affine_map<{AffineMap(len(ops.dims), len(ops.syms), [e])}>{ops.operands()}")
             rename[iv.name] = new
         local = _defined_names([*st.index_ops, *st.ops])
         for n in local:
-            rename[n] = self.names.fresh(n)
+            rename[n] = self._name(n)
         for op in [*st.index_ops, *st.ops]:
             src = _op_text(self.text, op, ind)
             self.lines.append(_SSA.sub(lambda m: rename.get(m.group(0), m.group(0)), src))
@@ -302,6 +339,23 @@ def _bound(terms: Sequence[AffineExpr], ops: _Operands, kw: str) -> str:
     m = AffineMap(len(ops.dims), len(ops.syms), list(terms))
     prefix = f"{kw} " if len(terms) > 1 else ""
     return f"{prefix}affine_map<{m}>{ops.operands()}"
+
+
+def _bound_constants(roots: Sequence[Operation]) -> set[int]:
+    """The constants the loop bounds of ``roots`` are written with."""
+    from affine_lsp.ir.affine_ops import ForView
+
+    out: set[int] = set()
+    for r in roots:
+        for op in r.walk():
+            if op.name != "affine.for":
+                continue
+            f = ForView(op)
+            for b in (f.lower, f.upper):
+                for e in b.map.results:
+                    if e.is_constant():
+                        out.add(e.value)  # type: ignore[attr-defined]
+    return out
 
 
 def _defined_names(ops: Sequence[Operation]) -> list[str]:

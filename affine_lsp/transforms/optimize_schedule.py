@@ -456,6 +456,8 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, o
                 partial = newp
             if vector is None and not any(coinc) and _unit_stride_member(model, partial, n - 1):
                 vector = n - 1 if optimize_stencil.point_loop_vectorizes(model, node, partial) else None
+        elif n == 1 and coinc[0] and node.child(0).get_type() == isl.schedule_node_type.leaf and _unit_stride_member(model, partial, 0):
+            vector = 0  # a one-loop band innermost, parallel and unit-stride: LLVM vectorizes it as it is
         info = BandInfo(n, order, [coinc[k] for k in order], None, vector, _describe(partial, model))
         time_band = optimize_stencil.is_time_band(coinc, vector)
         auto_time = bool(min_bytes) and time_band  # automatic mode: the stencil policy decides and sizes the tiles
@@ -571,9 +573,9 @@ def violations(model: NestModel, schedule: isl.Schedule) -> isl.UnionMap:
 
 
 def is_identity(model: NestModel, schedule: isl.Schedule) -> bool:
-    """The new schedule orders every pair of dependent... every pair of
-    instances as the original does."""
-    s = flat_map(schedule)
+    """The new schedule orders every pair of instances as the original does
+    (both restricted to the statements' domains: isl's schedule map is not)."""
+    s = flat_map(schedule).intersect_domain(schedule.get_domain())
     o = model.original
     return s.lex_lt_union_map(s).is_equal(o.lex_lt_union_map(o))
 

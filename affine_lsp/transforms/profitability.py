@@ -16,6 +16,9 @@ footprint and reuse); the editor and the CLI only read this record:
 * :attr:`Prediction.work_ratio`: dynamic operations after / before, when the
   model counts them (``> 1``: recomputation).
 * :attr:`Prediction.speedup`: the model's predicted speedup, when it has one.
+* :attr:`Prediction.unchanged`: the rewrite would leave the code as it is
+  (e.g. isl's scheduler keeps the original order): worded "already
+  optimal", never as a slowdown.
 """
 
 from __future__ import annotations
@@ -30,10 +33,13 @@ class Prediction:
     reason: str = ""
     work_ratio: float | None = None
     speedup: float | None = None
+    unchanged: bool = False
 
     def title_suffix(self) -> str:
         """What a code action title gains: ``" (~1.8x faster: ...)"``,
         ``" (not profitable: ...)"``."""
+        if self.unchanged:
+            return f" (already optimal: {self.summary})"
         if not self.profitable:
             return f" (not profitable: {self.summary})"
         if self.speedup is not None:
@@ -42,6 +48,8 @@ class Prediction:
 
     def markdown(self) -> str:
         """A line for hovers and action details."""
+        if self.unchanged:
+            return f"Already optimal: {self.summary}." + (f" {self.reason}" if self.reason else "")
         head = "Predicted: " + ("faster" if self.profitable else "not profitable")
         if self.speedup is not None:
             head += f", ~{self.speedup:.2f}x"
@@ -51,7 +59,14 @@ class Prediction:
         return f"{head}. {body}" if body else head + "."
 
     def as_json(self) -> dict[str, object]:
-        return {"profitable": self.profitable, "summary": self.summary, "reason": self.reason, "work_ratio": self.work_ratio, "speedup": self.speedup}
+        return {
+            "profitable": self.profitable,
+            "summary": self.summary,
+            "reason": self.reason,
+            "work_ratio": self.work_ratio,
+            "speedup": self.speedup,
+            "unchanged": self.unchanged,
+        }
 
 
 def rank(prediction: Prediction | None) -> int:
@@ -66,4 +81,6 @@ def remark(prediction: Prediction | None, why_none: str = "") -> str:
     ``"predicted not profitable: <summary>"`` or ``"no prediction"``."""
     if prediction is None:
         return "no prediction" + (f" ({why_none})" if why_none else "")
+    if prediction.unchanged:
+        return "already optimal: " + prediction.summary
     return ("predicted: " if prediction.profitable else "predicted not profitable: ") + prediction.summary

@@ -374,8 +374,8 @@ def scalrep_verdicts(loop: Operation) -> list:
         return []  # the analysis has not run yet: no verdict rather than a wait
     n = sum(1 for r in plan_scalrep(scope, fd) if loop.is_ancestor_of(r.load))
     if n:
-        return [Verdict(f"scalar replacement ({n} load{'s' if n != 1 else ''})", True)]
-    return [Verdict("scalar replacement", False, "no load in the loop reads a value already in an SSA value")]
+        return [Verdict.of(f"scalar replacement ({n} load{'s' if n != 1 else ''})", None)]
+    return [Verdict.of("scalar replacement", "no load in the loop reads a value already in an SSA value")]  # nothing to replace: not applicable
 
 
 def scalrep_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:

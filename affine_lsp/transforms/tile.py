@@ -63,6 +63,7 @@ from affine_lsp.transforms.rewrite import (
     line_indent,
     loops_on_lines,
 )
+from affine_lsp.transforms.verdict import Kind, Why, kind_of, not_applicable
 
 if TYPE_CHECKING:
     from argparse import Namespace
@@ -111,7 +112,7 @@ def plan_tile(loop: Operation, sizes: Sequence[int], skew: bool = False, uncheck
     skew makes it permutable. ``unchecked`` skips the dependence check (for
     tests that show what an illegal tiling would compute)."""
     if loop.name != "affine.for":
-        return TilePlan([loop], [], reason=f"'{loop.name}' is not an affine.for")
+        return TilePlan([loop], [], reason=not_applicable(f"'{loop.name}' is not an affine.for"))
     band = rectangular_band(loop)
     if not band:
         band = [loop]
@@ -119,7 +120,7 @@ def plan_tile(loop: Operation, sizes: Sequence[int], skew: bool = False, uncheck
         band = band[:depth]
     sz = sizes_for(band, sizes)
     if any(s < 1 for s in sz):
-        return TilePlan(band, sz, reason="tile sizes must be positive")
+        return TilePlan(band, sz, reason=not_applicable("tile sizes must be positive"))
     if len(band) == 1 and not ForView(band[0]).inits:
         return TilePlan(band, sz)  # strip-mining keeps the execution order: always legal
     why = structural_reason(band)
@@ -129,21 +130,21 @@ def plan_tile(loop: Operation, sizes: Sequence[int], skew: bool = False, uncheck
         return TilePlan(band, sz)
     bd = band_dependences(band)
     if bd.reason is not None:
-        return TilePlan(band, sz, reason=f"cannot check the dependences of the band: {bd.reason}")
+        return TilePlan(band, sz, reason=Why(f"cannot check the dependences of the band: {bd.reason}", kind_of(bd.reason, Kind.UNPROVEN)))
     bad = permutability_violation(bd)
     if bad is None:
         return TilePlan(band, sz)
     if not skew:
-        return TilePlan(band, sz, reason=f"the band is not fully permutable: {bad}")
+        return TilePlan(band, sz, reason=Why(f"the band is not fully permutable: {bad}", kind_of(bad, Kind.UNPROVEN)))
     factors = find_skew(bd)
     if factors is None:
-        return TilePlan(band, sz, reason=f"the band is not fully permutable and no skew makes it so: {bad}")
+        return TilePlan(band, sz, reason=Why(f"the band is not fully permutable and no skew makes it so: {bad}", kind_of(bad, Kind.UNPROVEN)))
     again = permutability_violation(bd, factors)  # the skewed band, checked again
     if again is not None:
-        return TilePlan(band, sz, reason=f"the skewed band is not fully permutable: {again}")
+        return TilePlan(band, sz, reason=Why(f"the skewed band is not fully permutable: {again}", kind_of(again, Kind.UNPROVEN)))
     why = _skew_shape_reason(band)
     if why is not None:
-        return TilePlan(band, sz, reason=f"cannot skew this band: {why}")
+        return TilePlan(band, sz, reason=not_applicable(f"cannot skew this band: {why}"))
     return TilePlan(band, sz, factors, notes=[f"without skewing, {bad}"])
 
 
@@ -499,13 +500,13 @@ def tile_verdicts(loop: Operation) -> list[loop_catalog.Verdict]:
         return []
     plan = plan_tile(loop, (DEFAULT_TILE_SIZE,))
     n = len(plan.band)
-    out = [loop_catalog.Verdict(f"tile ({n}-loop band)", plan.ok, plan.reason or "")]
+    out = [loop_catalog.Verdict.of(f"tile ({n}-loop band)", plan.reason)]
     if plan.ok:
-        out.append(loop_catalog.Verdict("skew and tile (no skew needed)", True, ""))
+        out.append(loop_catalog.Verdict.of("skew and tile (no skew needed)", None))
     else:
         skewed = plan_tile(loop, (DEFAULT_TILE_SIZE,), skew=True)
         name = f"skew and tile ({describe_skew(skewed)})" if skewed.ok and skewed.skewed else "skew and tile"
-        out.append(loop_catalog.Verdict(name, skewed.ok, skewed.reason or ""))
+        out.append(loop_catalog.Verdict.of(name, skewed.reason))
     return out
 
 

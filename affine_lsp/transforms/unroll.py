@@ -46,6 +46,7 @@ from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform, li
 from affine_lsp.transforms.profitability import remark
 from affine_lsp.transforms.registry import OptionError
 from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, is_unnamed, line_indent, loops_on_lines
+from affine_lsp.transforms.verdict import not_offered
 
 if TYPE_CHECKING:
     from argparse import Namespace
@@ -181,14 +182,27 @@ def map_use(m: AffineMap, operands: Sequence[Value], kw: str, mapping: dict[str,
 
 
 def _merged(lb: Bound, ub: Bound) -> tuple[AffineExpr, AffineExpr, int, int, list[Value]]:
-    """Single-result lb and ub expressions over one operand list (lb dims,
-    ub dims, lb symbols, ub symbols)."""
-    nd1, ns1 = lb.map.num_dims, lb.map.num_symbols
-    nd2, ns2 = ub.map.num_dims, ub.map.num_symbols
-    le = lb.map.results[0].replace([dim(i) for i in range(nd1)], [symbol(i) for i in range(ns1)])
-    ue = ub.map.results[0].replace([dim(nd1 + i) for i in range(nd2)], [symbol(ns1 + i) for i in range(ns2)])
-    operands = list(lb.dim_operands) + list(ub.dim_operands) + list(lb.symbol_operands) + list(ub.symbol_operands)
-    return le, ue, nd1 + nd2, ns1 + ns2, operands
+    """Single-result lb and ub expressions over one operand list (the dims,
+    then the symbols, of both; a value that both use, e.g. the tile IV of
+    ``%i_t to %i_t + 32``, is one operand: the difference of the bounds then
+    simplifies to a constant)."""
+    dims: list[Value] = []
+    syms: list[Value] = []
+
+    def pos(v: Value, into: list[Value]) -> int:
+        for k, u in enumerate(into):
+            if u is v:
+                return k
+        into.append(v)
+        return len(into) - 1
+
+    def merged(b: Bound) -> AffineExpr:
+        ds = [dim(pos(v, dims)) for v in b.dim_operands]
+        ss = [symbol(pos(v, syms)) for v in b.symbol_operands]
+        return b.map.results[0].replace(ds, ss)
+
+    le, ue = merged(lb), merged(ub)
+    return le.simplify(), ue.simplify(), len(dims), len(syms), dims + syms
 
 
 @dataclass
@@ -220,6 +234,18 @@ def split_bounds(loop: Operation, factor: int, mapping: dict[str, str] | None = 
         # the copies past the bound are guarded instead
         return SplitBounds(map_use(ub.map, ub.operands, "min", mapping), None, guarded=True)
     le, ue, nd, ns, operands = _merged(lb, ub)
+    width = (ue - le).simplify()
+    if width.is_constant():
+        # the same trip count at every instance (a point loop of a tile):
+        # no cleanup loop when it is a multiple of the factor, else one
+        # starting where the unrolled loop stops (never a loop with no trip)
+        trips = max(0, -(-width.value // s))  # type: ignore[attr-defined]
+        if trips < factor:
+            return f"the trip count {trips} is smaller than the factor {factor}"
+        if trips % factor == 0:
+            return SplitBounds(map_use(ub.map, ub.operands, "min", mapping), None)
+        at = AffineMap(nd, ns, [(le + (trips - trips % factor) * s).simplify()])
+        return SplitBounds(map_use(at, operands, "min", mapping), map_use(at, operands, "max", mapping))
     split = (le + ((ue - le).ceildiv(s).floordiv(factor)) * (factor * s)).simplify()
     m = AffineMap(nd, ns, [split])
     cm = AffineMap(nd, ns, [le, split])
@@ -297,7 +323,7 @@ def unroll_reason(loop: Operation, factor: int | None) -> str | None:
         if tc is None:
             return "the trip count is not a constant"
         if tc > FULL_UNROLL_LIMIT:
-            return f"the trip count {tc} is larger than {FULL_UNROLL_LIMIT}"
+            return not_offered(f"trip count {tc} > {FULL_UNROLL_LIMIT}, the largest unrolled fully")
         return None
     if factor < 2:
         return "the factor must be at least 2"
@@ -535,15 +561,13 @@ def unroll_verdicts(loop: Operation) -> list:
 
     if loop.name != "affine.for":
         return []
-    out = [Verdict(f"unroll by {DEFAULT_FACTOR}", *_legal(unroll_reason(loop, DEFAULT_FACTOR)))]
+    # Unrolling keeps the order of every instance: no dependence forbids it,
+    # only the loop's shape (not applicable) or its size (not offered).
+    out = [Verdict.of(f"unroll by {DEFAULT_FACTOR}", unroll_reason(loop, DEFAULT_FACTOR))]
     tc = ForView(loop).constant_trip_count()
     if tc is not None:
-        out.append(Verdict("full unroll", *_legal(unroll_reason(loop, None))))
+        out.append(Verdict.of("full unroll", unroll_reason(loop, None)))
     return out
-
-
-def _legal(why: str | None) -> tuple[bool, str]:
-    return (why is None, why or "")
 
 
 def unroll_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:

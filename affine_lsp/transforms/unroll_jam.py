@@ -52,6 +52,7 @@ from affine_lsp.transforms.unroll import (
     uses_value,
     value_text,
 )
+from affine_lsp.transforms.verdict import illegal, not_applicable
 
 if TYPE_CHECKING:
     from argparse import Namespace
@@ -151,7 +152,7 @@ def dependence_reason(loop: Operation, factor: int, fd: object | None = None) ->
     if fd is None:
         fd = _deps_for(loop, DEFAULT_BUDGET)
     if fd is None:
-        return "the loop is not inside a function"
+        return not_applicable("the loop is not inside a function")
     accs = [a for a in fd.accesses_in(loop) if not locally_defined(a.memref, loop)]
     if not fd.within_limit(accs):
         return "too many access pairs to analyse"
@@ -168,7 +169,7 @@ def dependence_reason(loop: Operation, factor: int, fd: object | None = None) ->
         if r.status != DEPENDENCE or r.relation is None:
             return f"cannot rule out a dependence from {s.describe()} to {d.describe()} ({r.reason or 'not analysable'})"
         if _reversed(r.relation, s, d, depth, factor, f.step, lbc, jammed, fd):
-            return (
+            return illegal(
                 f"unroll-and-jam by {factor} would reverse the {r.kind} dependence from {s.describe()} to {d.describe()} "
                 f"(distance {r.mlir_str()}: an inner iteration of a later outer iteration would run first)"
             )
@@ -410,16 +411,17 @@ def unroll_jam_document(
 
 def unroll_jam_verdicts(loop: Operation) -> list:
     from affine_lsp.transforms.loop_catalog import Verdict
+    from affine_lsp.transforms.verdict import Kind
 
     if loop.name != "affine.for" or not jammed_loops(loop):
         return []
     why = structure_reason(loop, DEFAULT_FACTOR)
-    if why is None:
-        fd = ready_deps(loop)
-        if fd is None:
-            return []  # the analysis has not run yet: no verdict rather than a wait
-        why = dependence_reason(loop, DEFAULT_FACTOR, fd)
-    return [Verdict(f"unroll and jam by {DEFAULT_FACTOR}", why is None, why or "")]
+    if why is not None:
+        return [Verdict.of(f"unroll and jam by {DEFAULT_FACTOR}", why, Kind.NOT_APPLICABLE)]
+    fd = ready_deps(loop)
+    if fd is None:
+        return []  # the analysis has not run yet: no verdict rather than a wait
+    return [Verdict.of(f"unroll and jam by {DEFAULT_FACTOR}", dependence_reason(loop, DEFAULT_FACTOR, fd), Kind.UNPROVEN)]
 
 
 def unroll_jam_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:
