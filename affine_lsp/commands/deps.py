@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
             status = max(status, e.status)
             continue
         doc = Document(text, uri=path)
-        if frontend.report_errors(path, doc):  # nothing printed for this file
+        if frontend.report_errors(path, doc, args.allow_unregistered_dialect):  # nothing printed for this file
             status = max(status, frontend.EXIT_ERRORS)
             continue
         if args.format == "dot":

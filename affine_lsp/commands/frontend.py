@@ -163,23 +163,25 @@ def inputs(paths: list[str]) -> Iterator[tuple[str, str | None]]:
             yield arg, None
 
 
-def input_errors(doc: object) -> list[object]:
+def input_errors(doc: object, allow_unregistered: bool = False) -> list[object]:
     """The diagnostics of error severity of ``doc`` (a ``Document``): the
-    ones ``check`` reports (syntax, verifier and analysis errors, from
-    :func:`affine_lsp.diagnostics.collect`), in its order. Every command
-    refuses an input that has one (status 1, nothing written)."""
+    ones ``check`` reports, in its order (:func:`affine_lsp.diagnostics.layer_notes`:
+    syntax, verifier, unregistered dialects; the analyses report warnings
+    and remarks only, so they are not run). Every command refuses an input
+    that has one (status 1, nothing written)."""
     from affine_lsp import diagnostics
 
-    return [n for n in diagnostics.collect(doc) if n.severity == "error"]  # type: ignore[arg-type]
+    notes = diagnostics.layer_notes(doc, doc.notes(), diagnostics.verifier_notes(doc), "off", allow_unregistered)  # type: ignore[arg-type,attr-defined]
+    return sorted((n for n in notes if n.severity == "error"), key=diagnostics.sort_key)
 
 
-def report_errors(path: str, doc: object, stream: TextIO | None = None) -> int:
+def report_errors(path: str, doc: object, allow_unregistered: bool = False, stream: TextIO | None = None) -> int:
     """Print the errors of ``doc`` (a ``Document``) exactly as ``check``
     prints them (``FILE:LINE:COL: error: MESSAGE``, mlir-opt's format; see
     :func:`input_errors`) on standard error; their number. The one rule for
     invalid input: a command that gets a nonzero count returns
     :data:`EXIT_ERRORS` and writes nothing."""
-    errors = input_errors(doc)
+    errors = input_errors(doc, allow_unregistered)
     if errors:
         from affine_lsp import diagnostics
 

@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         return transformation.run_transform(args, "fuse", _rewrite(args))
     text = frontend.read_input(args.file)
     doc = Document(text, uri=args.file)
-    if frontend.report_errors(args.file, doc):
+    if frontend.report_errors(args.file, doc, args.allow_unregistered_dialect):
         return frontend.EXIT_ERRORS
     lines = None if args.all or not args.loop else sorted(set(args.loop))
     status = frontend.EXIT_OK

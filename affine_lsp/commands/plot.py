@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     params = _assignments(args.params, "--params")
     text = frontend.read_input(args.file)
     doc = Document(text, uri=args.file)
-    if frontend.report_errors(args.file, doc):
+    if frontend.report_errors(args.file, doc, args.allow_unregistered_dialect):
         return frontend.EXIT_ERRORS
     loop = find_loop(doc, args.loop - 1) if args.loop is not None else first_loop(doc)
     if loop is None:

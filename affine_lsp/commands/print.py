@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     from affine_lsp.syntax.document import Document
 
     text = frontend.read_input(args.file)
-    if frontend.report_errors(args.file, Document(text, uri=args.file)):
+    if frontend.report_errors(args.file, Document(text, uri=args.file), args.allow_unregistered_dialect):
         return frontend.EXIT_ERRORS
     sys.stdout.write(text)
     return frontend.EXIT_OK

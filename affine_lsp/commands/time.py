@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     if args.repeat < 1:
         raise frontend.UsageError("--repeat must be at least 1")
     text = frontend.read_input(args.file)
-    if frontend.report_errors(args.file, Document(text, uri=args.file)):
+    if frontend.report_errors(args.file, Document(text, uri=args.file), args.allow_unregistered_dialect):
         return frontend.EXIT_ERRORS
     try:
         report = timing.time_function(text, args.func, args.after, args.repeat, mlir_bin=args.mlir_bin)

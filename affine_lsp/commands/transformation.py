@@ -79,7 +79,7 @@ def run_transform(args: argparse.Namespace, verb: str, transform: Rewrite, every
 
     text = frontend.read_input(args.file)
     doc = Document(text, uri=args.file)
-    if frontend.report_errors(args.file, doc):
+    if frontend.report_errors(args.file, doc, args.allow_unregistered_dialect):
         return frontend.EXIT_ERRORS
     status = 0
     lines = None if args.all or not args.loop else sorted(set(args.loop))

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         # What is still wrong after the upgrade is not legacy syntax: the
         # input has errors (reported at their place in the upgraded text).
         # (the checks see U+FFFD for each such byte, at the same offsets)
-        if frontend.report_errors(args.file, Document(_ESCAPED.sub("\ufffd", result.text), uri=args.file)):
+        if frontend.report_errors(args.file, Document(_ESCAPED.sub("\ufffd", result.text), uri=args.file), args.allow_unregistered_dialect):
             return frontend.EXIT_ERRORS
     if args.in_place:
         if result.text != text:
