@@ -189,9 +189,13 @@ def check_writable(path: str) -> None:
 
 
 def write_file(path: str, data: bytes) -> None:
+    """Replace ``path``'s contents with ``data`` atomically: a write that
+    fails (a full disk, ``ulimit -f``) or a killed process leaves the old
+    file byte-identical (:mod:`affine_lsp.atomic_write`)."""
+    from affine_lsp.atomic_write import write_atomic
+
     try:
-        with open(path, "wb") as f:
-            f.write(data)
+        write_atomic(path, data)
     except OSError as e:
         raise OutputError(f"cannot write: {_strerror(e)}", path) from None
 
