@@ -114,6 +114,30 @@ def add_output(p: argparse.ArgumentParser, what: str = "the result") -> None:
     p.add_argument("-o", "--output", default="-", metavar="OUT", help=f"write {what} to OUT instead of standard output ('-')")
 
 
+def _seconds(s: str) -> float:
+    try:
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {s!r}") from None
+    if not v >= 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"not a number of seconds >= 0: {s!r}")
+    return v
+
+
+def add_timeout(p: argparse.ArgumentParser, default: float | None) -> None:
+    """``--timeout S``: the bound of the command's work (0: none); past it
+    the command prints what it finished, names what it did not and exits
+    with status 1 (``affine_lsp/commands/bounded.py``)."""
+    what = "no limit" if not default else f"default {default:g}"
+    p.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=default,
+        metavar="S",
+        help=f"stop after S seconds ({what}; 0: no limit), print what was finished and name what was not (exit status 1)",
+    )
+
+
 # ---------------------------------------------------------------- inputs
 
 

@@ -70,7 +70,7 @@ class Transformation:
     (Plain classes, not dataclasses or named tuples: ``--help`` reads the
     registry, and those would cost it ``inspect`` or an ``exec`` per class.)"""
 
-    __slots__ = ("actions", "any_loop", "command", "help", "module", "name", "options", "pairs", "rewrite", "settings", "title", "verb", "verdicts")
+    __slots__ = ("actions", "any_loop", "command", "help", "module", "name", "options", "pairs", "rewrite", "settings", "timeout", "title", "verb", "verdicts")
 
     def __init__(
         self,
@@ -88,6 +88,7 @@ class Transformation:
         verb: str = "",
         options: tuple[Option, ...] = (),
         command: str | None = None,
+        timeout: float | None = None,
     ) -> None:
         self.name = name
         """The CLI subcommand (``unroll-jam``)."""
@@ -115,6 +116,8 @@ class Transformation:
         """Its CLI options, after the common ones (``FILE``, ``--loop``, ``--all``, ``-v``, ``-o``)."""
         self.command = command
         """A CLI module of its own (``add_arguments``, ``run``) instead of ``rewrite`` and ``options``."""
+        self.timeout = timeout
+        """The default of its CLI command's ``--timeout S`` (None: no such option)."""
 
     @property
     def cli_verb(self) -> str:
@@ -249,6 +252,7 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         "reschedule (isl's scheduler), tile and regenerate affine loop nests for speed",
         actions="optimize_candidates",
         rewrite="optimize_rewrite",
+        timeout=60.0,
         options=(
             option("--func", action="append", metavar="NAME", help="optimize the top-level nests of function NAME together (repeatable)"),
             option(
