@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.generate import generate_functions  # noqa: E402
+from bench.generate import generate_functions
 
 ROOT = Path(__file__).resolve().parents[1]
 
