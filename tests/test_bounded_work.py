@@ -205,3 +205,22 @@ def test_a_bad_timeout_is_a_usage_error(tmp_path: Path, value: str) -> None:
         p = subprocess.run([*CLI, cmd, str(path), "--timeout", value], capture_output=True, text=True, env=ENV, timeout=300)
         assert p.returncode == frontend.EXIT_USAGE, (cmd, p.stderr)
         assert "--timeout" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_check_timeout_names_the_files_not_checked(tmp_path: Path) -> None:
+    big = tmp_path / "big.mlir"
+    big.write_text(_functions(20000))  # about 20 s to check
+    small = tmp_path / "small.mlir"
+    small.write_text(_functions(1))
+    t0 = time.monotonic()
+    p = subprocess.run([*CLI, "check", str(big), str(small), "--timeout", "2"], capture_output=True, text=True, env=ENV, timeout=300)
+    assert time.monotonic() - t0 < 15
+    assert p.returncode == frontend.EXIT_ERRORS
+    assert p.stderr.splitlines() == [
+        f"{big}: error: check: timed out after 2 s while checking this file; its diagnostics are omitted",
+        f"{small}: error: check: timed out after 2 s; this file was not checked",
+        "0 files, 0 errors, 0 warnings",
+    ]
+    # A deadline that does not pass changes nothing (check has none by default).
+    runs = [subprocess.run([*CLI, "check", str(small), *extra], capture_output=True, text=True, env=ENV, timeout=300) for extra in ([], ["--timeout", "60"])]
+    assert [(r.returncode, r.stdout, r.stderr) for r in runs[1:]] == [(runs[0].returncode, runs[0].stdout, runs[0].stderr)]
