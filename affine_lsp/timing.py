@@ -17,6 +17,7 @@ import tempfile
 from dataclasses import dataclass, field
 
 from affine_lsp import harness, toolchain
+from affine_lsp.atomic_write import write_atomic
 
 # Commands that do not rewrite a program.
 NOT_TRANSFORMS = frozenset({"check", "deps", "plot", "print", "serve", "time"})
@@ -48,8 +49,7 @@ def apply_command(text: str, command_line: str) -> tuple[str, str]:
     with tempfile.TemporaryDirectory(prefix="affine-lsp-") as d:
         src = os.path.join(d, "input.mlir")
         out = os.path.join(d, "output.mlir")
-        with open(src, "w", encoding="utf-8") as f:
-            f.write(text)
+        write_atomic(src, text.encode("utf-8"), fsync=False)  # a scratch file: no need to reach the disk
         err = io.StringIO()
         stdout = io.StringIO()
         try:

@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from affine_lsp.atomic_write import write_atomic
+
 ENV_VAR = "AFFINE_LSP_MLIR_BIN"
 REFERENCE_VERSION = "22.1.8"
 INSTALL_HINT = (
@@ -209,7 +211,7 @@ def opt(tc: Toolchain, text: str, args: Sequence[str], timeout: float = 300) -> 
     """The output of ``mlir-opt args`` on ``text``; CompileError when it fails."""
     with tempfile.TemporaryDirectory(prefix="affine-lsp-") as d:
         src = Path(d) / "in.mlir"
-        src.write_text(text)
+        write_atomic(src, text.encode("utf-8"), fsync=False)  # a scratch file
         try:
             p = subprocess.run([str(tc.opt), str(src), *args], env=dict(tc.env), capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -256,7 +258,7 @@ def run(
     ``-dump-object-file``)."""
     with tempfile.TemporaryDirectory(prefix="affine-lsp-") as d:
         src = Path(d) / "low.mlir"
-        src.write_text(lowered)
+        write_atomic(src, lowered.encode("utf-8"), fsync=False)  # a scratch file
         libs = ",".join(str(p) for p in (*tc.libs, *extra_libs))
         cmd = [str(tc.runner), str(src), opt_level, "-e", entry, "-entry-point-result=void", "-shared-libs=" + libs, *extra]
         try:

@@ -138,9 +138,14 @@ class _View:
 def _points(s: isl.Set, limit: int | None = None) -> list[tuple[int, ...]]:
     out: list[tuple[int, ...]] = []
     n = s.dim(DT.set)
+    failed: list[str] = []
 
     def cb(p: isl.Point) -> isl.stat | None:
-        out.append(tuple(p.get_coordinate_val(DT.set, k).to_python() for k in range(n)))
+        try:
+            out.append(tuple(p.get_coordinate_val(DT.set, k).to_python() for k in range(n)))
+        except isl.Error as e:  # the operation budget, inside the callback
+            failed.append(str(e))
+            return isl.stat.error
         if limit is not None and len(out) >= limit:
             # Stop the enumeration the way isl's callbacks do (an exception
             # raised here would be printed by islpy as a warning).
@@ -150,8 +155,13 @@ def _points(s: isl.Set, limit: int | None = None) -> list[tuple[int, ...]]:
     try:
         s.foreach_point(cb)
     except isl.Error as e:
-        if limit is None or len(out) < limit:
-            raise IslFailure(str(e)) from None
+        if failed or limit is None or len(out) < limit:
+            # The operation budget tripped (inside the callback, or isl then
+            # hands it an invalid point): said as such, not as a failure.
+            budget = next((m for m in (str(e), *failed) if "maximal number of operations" in m), None)
+            if budget is not None or (failed and "invalid arg" in failed[0]):
+                raise BudgetExceeded(budget or failed[0]) from None
+            raise IslFailure(failed[0] if failed else str(e)) from None
     return out
 
 
@@ -363,7 +373,7 @@ def _domain_points(view: _View, domain: isl.Set, max_points: int, notes: list[st
     step = max(2, math.ceil(math.sqrt((total or area) / max_points)))
     p0 = _points(dom2.lexmin())[0]
     while True:
-        grid = isl.Set.read_from_str(CTX, f"{{ [x, y] : (x - {p0[0]}) mod {step} = 0 and (y - {p0[1]}) mod {step} = 0 }}")
+        grid = isl.Set.read_from_str(CTX, f"{{ [x, y] : (x - ({p0[0]})) mod {step} = 0 and (y - ({p0[1]})) mod {step} = 0 }}")
         sample = dom2.intersect(grid)
         pts = sorted(_points(sample, max_points + 1))
         if len(pts) <= max_points:

@@ -15,7 +15,7 @@ Our intervals are exact where MLIR's may be looser.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from affine_lsp.analysis.dependences import DepResult, FunctionDeps, dependence_kind
@@ -57,23 +57,60 @@ def pass_ops(roots: Iterable[Operation]) -> list[Operation]:
 def memref_dependence_remarks(roots: Iterable[Operation], budget: int = DEFAULT_BUDGET) -> list[Remark]:
     """Every remark of the pass over the ops nested in ``roots`` (one
     module, or several sections numbered together), in emission order."""
-    from affine_lsp.analysis import dependences_of_function
+    return list(iter_memref_dependence_remarks(roots, budget))
+
+
+def iter_memref_dependence_remarks(
+    roots: Iterable[Operation],
+    budget: int = DEFAULT_BUDGET,
+    *,
+    all_pairs: bool = True,
+    release: bool = False,
+    starting: Callable[[int, int], None] | None = None,
+) -> Iterator[Remark]:
+    """The remarks of :func:`memref_dependence_remarks`, one at a time, in
+    emission order. ``all_pairs=False`` leaves out the pairs of ops in
+    different functions (always ``false``; their number grows with the
+    square of the module's accesses). ``release``: each function's
+    dependence engine is dropped (:func:`~affine_lsp.analysis.forget_dependences`)
+    once the remarks of its last access are out, so that memory holds one
+    function's analysis at a time, not the module's. ``starting(i, j)`` is
+    called before the pair ``(i, j)`` of one function is analysed."""
+    from affine_lsp.analysis import dependences_of_function, forget_dependences
 
     ops = pass_ops(roots)
-    models: list[tuple[FunctionDeps | None, AccessModel | None]] = []
-    for op in ops:
-        scope = scope_of(op)
-        fd = dependences_of_function(scope, budget) if scope is not None else None
-        models.append((fd, fd.access(op) if fd is not None else None))
-    out: list[Remark] = []
+    scopes = [scope_of(op) for op in ops]
+    same: dict[int, list[int]] = {}  # id(scope) -> indices of its ops, in order
+    for k, s in enumerate(scopes):
+        if s is not None:
+            same.setdefault(id(s), []).append(k)
+    models: dict[int, tuple[FunctionDeps, dict[int, AccessModel | None]]] = {}
+
+    def model(k: int) -> tuple[FunctionDeps | None, AccessModel | None]:
+        s = scopes[k]
+        if s is None:
+            return None, None
+        got = models.get(id(s))
+        if got is None:
+            got = models[id(s)] = (dependences_of_function(s, budget), {})
+        fd, accesses = got
+        if k not in accesses:
+            accesses[k] = fd.access(ops[k])
+        return fd, accesses[k]
+
     for i, op in enumerate(ops):
-        fd_i, a_i = models[i]
-        for j in range(len(ops)):
-            fd_j, a_j = models[j]
+        if starting is not None and scopes[i] is not None:
+            starting(i, i)  # (modelling the function's accesses is part of its first pair)
+        fd_i, a_i = model(i)
+        mine = same.get(id(scopes[i]), []) if scopes[i] is not None else []
+        for j in range(len(ops)) if all_pairs else (mine if a_i is not None else ()):
+            fd_j, a_j = model(j) if scopes[j] is scopes[i] else (None, None)
             if fd_i is None or fd_i is not fd_j or a_i is None or a_j is None:
                 # Different functions: different memrefs, no common loop.
-                out.append(Remark(op, i, j, 1, "false", False, None))
+                yield Remark(op, i, j, 1, "false", False, None)
                 continue
+            if starting is not None and j != i:
+                starting(i, j)
             common = 0
             for x, y in zip(a_i.ivs, a_j.ivs):
                 if x is not y:
@@ -85,5 +122,7 @@ def memref_dependence_remarks(roots: Iterable[Operation], budget: int = DEFAULT_
             for d in range(1, common + 2):
                 r = fd_i.check(a_i, a_j, d)
                 failed = mlir_fails or (r.has_dependence and r.mlir_failure and dependence_kind(a_i, a_j) is not None)
-                out.append(Remark(op, i, j, d, r.mlir_str(), failed, r))
-    return out
+                yield Remark(op, i, j, d, r.mlir_str(), failed, r)
+        if release and mine and mine[-1] == i:  # the last access of its function
+            models.pop(id(scopes[i]), None)
+            forget_dependences(scopes[i])  # type: ignore[arg-type]

@@ -63,6 +63,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N", help="check N files at a time in worker processes (default: the number of cores)")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary line and no progress bar")
+    # No default: check analyses no pairs of accesses, and each isl query
+    # is bounded by its operation budget. With a timeout the files are
+    # checked one at a time, each in a child process (commands/bounded.py).
+    frontend.add_timeout(p, None)
     frontend.add_output(p, "the diagnostics")
 
 
@@ -272,6 +276,42 @@ def _reports(targets: list[tuple[str, str | None]], opts: Options, jobs: int, pr
         nxt += 1
 
 
+def _bounded_reports(targets: list[tuple[str, str | None]], opts: Options, timeout: float, progress: Progress) -> Iterator[FileReport]:
+    """The reports of ``targets`` in their order, checked one at a time in a
+    child process until ``timeout`` seconds have passed; the files not
+    finished by then are reported as such (status 1)."""
+    import time
+
+    from affine_lsp.commands.bounded import run_bounded
+
+    deadline = time.monotonic() + timeout
+    stdin_text: str | None = None
+    if any(p == "-" and msg is None for p, msg in targets):
+        try:
+            stdin_text = read_input("-")
+        except InputError as e:
+            targets = [(p, str(e) if p == "-" and msg is None else msg) for p, msg in targets]
+    for path, msg in targets:
+        left = deadline - time.monotonic()
+        if msg is not None:
+            rep = FileReport(path, EXIT_USAGE, problem=msg)
+        elif left <= 0:
+            rep = FileReport(path, EXIT_ERRORS, problem=f"check: timed out after {timeout:g} s; this file was not checked")
+        else:
+            got: list[FileReport] = []
+            text = stdin_text if path == "-" else None
+            done = run_bounded(
+                lambda send, path=path, text=text: send(check_path(path, opts, text), now=True), left, lambda item, now=False, got=got: got.append(item)
+            )
+            rep = (
+                got[0]
+                if done
+                else FileReport(path, EXIT_ERRORS, problem=f"check: timed out after {timeout:g} s while checking this file; its diagnostics are omitted")
+            )
+        progress.step()
+        yield rep
+
+
 def run(args: argparse.Namespace) -> int:
     if args.verify_diagnostics and args.format in ("sarif", "github"):
         raise frontend.UsageError(f"--verify-diagnostics prints mlir-opt's messages as text or json, not {args.format}")
@@ -288,7 +328,11 @@ def run(args: argparse.Namespace) -> int:
     status = EXIT_OK
     files = errors = warnings = 0
     items: list[dict[str, Any]] = []
-    for rep in _reports(targets, opts, args.jobs or default_jobs(), progress):
+    if args.timeout:
+        reports = _bounded_reports(targets, opts, args.timeout, progress)
+    else:
+        reports = _reports(targets, opts, args.jobs or default_jobs(), progress)
+    for rep in reports:
         status = max(status, rep.status)
         if rep.problem is not None:
             progress.clear()

@@ -18,6 +18,13 @@ which load instances read values from before the function), marked
 ``--format dot`` prints a Graphviz digraph per file: one cluster per
 function and per top-level loop nest, the accesses as nodes, the dependences
 as edges labelled with kind, depth, distance and carrying loop.
+
+Each function's analysis is released once its remarks are out: memory
+holds one function's analysis at a time (it grows linearly with the file).
+``--timeout S`` (default 60 s) bounds the analysis of the command's files:
+past it the remarks finished so far are printed and one line per file on
+standard error names the function that was being analysed (how many of its
+pairs were done) and the functions not reached; the exit status is then 1.
 """
 
 from __future__ import annotations
@@ -26,9 +33,9 @@ import argparse
 import json
 import sys
 
-from affine_lsp.analysis.remarks import Remark, pass_ops
+from affine_lsp.analysis.remarks import Remark, iter_memref_dependence_remarks, pass_ops
 from affine_lsp.commands import frontend
-from affine_lsp.ide.remarks import section_remarks
+from affine_lsp.commands.bounded import Send, run_bounded
 from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir.core import Operation
 from affine_lsp.syntax.document import Document
@@ -48,7 +55,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also print the value-based dataflow: for each load, the stores it takes its values from and the live-in instances",
     )
+    frontend.add_timeout(p, DEFAULT_TIMEOUT)
     frontend.add_output(p)
+
+
+DEFAULT_TIMEOUT = 60.0
 
 
 def remark_json(path: str, doc: Document, r: Remark) -> dict:
@@ -78,16 +89,22 @@ def flow_items(doc: Document, split: bool, budget: int | None) -> list[tuple[Ope
 
     b = DEFAULT_BUDGET if budget is None else budget
     groups = [[s.module] for s in doc.sections] if split else [[s.module for s in doc.sections]]
+    from affine_lsp.analysis import forget_dependences
+
     out: list[tuple[Operation, str, dict]] = []
     for roots in groups:
         ops = pass_ops(roots)
         number = {op: i for i, op in enumerate(ops)}
+        last: Operation | None = None
         for j, op in enumerate(ops):
             if op.name != "affine.load":
                 continue
             scope = scope_of(op)
             if scope is None:
                 continue
+            if last is not None and last is not scope:
+                forget_dependences(last)  # one function's analysis at a time
+            last = scope
             fd = dependences_of_function(scope, b)
             acc = fd.access(op)
             df = fd.dataflow()
@@ -104,12 +121,112 @@ def flow_items(doc: Document, split: bool, budget: int | None) -> list[tuple[Ope
             if flow.reads_live_in:
                 msg = f"value of {j} comes from before the function for {flow.live_in}{exact}"
                 out.append((op, msg, {"dependence": "value-based", "to": j, "live_in": str(flow.live_in), "exact": flow.exact}))
+        if last is not None:
+            forget_dependences(last)
     return out
 
 
+def _owner_name(op: Operation) -> str:
+    """The name of the function holding ``op`` (``(module)`` outside any)."""
+    from affine_lsp.ir.op_traits import enclosing_function
+
+    func = enclosing_function(op)
+    return func_name(func) if func is not None else "(module)"
+
+
+def _file_work(path: str, doc: Document, args: argparse.Namespace, send: Send) -> None:
+    """The output of ``deps`` for one file, item by item: ``("plan", [(name,
+    pairs), ...])`` per section, ``("pair", name)`` when a pair of accesses
+    is started, ``("text", line)`` / ``("json", dict)`` per remark."""
+    from affine_lsp.analysis.isl_support import DEFAULT_BUDGET
+
+    b = DEFAULT_BUDGET if args.budget is None else args.budget
+    for sec in doc.sections:
+        ops = pass_ops([sec.module])
+        owners = [_owner_name(op) for op in ops]
+        count: dict[str, int] = {}
+        for name in owners:
+            count[name] = count.get(name, 0) + 1
+        # The pairs of accesses of one function (those of two functions are
+        # always 'false': nothing to analyse).
+        send(("plan", [(name, n * n) for name, n in count.items()]), now=True)
+
+        def starting(i: int, j: int, owners: list[str] = owners) -> None:
+            send(("pair", owners[i]), now=True)  # what comes before it is finished
+
+        for r in iter_memref_dependence_remarks([sec.module], b, all_pairs=args.all_pairs, release=True, starting=starting):
+            if not args.all_pairs and not r.failed and r.result == "false":
+                continue
+            if args.format == "json":
+                send(("json", remark_json(path, doc, r)))
+            else:
+                line, col = doc.lines.position(r.op.name_span.start)
+                send(("text", f"{path}:{line + 1}:{col + 1}: {r.severity}: {r.message}"))
+    if args.flow:
+        send(("plan", [("(value-based dataflow)", 1)]))
+        send(("pair", "(value-based dataflow)"), now=True)
+        for op, msg, data in flow_items(doc, True, args.budget):
+            line, col = doc.lines.position(op.name_span.start)
+            if args.format == "json":
+                send(("json", {"file": path, "line": line + 1, "column": col + 1, "severity": "remark", "message": msg, **data}))
+            else:
+                send(("text", f"{path}:{line + 1}:{col + 1}: remark: {msg}"))
+        send(("pair", None), now=True)
+
+
+class _Progress:
+    """What the parent received of one file's work."""
+
+    def __init__(self, out_json: list[dict]) -> None:
+        self.out_json = out_json
+        self.lines: list[str] = []
+        self.plan: list[tuple[str, int]] = []
+        self.started: dict[str, int] = {}
+        self.current: str | None = None
+
+    def __call__(self, item: tuple[str, object], now: bool = False) -> None:
+        tag, obj = item
+        if tag == "text":
+            self.lines.append(obj)  # type: ignore[arg-type]
+            if len(self.lines) >= 4096:
+                self.flush()
+        elif tag == "json":
+            self.out_json.append(obj)  # type: ignore[arg-type]
+        elif tag == "plan":
+            self.plan.extend(obj)  # type: ignore[arg-type]
+        elif tag == "pair":
+            self.current = obj  # type: ignore[assignment]
+            if obj is not None:
+                self.started[obj] = self.started.get(obj, 0) + 1  # type: ignore[index]
+
+    def flush(self) -> None:
+        if self.lines:
+            print("\n".join(self.lines))
+            self.lines = []
+
+    def timed_out(self, path: str, seconds: float) -> str:
+        """The line naming what was not finished."""
+        totals: dict[str, int] = {}
+        for name, n in self.plan:
+            totals[name] = totals.get(name, 0) + n
+        where = ""
+        if self.current is not None:
+            done = max(0, self.started.get(self.current, 1) - 1)
+            where = f" {self.current}: {done} of {totals.get(self.current, done)} pairs analysed;"
+        seen = set(self.started)
+        missing = [name for name in totals if name not in seen]
+        rest = f" not reached: {', '.join(missing[:10])}{' ...' if len(missing) > 10 else ''} ({len(missing)} function(s));" if missing else ""
+        if not self.plan:
+            rest = " nothing was analysed;"
+        return f"{path}: error: deps: timed out after {seconds:g} s;{where}{rest} results for the others are omitted"
+
+
 def run(args: argparse.Namespace) -> int:
+    import time
+
     status = 0
     out_json: list[dict] = []
+    deadline = time.monotonic() + args.timeout if args.timeout else None
     for path, problem in frontend.inputs(args.files):
         try:
             if problem is not None:
@@ -126,25 +243,15 @@ def run(args: argparse.Namespace) -> int:
         if args.format == "dot":
             print(dot_graphs(path, doc, args.budget))
             continue
-        remarks = section_remarks([sec.module for sec in doc.sections], args.budget) or []
-        if not args.all_pairs:
-            remarks = [r for r in remarks if r.failed or r.result != "false"]
-        flows = flow_items(doc, True, args.budget) if args.flow else []
-        if args.format == "json":
-            out_json.extend(remark_json(path, doc, r) for r in remarks)
-            for op, msg, data in flows:
-                line, col = doc.lines.position(op.name_span.start)
-                out_json.append({"file": path, "line": line + 1, "column": col + 1, "severity": "remark", "message": msg, **data})
-            continue
-        lines = []
-        for r in remarks:
-            line, col = doc.lines.position(r.op.name_span.start)
-            lines.append(f"{path}:{line + 1}:{col + 1}: {r.severity}: {r.message}")
-        for op, msg, _ in flows:
-            line, col = doc.lines.position(op.name_span.start)
-            lines.append(f"{path}:{line + 1}:{col + 1}: remark: {msg}")
-        if lines:
-            print("\n".join(lines))
+        progress = _Progress(out_json)
+        left = None if deadline is None else deadline - time.monotonic()
+        finished = left is None or left > 0
+        if finished:
+            finished = run_bounded(lambda send, path=path, doc=doc: _file_work(path, doc, args, send), left, progress)
+        progress.flush()
+        if not finished:
+            print(progress.timed_out(path, args.timeout), file=sys.stderr)
+            status = max(status, 1)
     if args.format == "json":
         print(json.dumps(out_json, indent=2))
     return status
@@ -160,7 +267,7 @@ def _dot_str(s: str) -> str:
 def dot_graphs(path: str, doc: Document, budget: int | None) -> str:
     """A Graphviz digraph of the dependences of every function of ``doc``
     (:func:`affine_lsp.analysis.iteration_space.dependence_graph`)."""
-    from affine_lsp.analysis import dependences_of_function
+    from affine_lsp.analysis import dependences_of_function, forget_dependences
     from affine_lsp.analysis.isl_support import DEFAULT_BUDGET
     from affine_lsp.analysis.iteration_space import dependence_graph, lines_range_of
 
@@ -173,6 +280,7 @@ def dot_graphs(path: str, doc: Document, budget: int | None) -> str:
             if func.name != "func.func":
                 continue
             g = dependence_graph(dependences_of_function(func, b), range_of)
+            forget_dependences(func)  # one function's analysis at a time
             f = n_func
             n_func += 1
             out.append(f"  subgraph cluster_f{f} {{")

@@ -119,6 +119,30 @@ def add_output(p: argparse.ArgumentParser, what: str = "the result") -> None:
     p.add_argument("-o", "--output", default="-", metavar="OUT", help=f"write {what} to OUT instead of standard output ('-')")
 
 
+def _seconds(s: str) -> float:
+    try:
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {s!r}") from None
+    if not v >= 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"not a number of seconds >= 0: {s!r}")
+    return v
+
+
+def add_timeout(p: argparse.ArgumentParser, default: float | None) -> None:
+    """``--timeout S``: the bound of the command's work (0: none); past it
+    the command prints what it finished, names what it did not and exits
+    with status 1 (``affine_lsp/commands/bounded.py``)."""
+    what = "no limit" if not default else f"default {default:g}"
+    p.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=default,
+        metavar="S",
+        help=f"stop after S seconds ({what}; 0: no limit), print what was finished and name what was not (exit status 1)",
+    )
+
+
 # ---------------------------------------------------------------- inputs
 
 
@@ -209,9 +233,13 @@ def check_writable(path: str) -> None:
 
 
 def write_file(path: str, data: bytes) -> None:
+    """Replace ``path``'s contents with ``data`` atomically: a write that
+    fails (a full disk, ``ulimit -f``) or a killed process leaves the old
+    file byte-identical (:mod:`affine_lsp.atomic_write`)."""
+    from affine_lsp.atomic_write import write_atomic
+
     try:
-        with open(path, "wb") as f:
-            f.write(data)
+        write_atomic(path, data)
     except OSError as e:
         raise OutputError(f"cannot write: {_strerror(e)}", path) from None
 

@@ -34,9 +34,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dims", default=None, metavar="I,J", help="the two loops drawn (IV names or positions in the nest; default: the loop and the next)")
     p.add_argument("--params", default="", metavar="N=8,...", help="values of the symbols (default: 8 each)")
     p.add_argument("--fixed", default="", metavar="K=0,...", help="loops not drawn fixed at a value (default: projected)")
-    p.add_argument("--max-points", type=int, default=None, metavar="N", help="sample past N points (default 2500)")
+    p.add_argument("--max-points", type=_max_points, default=None, metavar="N", help=f"sample past N points (default 2500, at most {MAX_POINTS_LIMIT:,})")
     p.add_argument("--format", choices=FORMATS, default=None, help="svg, json or png (default: from the output's name; svg on standard output)")
     frontend.add_output(p, "the picture")
+
+
+MAX_POINTS_LIMIT = 100_000
+"""The largest ``--max-points``: more points are not told apart in a picture,
+and enumerating them takes longer than isl's operation budget allows."""
+
+
+def _max_points(s: str) -> int:
+    try:
+        n = int(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {s!r}") from None
+    if not 1 <= n <= MAX_POINTS_LIMIT:
+        raise argparse.ArgumentTypeError(f"{n} is not between 1 and {MAX_POINTS_LIMIT:,}")
+    return n
 
 
 def _assignments(text: str, what: str) -> dict[str, int]:

@@ -56,6 +56,8 @@ def add_arguments(t: Transformation, p: argparse.ArgumentParser) -> None:
             groups[o.group] = p.add_mutually_exclusive_group()
         target = groups[o.group] if o.group else p
         target.add_argument(*o.flags, **o.kwargs)  # type: ignore[arg-type]
+    if t.timeout is not None:
+        frontend.add_timeout(p, t.timeout)
 
 
 def run(t: Transformation, args: argparse.Namespace) -> int:
@@ -69,6 +71,28 @@ def run(t: Transformation, args: argparse.Namespace) -> int:
             return e.status
         raise frontend.UsageError(str(e)) from None
     return run_transform(args, t.cli_verb, rewrite, every_loop=t.reports_every_loop)
+
+
+def _top_loops(func: object) -> list:
+    """The ``affine.for`` ops directly in ``func``'s body."""
+    return [op for r in func.regions for b in r.blocks for op in b.operations if op.name == "affine.for"]  # type: ignore[attr-defined]
+
+
+def _bounded(transform: Rewrite, text: str, lines: Sequence[int] | None, timeout: float) -> tuple[str, list[LoopOutcome]] | None:
+    """``transform(text, lines)`` in a child process killed after
+    ``timeout`` seconds (:mod:`affine_lsp.commands.bounded`); None then.
+    What the transformation prints on standard error (``--explain``) is
+    printed as it comes."""
+    from affine_lsp.commands.bounded import run_bounded
+
+    got: list[tuple[str, list[LoopOutcome]]] = []
+
+    def work(send: Callable[..., None]) -> None:
+        send(transform(text, lines), now=True)
+
+    if not run_bounded(work, timeout, lambda item, now=False: got.append(item)):
+        return None
+    return got[0]
 
 
 def run_transform(args: argparse.Namespace, verb: str, transform: Rewrite, every_loop: bool = False) -> int:
@@ -89,7 +113,19 @@ def run_transform(args: argparse.Namespace, verb: str, transform: Rewrite, every
             if ln not in starts:
                 print(f"{args.file}:{ln}:1: error: no affine.for starts on this line", file=sys.stderr)
                 status = 1
-    new, outcomes = transform(text, lines)
+    timeout = getattr(args, "timeout", None)
+    if timeout:
+        got = _bounded(transform, text, lines, timeout)
+        if got is None:
+            loops = sorted(
+                {doc.lines.line_of(op.span.start) + 1 for s in doc.sections for f in s.module.walk() if f.name == "func.func" for op in _top_loops(f)}
+            )
+            which = f" (the nests on line(s) {', '.join(map(str, loops))} were not finished)" if loops else ""
+            print(f"{args.file}: error: {verb}: timed out after {timeout:g} s; nothing was rewritten{which}", file=sys.stderr)
+            return frontend.EXIT_ERRORS
+        new, outcomes = got
+    else:
+        new, outcomes = transform(text, lines)
     for o in outcomes:
         col = doc.lines.position(o.offset)[1] + 1
         if o.done:

@@ -5,7 +5,9 @@ file); what cannot be upgraded mechanically is reported on standard error,
 one ``FILE:LINE: warning: ...`` line each, and left as written. Exit status:
 0, or 1 when something was left as written, or when the upgraded text still
 has errors (those are reported, nothing is written); 2 and 3 as for every
-command.
+command. A file (``--in-place`` or ``-o``) is written only by an upgrade
+that is complete (status 0), as a failed transformation leaves its target
+alone; a partial upgrade still goes to standard output.
 """
 
 from __future__ import annotations
@@ -45,6 +47,11 @@ def run(args: argparse.Namespace) -> int:
         # (the checks see U+FFFD for each such byte, at the same offsets)
         if frontend.report_errors(args.file, Document(_ESCAPED.sub("\ufffd", result.text), uri=args.file), args.allow_unregistered_dialect):
             return frontend.EXIT_ERRORS
+    to_file = args.in_place or args.output != "-"
+    if result.problems and to_file:
+        target = args.file if args.in_place else args.output
+        print(f"{target}: note: not written: {len(result.problems)} construct(s) could not be upgraded", file=sys.stderr)
+        return frontend.EXIT_ERRORS
     if args.in_place:
         if result.text != text:
             frontend.check_writable(args.file)

@@ -8,11 +8,12 @@ from the op (no state of their own, so they can never go stale).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from affine_lsp.ir.affine_expr import AffineMap, IntegerSet
-from affine_lsp.ir.attributes import AffineMapAttr, ArrayAttr, IntegerAttr, IntegerSetAttr, StringAttr
+from affine_lsp.ir.attributes import AffineMapAttr, ArrayAttr, IntegerAttr, IntegerSetAttr, OpaqueAttr, StringAttr
 from affine_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Span, Value
 
 LOAD_OPS = frozenset({"affine.load", "affine.vector_load"})
@@ -194,6 +195,23 @@ class IfView:
         return r.blocks[0] if r is not None and r.blocks else None
 
 
+def _dense_ints(a: OpaqueAttr) -> list[int]:
+    """The integers of a 1-D ``dense<...>`` attribute kept as text (a list,
+    or a splat repeated to its type's size); [] for anything else."""
+    s = a.spelling.strip()
+    if not (s.startswith("dense<") and s.endswith(">")):
+        return []
+    body = s[len("dense<") : -1].strip()
+    try:
+        if body.startswith("["):
+            inner = body.strip("[]").strip()
+            return [int(x) for x in inner.split(",")] if inner else []
+        m = re.fullmatch(r"\s*(?:tensor|vector)<(\d+)x\w+>\s*", str(a.type)) if a.type is not None else None
+        return [int(body)] * int(m.group(1)) if m else []
+    except ValueError:
+        return []
+
+
 class ParallelView:
     __slots__ = ("op",)
 
@@ -203,6 +221,8 @@ class ParallelView:
 
     def _groups(self, key: str) -> list[int]:
         a = self.op.attributes.get(key)
+        if isinstance(a, OpaqueAttr):  # the generic form's (and bytecode's) `dense<[1, 2]> : tensor<2xi32>`
+            return _dense_ints(a)
         return [e.value for e in a.elements if isinstance(e, IntegerAttr)] if isinstance(a, ArrayAttr) else []
 
     @property

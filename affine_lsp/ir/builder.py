@@ -37,6 +37,8 @@ class AliasTable:
     def __init__(self) -> None:
         self.attrs: dict[str, AliasDefSyn] = {}
         self.types: dict[str, AliasDefSyn] = {}
+        self.broken: set[str] = set()
+        """The names of definitions with a syntax error (already reported)."""
 
     def add(self, d: AliasDefSyn) -> None:
         (self.types if d.name.startswith("!") else self.attrs)[d.name] = d
@@ -130,8 +132,8 @@ class IRBuilder:
         if isinstance(a, AliasRef):
             d = self.aliases.attrs.get(a.name)
             if d is None:
-                if "." in a.name:
-                    return a  # a dialect attribute without body, e.g. #gpu.address_space
+                if "." in a.name or a.name in self.aliases.broken:
+                    return a  # a dialect attribute without body (#gpu.address_space), or a definition in error
                 self.error(f"undefined symbol alias id '{a.name[1:]}'", a.span, "undefined-alias")
                 return a
             v = d.value
@@ -162,6 +164,8 @@ class IRBuilder:
                     o = OpaqueType(t.name)
                     o.span = t.span
                     return o
+                if t.name in self.aliases.broken:
+                    return t
                 self.error(f"undefined symbol alias id '{t.name[1:]}'", t.span, "undefined-alias")
                 return t
             return d.value if isinstance(d.value, Type) else t
@@ -170,6 +174,8 @@ class IRBuilder:
             if refs:
                 for r in refs:
                     d = self.aliases.attrs.get(r.name)
+                    if d is None and r.name in self.aliases.broken:
+                        continue
                     if d is None:
                         self.error(f"undefined symbol alias id '{r.name[1:]}'", r.span, "undefined-alias")
                     elif isinstance(d.value, AffineMapAttr) and t.layout is None and t.layout_text == r.name:

@@ -38,6 +38,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from affine_lsp.atomic_write import write_atomic
+
 MAX_HEADER_LINES = 16
 MAX_BODY = 1 << 22  # an initialize larger than 4 MB is left to pygls
 
@@ -69,10 +71,7 @@ class Early:
             return
         path, self.path = self.path, None
         with contextlib.suppress(OSError):
-            fd, tmp = tempfile.mkstemp(dir=str(path.parent), prefix=".tmp-affine-lsp-init-")
-            with os.fdopen(fd, "w") as f:
-                f.write(result_json)
-            os.replace(tmp, path)
+            write_atomic(path, result_json.encode("utf-8"), new_mode=0o600)
 
 
 def read_body(readline: Callable[[], bytes], read: Callable[[int], bytes], max_body: int = MAX_BODY) -> dict[str, Any] | None:
@@ -156,7 +155,7 @@ def answer(early: Early, out: BinaryIO) -> bool:
         return False
     try:
         early.path = cache_file(early.message["params"])
-        result = early.path.read_text()
+        result = early.path.read_text(encoding="utf-8")
         json.loads(result)  # (a torn or foreign file is a miss)
     except (OSError, ValueError, TypeError):
         return False

@@ -29,11 +29,12 @@ import hashlib
 import json
 import logging
 import os
-import tempfile
 import threading
 import zlib
 from pathlib import Path
 from typing import Any
+
+from affine_lsp.atomic_write import write_atomic
 
 log = logging.getLogger(__name__)
 
@@ -140,15 +141,7 @@ class DiagnosticsCache:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             blob = zlib.compress(json.dumps({"key": key, "diagnostics": diagnostics}, separators=(",", ":")).encode(), 1)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(blob)
-                os.replace(tmp, path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                raise
+            write_atomic(path, blob, new_mode=0o600)
         except OSError as e:
             log.info("could not write the cache entry %s: %s", path, e)
             return False

@@ -74,6 +74,7 @@ class _GcPause:
 
 gc_paused = _GcPause()
 
+_ALIAS_HEAD = re.compile(r"\s*([#!][A-Za-z_][A-Za-z0-9_$.\-]*)\s*=")  # an alias definition's head
 # The spellings of HASH_ID and BANG_ID in grammar/mlir.lark.
 _ALIAS_REF_RE = re.compile(r"#[A-Za-z_0-9][A-Za-z0-9_$.\-]*|![A-Za-z_][A-Za-z0-9_$.\-]*")
 # An SSA name (MLIR's `%` suffix-id; `%a#1` names `%a`).
@@ -603,7 +604,7 @@ class _AliasKeys:
             return self._values[name]
         table = self.aliases.types if name.startswith("!") else self.aliases.attrs
         d = table.get(name)
-        v = None if d is None else str(d.value)
+        v = ("<in error>" if name in self.aliases.broken else None) if d is None else str(d.value)
         self._values[name] = v
         return v
 
@@ -727,6 +728,10 @@ def build_section(
                 notes.append(Note("error", f"redefinition of symbol alias id '{item.name[1:]}'", item.name_span, "redefinition"))
             aliases.add(item)
             alias_defs[item.name] = c
+        elif item is None and res.notes and (m := _ALIAS_HEAD.match(c.text)) is not None:
+            # A definition with a syntax error (reported): its uses are not
+            # "undefined" as well.
+            aliases.broken.add(m.group(1))
         elif isinstance(item, ModuleOpenSyn):
             scope_values.append([])
             scope_path.append((*scope_path[open_scopes[-1]], id(res)))

@@ -22,17 +22,16 @@ key is stored inside too and compared on load.
 
 from __future__ import annotations
 
-import contextlib
 import getpass
 import hashlib
 import importlib.util
 import marshal
-import os
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
+from affine_lsp.atomic_write import write_atomic
 from affine_lsp.syntax.driver import FlatTable
 
 FORMAT = "affine-lsp-driver-1"
@@ -139,17 +138,12 @@ def store(key: str, flat: FlatTable, vocabulary: tuple[dict, dict, str | None], 
     )
     try:
         blob = marshal.dumps(data)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-affine-lsp-")
-    except (OSError, ValueError):
+    except ValueError:
         return False
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(blob)
-        os.replace(tmp, path)
+        write_atomic(path, blob, new_mode=0o600)
         return True
     except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
         return False
 
 

@@ -18,6 +18,8 @@ import re
 import sys
 from pathlib import Path
 
+from affine_lsp.atomic_write import write_atomic
+
 BEGIN = "// ---- generated imports: python -m affine_lsp.syntax.grammar_imports (do not edit)"
 END = "// ---- end of generated imports"
 
@@ -81,7 +83,7 @@ def main(argv: list[str]) -> int:
             return 1
         return 0
     if new != text:
-        main_path.write_text(new)
+        write_atomic(main_path, new.encode("utf-8"))
         print(f"{main_path}: %import lists updated")
     return 0
 

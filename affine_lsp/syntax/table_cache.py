@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import getpass
 import hashlib
-import os
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -33,6 +32,8 @@ import lark
 from lark.grammar import Rule
 from lark.parsers.lalr_analysis import ParseTableBase, Reduce, Shift
 from lark.utils import FS
+
+from affine_lsp.atomic_write import atomic_open
 
 FORMAT = "affine-lsp-table-1"
 
@@ -102,30 +103,11 @@ def _deserialize(cls: type, data: dict[str, Any], memo: dict[int, Any]) -> Any:
     return cls(states, data["start_states"], data["end_states"])
 
 
-class _AtomicFile:
-    """A file written under a temporary name and moved to its name when
-    closed without error: no process ever reads a half-written table."""
-
-    def __init__(self, path: str, mode: str, kwargs: dict[str, Any]) -> None:
-        self.path = path
-        fd, self.tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=".tmp-affine-lsp-")
-        self.f = os.fdopen(fd, mode, **kwargs)
-
-    def __enter__(self) -> Any:
-        return self.f
-
-    def __exit__(self, exc_type: object, *rest: object) -> None:
-        self.f.close()
-        if exc_type is None:
-            os.replace(self.tmp, self.path)
-        else:
-            with contextlib.suppress(OSError):
-                os.unlink(self.tmp)
-
-
 def _open(name: str, mode: str = "r", **kwargs: Any) -> Any:
+    # Written under a temporary name and moved to its name when closed
+    # without error: no process ever reads a half-written table.
     if "w" in mode:
-        return _AtomicFile(name, mode, kwargs)
+        return atomic_open(name, mode, new_mode=0o600, **kwargs)
     return open(name, mode, **kwargs)
 
 

@@ -82,6 +82,7 @@ class Transformation:
         "reports_every_loop",
         "rewrite",
         "settings",
+        "timeout",
         "title",
         "verb",
         "verdicts",
@@ -104,6 +105,7 @@ class Transformation:
         options: tuple[Option, ...] = (),
         command: str | None = None,
         reports_every_loop: bool = False,
+        timeout: float | None = None,
     ) -> None:
         self.name = name
         """The CLI subcommand (``unroll-jam``)."""
@@ -133,6 +135,8 @@ class Transformation:
         """A CLI module of its own (``add_arguments``, ``run``) instead of ``rewrite`` and ``options``."""
         self.reports_every_loop = reports_every_loop
         """The CLI says what it did with every loop it considered, without ``-v`` (optimize: one line per nest)."""
+        self.timeout = timeout
+        """The default of its CLI command's ``--timeout S`` (None: no such option)."""
 
     @property
     def cli_verb(self) -> str:
@@ -271,6 +275,7 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         actions="optimize_candidates",
         rewrite="optimize_rewrite",
         reports_every_loop=True,
+        timeout=60.0,
         options=(
             option("--func", action="append", metavar="NAME", help="optimize the top-level nests of function NAME together (repeatable)"),
             option(
