@@ -135,8 +135,10 @@ def verify_section(
         if note is not None:
             out.append(note)
     items = _items(section)
+    broken = getattr(section.aliases, "broken", None)  # aliases whose definition has a syntax error
     for c, op in items:
-        if chunk_errors.get(id(c)):
+        if chunk_errors.get(id(c)) or (broken and not broken.isdisjoint(c.alias_refs())):
+            # (an item naming an alias in error is not verified: its value is unknown)
             parse_failed.add(id(op))
             continue
         hit = cache.lookup(op, "parse") if cache is not None else None
