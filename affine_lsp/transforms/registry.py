@@ -70,7 +70,7 @@ class Transformation:
     (Plain classes, not dataclasses or named tuples: ``--help`` reads the
     registry, and those would cost it ``inspect`` or an ``exec`` per class.)"""
 
-    __slots__ = ("actions", "any_loop", "command", "help", "module", "name", "options", "pairs", "rewrite", "settings", "title", "verb", "verdicts")
+    __slots__ = ("actions", "any_loop", "command", "help", "menu", "module", "name", "options", "pairs", "rewrite", "settings", "title", "verb", "verdicts")
 
     def __init__(
         self,
@@ -88,6 +88,7 @@ class Transformation:
         verb: str = "",
         options: tuple[Option, ...] = (),
         command: str | None = None,
+        menu: str = "",
     ) -> None:
         self.name = name
         """The CLI subcommand (``unroll-jam``)."""
@@ -113,6 +114,9 @@ class Transformation:
         """The verb of its CLI messages (default: ``name``)."""
         self.options = options
         """Its CLI options, after the common ones (``FILE``, ``--loop``, ``--all``, ``-v``, ``-o``)."""
+        self.menu = menu
+        """Its code action's title before its legality and prediction are known
+        (the editor's menu entry while they are computed)."""
         self.command = command
         """A CLI module of its own (``add_arguments``, ``run``) instead of ``rewrite`` and ``options``."""
 
@@ -134,6 +138,7 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         "fusion",
         "affine_lsp.transforms.fusion",
         "fuse affine loop nests",
+        menu="Fuse loops here",
         actions="fusion_actions",
         pairs=True,
         any_loop=True,
@@ -144,6 +149,7 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         "vectorization",
         "affine_lsp.transforms.vectorize",
         "vectorize affine loops",
+        menu="Vectorize loop",
         actions="vectorize_candidates",
         settings=("vf",),
         any_loop=True,
@@ -162,6 +168,7 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         "parallelization",
         "affine_lsp.transforms.parallelize",
         "turn affine.for loops without carried dependences into affine.parallel",
+        menu="Parallelize loop",
         actions="parallelize_candidates",
         any_loop=True,
         rewrite="parallelize_rewrite",
@@ -172,6 +179,7 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         "tiling",
         "affine_lsp.transforms.tile",
         "tile perfect affine loop bands (skew first with --skew), when legal",
+        menu="Tile loop nest",
         actions="tile_candidates",
         settings=("tile_sizes",),
         verdicts="tile_verdicts",
@@ -192,6 +200,7 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         "interchange",
         "affine_lsp.transforms.interchange",
         "permute the loops of perfect affine bands (for locality by default), when legal",
+        menu="Interchange loops",
         actions="interchange_candidates",
         verdicts="interchange_verdicts",
         rewrite="interchange_rewrite",
@@ -202,6 +211,7 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         "unrolling",
         "affine_lsp.transforms.unroll",
         "unroll affine.for loops by a factor or fully",
+        menu="Unroll loop",
         actions="unroll_candidates",
         verdicts="unroll_verdicts",
         rewrite="unroll_rewrite",
@@ -215,6 +225,7 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         "unroll-and-jam",
         "affine_lsp.transforms.unroll_jam",
         "unroll-and-jam outer affine.for loops (when no dependence is reversed)",
+        menu="Unroll and jam loop",
         actions="unroll_jam_candidates",
         verdicts="unroll_jam_verdicts",
         rewrite="unroll_jam_rewrite",
@@ -229,6 +240,7 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         "hoisting",
         "affine_lsp.transforms.hoist",
         "hoist loop-invariant code out of affine.for loops",
+        menu="Hoist loop-invariant code",
         actions="hoist_candidates",
         verdicts="hoist_verdicts",
         rewrite="hoist_rewrite",
@@ -238,6 +250,7 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         "scalar replacement",
         "affine_lsp.transforms.scalrep",
         "forward stores to loads and remove redundant loads (like -affine-scalrep)",
+        menu="Scalar-replace loads",
         actions="scalrep_candidates",
         verdicts="scalrep_verdicts",
         rewrite="scalrep_rewrite",
@@ -247,6 +260,7 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         "optimization",
         "affine_lsp.transforms.optimize",
         "reschedule (isl's scheduler), tile and regenerate affine loop nests for speed",
+        menu="Optimize loop nest",
         actions="optimize_candidates",
         rewrite="optimize_rewrite",
         options=(
