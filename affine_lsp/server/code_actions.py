@@ -73,7 +73,7 @@ def _action(title: str, uri: str, edits: list[dict[str, Any]], diag: types.Diagn
 def client_resolves_edits(ls: AffineLanguageServer) -> bool:
     """Whether the client can fill in an action's ``edit`` by
     ``codeAction/resolve`` (``codeAction.resolveSupport.properties``)."""
-    caps = ls.client_capabilities
+    caps = getattr(ls.protocol, "client_capabilities", None)  # (none before initialize)
     td = getattr(caps, "text_document", None)
     ca = getattr(td, "code_action", None)
     rs = getattr(ca, "resolve_support", None)

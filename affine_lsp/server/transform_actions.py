@@ -157,26 +157,27 @@ class ActionsJob:
     per transformation offered, set as soon as that one is done (its ranked
     actions), cancelled when the job stops first."""
 
-    __slots__ = ("future", "key", "names", "parts", "uri", "version")
+    __slots__ = ("current", "future", "key", "names", "parts", "uri", "version")
 
-    def __init__(self, uri: str, key: tuple[Any, ...], version: int, names: list[str]) -> None:
+    def __init__(self, uri: str, key: tuple[Any, ...], version: int, names: list[str], current: Callable[[], bool]) -> None:
         self.uri = uri
+        self.current = current  # whether the document still has the text it reads
         self.key = key
         self.version = version  # the client's version of the text it reads
         self.names = names
         self.parts: dict[str, Future[list[Ranked]]] = {n: Future() for n in names}
         self.future: Future[None] | None = None
 
-    def run(self, text: str, settings: ActionSettings, current: Callable[[], bool]) -> None:
+    def run(self, text: str, settings: ActionSettings) -> None:
         """Compute every part, on a document of its own made from ``text``
-        (freed at the end), stopping once ``current()`` is false."""
+        (freed at the end), stopping once the document has changed."""
         try:
             with editor_request():
                 snap = Document(text, uri=self.uri)
                 loops = _loops_by_start(snap, self.key[1])
                 by_name = {t.name: t for t in TRANSFORMATIONS}
                 for name in self.names:
-                    if not current() or len(loops) != len(self.key[1]):
+                    if not self.current() or len(loops) != len(self.key[1]):
                         break
                     t = by_name[name]
                     self.parts[name].set_result(ranked_actions(snap, self.uri, t, _actions_of(t, snap, loops, settings)))
@@ -190,7 +191,10 @@ class ActionsJob:
 
     def answer(self, with_menu: bool) -> list[types.CodeAction]:
         """The actions done, then (``with_menu``) a menu entry for each
-        transformation still being computed, to resolve."""
+        transformation still being computed, to resolve (nothing once the
+        document has changed: the edits are those of the text it read)."""
+        if not self.current():
+            return []
         out = self.done_actions()
         if with_menu:
             by_name = {t.name: t for t in TRANSFORMATIONS}
@@ -222,10 +226,10 @@ def actions_job(ls: AffineLanguageServer, st: DocumentState, doc: Document, loop
     for k, other in list(cache.items()):
         if other.future is not None and other.future.cancel():  # queued for loops the cursor has left
             del cache[k]
-    job = ActionsJob(st.uri, key, st.version, [t.name for t in _offered(loops)])
     version = st.version
+    job = ActionsJob(st.uri, key, version, [t.name for t in _offered(loops)], lambda: st.is_current(version))
     settings = ActionSettings(vf=vf, tile_sizes=tile_sizes)
-    job.future = ls.lanes(st).submit_transforms(lambda text=doc.text: job.run(text, settings, lambda: st.is_current(version)))
+    job.future = ls.lanes(st).submit_transforms(lambda text=doc.text: job.run(text, settings))
     cache[key] = job
     return job
 
@@ -256,7 +260,10 @@ def _restart(ls: AffineLanguageServer, st: DocumentState, key: tuple[Any, ...]) 
 
 
 def _unavailable(ls: AffineLanguageServer, action: types.CodeAction, reason: str) -> types.CodeAction:
-    ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=f"{action.title}: {reason}"))
+    try:
+        ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=f"{action.title}: {reason}"))
+    except Exception:  # (no client to tell: the disabled reason says it)
+        log.debug("showMessage failed", exc_info=True)
     return types.CodeAction(title=action.title, kind=action.kind, disabled=types.CodeActionDisabled(reason=reason))
 
 
@@ -287,7 +294,7 @@ async def resolve(ls: AffineLanguageServer, action: types.CodeAction) -> types.C
             raise
     except TimeoutError:
         return _unavailable(ls, action, "still being computed; ask again in a moment")
-    if part.cancelled() or not st.is_current(job.version):
+    if part.cancelled() or not job.current():
         return _unavailable(ls, action, changed)
     ranked = [a for _, a in sorted(part.result(), key=lambda r: r[0])]
     enabled = [a for a in ranked if a.disabled is None and a.edit is not None]

@@ -1,0 +1,164 @@
+"""No request waits for the loop transformations of a code action (issue #43).
+
+The actions of a loop are computed on the document's transforms lane, from a
+copy of the text, without the document's lock: a hover and the diagnostics
+of an edit are answered while that computation is held on an event; a
+client that resolves edits lazily gets the menu first (entries without an
+edit) and ``codeAction/resolve`` fills in the edit; a client without
+``resolveSupport`` gets the complete answer. In-process server, real
+handlers; nothing here measures time ("answered while held" means the
+answer came before the hold was released).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+import pytest
+from lsprotocol import types
+
+from affine_lsp.server import transform_actions
+from affine_lsp.syntax.document import Document
+from affine_lsp.transforms.edits import apply_edits
+from tests.test_server_support import in_process_server
+
+TEXT = """func.func @k(%A: memref<64x64xf32>, %B: memref<64x64xf32>) {
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 64 {
+      %v = affine.load %A[%i, %j] : memref<64x64xf32>
+      affine.store %v, %B[%i, %j] : memref<64x64xf32>
+    }
+  }
+  return
+}
+"""
+OUTER = types.Position(line=1, character=4)  # on the outer "affine.for"
+INNER = types.Position(line=2, character=6)
+LOAD = types.Position(line=3, character=12)  # on "affine.load"
+
+_server = in_process_server
+
+
+def _params(uri: str, p: types.Position) -> types.CodeActionParams:
+    return types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=types.Range(start=p, end=p), context=types.CodeActionContext(diagnostics=[])
+    )
+
+
+def _resolving_client(server: Any) -> None:
+    server.protocol.client_capabilities = types.ClientCapabilities(
+        text_document=types.TextDocumentClientCapabilities(
+            code_action=types.CodeActionClientCapabilities(data_support=True, resolve_support=types.ClientCodeActionResolveOptions(properties=["edit"]))
+        )
+    )
+
+
+def _held_transformations(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Event, threading.Event]:
+    """Every transformation's computation waits for ``release`` (``running`` set once one waits)."""
+    running, release = threading.Event(), threading.Event()
+    real = transform_actions._actions_of
+
+    def held(*args: Any) -> Any:
+        running.set()
+        release.wait(120)
+        return real(*args)
+
+    monkeypatch.setattr(transform_actions, "_actions_of", held)
+    return running, release
+
+
+def _expected(uri: str, p: types.Position) -> dict[str, str | None]:
+    """Title -> edited text (None when disabled) of a fresh computation."""
+    doc = Document(TEXT, uri=uri)
+    at = doc.lines.offset(p.line, p.character)
+    out: dict[str, str | None] = {}
+    for t in transform_actions.transforms_for(doc, transform_actions.loops_at(doc, at, at), 8):
+        a = transform_actions._lsp_action(doc, uri, t)
+        out[a.title] = None if a.edit is None else _edited(uri, a)
+    return out
+
+
+def _edited(uri: str, a: types.CodeAction) -> str:
+    doc = Document(TEXT)
+    assert a.edit is not None and a.edit.changes is not None
+    from affine_lsp.transforms.edits import TextEdit
+
+    edits = [
+        TextEdit(doc.lines.offset(e.range.start.line, e.range.start.character), doc.lines.offset(e.range.end.line, e.range.end.character), e.new_text)
+        for e in a.edit.changes[uri]
+    ]
+    return apply_edits(TEXT, edits)
+
+
+def test_a_hover_and_an_edit_are_answered_while_a_code_action_computation_is_held(monkeypatch: pytest.MonkeyPatch) -> None:
+    from affine_lsp.server.code_actions import answer
+    from affine_lsp.server.hover import compute_hover
+
+    running, release = _held_transformations(monkeypatch)
+
+    async def run(server: Any) -> None:
+        st = server.documents.open("file:///first/held.mlir", TEXT, 1, "mlir")
+        await server.diagnostics.fast(st, 1)
+        try:
+            # A client without resolveSupport: the answer waits for the computation.
+            pending = asyncio.ensure_future(answer(server, st, _params(st.uri, OUTER)))
+            assert await asyncio.to_thread(running.wait, 60)
+            hover = await asyncio.wait_for(server.in_thread(compute_hover, server, st, LOAD), 60)
+            assert not pending.done() and not release.is_set()
+        finally:
+            release.set()
+        assert hover is not None and "affine.load" in hover.contents.value
+        got = await asyncio.wait_for(pending, 120)
+        expected = _expected(st.uri, OUTER)
+        assert {a.title: (None if a.edit is None else _edited(st.uri, a)) for a in got} == expected
+        # An edit while the actions of another loop are being computed.
+        release.clear()
+        running.clear()
+        pending = asyncio.ensure_future(answer(server, st, _params(st.uri, INNER)))
+        try:
+            assert await asyncio.to_thread(running.wait, 60)
+            p = types.Position(line=7, character=0)
+            st.queue_changes(2, [types.TextDocumentContentChangePartial(range=types.Range(start=p, end=p), text="  %x = arith.addf %nope, %nope : f32\n")])
+            fast = await asyncio.wait_for(server.diagnostics.fast(st, 2), 60)
+            assert not release.is_set()
+        finally:
+            release.set()
+        assert "use of undeclared SSA value name" in [d.message for d in fast.result.diagnostics]
+        assert await asyncio.wait_for(pending, 120) == []  # (computed for a version edited away meanwhile: dropped)
+
+    with _server() as server:
+        asyncio.run(run(server))
+
+
+def test_a_client_that_resolves_edits_gets_the_menu_first_and_the_edit_by_resolve(monkeypatch: pytest.MonkeyPatch) -> None:
+    from affine_lsp.server.code_actions import answer
+    from affine_lsp.transforms.registry import TRANSFORMATIONS
+
+    running, release = _held_transformations(monkeypatch)
+
+    async def run(server: Any) -> None:
+        _resolving_client(server)
+        st = server.documents.open("file:///first/menu.mlir", TEXT, 1, "mlir")
+        await server.diagnostics.fast(st, 1)
+        try:
+            first = await asyncio.wait_for(answer(server, st, _params(st.uri, OUTER)), 60)
+            assert running.is_set() and not release.is_set()
+        finally:
+            release.set()
+        menus = [t.menu for t in TRANSFORMATIONS if t.actions is not None]
+        assert [a.title for a in first] == menus  # every transformation, none computed yet
+        assert all(a.edit is None and a.disabled is None and isinstance(a.data, dict) for a in first)
+        expected = _expected(st.uri, OUTER)
+        parallel = next(a for a in first if a.title == "Parallelize loop")
+        resolved = await asyncio.wait_for(transform_actions.resolve(server, parallel), 120)
+        assert resolved.edit is not None and resolved.title in expected
+        assert _edited(st.uri, resolved) == expected[resolved.title]
+        # Computed now: the next request has every action, with its edit.
+        again = await asyncio.wait_for(answer(server, st, _params(st.uri, OUTER)), 60)
+        assert {a.title: (None if a.edit is None else _edited(st.uri, a)) for a in again} == expected
+        assert all(a.data is None for a in again)
+
+    with _server() as server:
+        asyncio.run(run(server))
