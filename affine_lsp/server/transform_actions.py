@@ -103,7 +103,7 @@ def _lsp_action(doc: Document, uri: str, t: Transform) -> types.CodeAction:
                 new_text=e.new_text,
             )
         )
-    preferred = True if t.prediction is not None and t.prediction.profitable else None
+    preferred = True if t.prediction is not None and t.prediction.gains else None  # (nothing predicted ~1.0x is preferred)
     return types.CodeAction(title=title, kind=KIND, edit=types.WorkspaceEdit(changes={uri: edits}), is_preferred=preferred)
 
 
@@ -130,17 +130,39 @@ def _actions_of(t: Transformation, doc: Document, loops: list[Operation], settin
 @editor_request()
 def transforms_for(doc: Document, loops: list[Operation], vf: int, tile_sizes: tuple[int, ...] = (32,)) -> list[Transform]:
     """The actions of every transformation of the registry at the loops, in
-    its order: on one loop, each one's ``actions``; on two selected loops,
+    its order: on one loop, each one's ``actions`` (one only, the model's
+    pick, of a transformation marked ``one_action``); on two selected loops,
     those of the transformations that act on pairs (fusion)."""
     settings = ActionSettings(vf=vf, tile_sizes=tile_sizes)
-    return [a for t in _offered(loops) for a in _actions_of(t, doc, loops, settings)]
+    out: list[Transform] = []
+    for t in _offered(loops):
+        got = _actions_of(t, doc, loops, settings)
+        out.extend(models_pick(got) if t.one_action else got)
+    return out
 
 
 def ranked_actions(doc: Document, uri: str, t: Transformation, transforms: list[Transform]) -> list[Ranked]:
     """One transformation's LSP actions, each with its place in the menu
     (predicted-profitable rewrites first, unprofitable ones last; stable)."""
     order = next(i for i, r in enumerate(TRANSFORMATIONS) if r is t)
+    if t.one_action:
+        transforms = models_pick(transforms)
     return [((rank(x.prediction), order, i), _lsp_action(doc, uri, x)) for i, x in enumerate(transforms)]
+
+
+def models_pick(transforms: list[Transform]) -> list[Transform]:
+    """The one variant offered of a transformation with several (vector
+    widths): the enabled one the model ranks best (by rank, then predicted
+    speedup; on a tie the first, the setting's), else the first disabled."""
+    enabled = [x for x in transforms if not x.data.get("disabled")]
+    if not enabled:
+        return transforms[:1]
+
+    def key(x: Transform) -> tuple[int, float]:
+        p = x.prediction
+        return (rank(p), -(p.speedup or 0.0) if p is not None else 0.0)
+
+    return [min(enabled, key=key)]
 
 
 def _loops_by_start(doc: Document, starts: tuple[int, ...]) -> list[Operation]:

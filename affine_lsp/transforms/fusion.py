@@ -48,6 +48,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+import islpy as isl
+
 from affine_lsp.analysis.isl_support import BudgetExceeded, IslFailure, limited
 from affine_lsp.ir import op_traits
 from affine_lsp.ir.core import Block, Operation, Value, memo_if_any, memo_of
@@ -77,7 +79,7 @@ from affine_lsp.transforms.fusion_isl import CAccess, CanonModel
 from affine_lsp.transforms.fusion_predict import predict
 from affine_lsp.transforms.fusion_slice import Slice, chain_of, compute_slice, private_region
 from affine_lsp.transforms.fusion_validate import validate
-from affine_lsp.transforms.profitability import Prediction
+from affine_lsp.transforms.profitability import Prediction, change
 from affine_lsp.transforms.rewrite import NameGen, checked_in_section, function_context
 
 log = logging.getLogger(__name__)
@@ -304,8 +306,8 @@ class FusionResult:
         fr, sp = self.extra_fraction, self.storage_pct
         pr = self.analysis.profit
         if pr is not None and not pr.skipped and fr is not None and sp is not None:
-            parts.append(f"{round(100.0 * fr) + 0:+d}% compute")
-            parts.append(f"{round(-sp, 1) + 0.0:+.1f}% storage")
+            parts.append(change("compute", fr))
+            parts.append(change("storage", -sp / 100.0))
         else:
             parts.append("cost model not applicable")
         return f"Fuse loops here ({', '.join(parts)})"
@@ -631,8 +633,12 @@ def depends(x: Operation, y: Operation) -> bool:
 # ------------------------------------------------------------------- API
 
 
-def fusion_candidates(doc: Document, loop_op: Operation, other: Operation | None = None, include_unprofitable: bool = False) -> list[Transform]:
-    """Legal (and, by default, profitable) fusions involving ``loop_op``."""
+def fusion_candidates(
+    doc: Document, loop_op: Operation, other: Operation | None = None, include_unprofitable: bool = False, blocked: list[str] | None = None
+) -> list[Transform]:
+    """Legal (and, by default, profitable) fusions involving ``loop_op``;
+    ``blocked`` gets, when none is, why each pair that shares data cannot
+    be fused (:func:`why_not_fused`)."""
     nest = _nest_root(loop_op)
     if nest is None:
         return []
@@ -649,6 +655,7 @@ def fusion_candidates(doc: Document, loop_op: Operation, other: Operation | None
         pairs.append((SIBLING, nest, o))
     out: list[Transform] = []
     seen: set[tuple[int, int, str]] = set()
+    reasons: list[str] = []
     for kind, src, dst in pairs:
         key = (id(src), id(dst), kind)
         if key in seen:
@@ -659,11 +666,86 @@ def fusion_candidates(doc: Document, loop_op: Operation, other: Operation | None
                 continue
             res = fuse_pair(doc, kind, src, dst, include_unprofitable=include_unprofitable)
             if res is None:
+                if blocked is not None:
+                    why = why_not_fused(doc, kind, src, dst)
+                    if why:
+                        reasons.append(why)
                 continue
             out.append(_transform(doc, res))
         except Exception:  # never let a code action request fail
             log.exception("fusion candidate failed")
+    if not out and blocked is not None:
+        blocked.extend(reasons)
     return out
+
+
+def why_not_fused(doc: Document, kind: str, src: Operation, dst: Operation) -> str | None:
+    """Why no depth of a pair that shares data can be fused, naming the
+    dependence (None when the nests share nothing to fuse on: fusion does
+    not apply there, it is not forbidden)."""
+    pa = analyze_pair(kind, src, dst)
+    if not pa.ok:
+        return pa.reason if "dependence" in pa.reason else None
+    for depth in range(1, pa.max_depth + 1):  # (reversed at a depth: at every deeper one too)
+        dep = reversed_dependence(doc, pa, depth)
+        if dep is not None:
+            if depth == 1:
+                return f"fusion at any depth would reverse the {dep}"
+            return f"fusion at depth {depth} or deeper would reverse the {dep}; shallower depths fail the value-based check of the generated code"
+    return "no fusion depth gives every read the value it had (the generated code was checked by exact value-based dataflow)"
+
+
+def reversed_dependence(doc: Document, pa: PairAnalysis, depth: int) -> str | None:
+    """A dependence from the first nest to the second that fusing their
+    outer ``depth`` loops iteration by iteration would reverse (its target
+    iteration before its source's), in words, with its lines; the memrefs
+    a producer-consumer slice carries are left out (the slice recomputes
+    what each fused iteration reads of them)."""
+    from affine_lsp.analysis import dependences_of_function
+    from affine_lsp.analysis.isl_support import LOCK
+
+    first, second = (pa.src, pa.dst) if index_in_block(pa.src) < index_in_block(pa.dst) else (pa.dst, pa.src)
+    fd = dependences_of_function(pa.func)
+    lines = doc.lines
+    for pair in fd.pairs:
+        a, b = pair.src, pair.dst
+        if not (first.is_ancestor_of(a.op) and second.is_ancestor_of(b.op)) or pair.num_common != 0:
+            continue
+        if pa.kind == PRODUCER_CONSUMER and a.memref in pa.memrefs:
+            continue  # (the slice computes what the consumer reads of it first: not kept in iteration order)
+        r = pair.at(1)
+        rel = r.relation if r.has_dependence else None
+        if rel is None:
+            continue
+        try:
+            with LOCK, limited(ANALYSIS_BUDGET):
+                n = min(depth, rel.dim(isl.dim_type.in_), rel.dim(isl.dim_type.out))
+                if n == 0:
+                    continue
+                sp = rel.get_space()
+                before = None
+                for k in range(n):
+                    m = isl.Map.universe(sp)
+                    for t in range(k):
+                        m = m.add_constraint(
+                            isl.Constraint.equality_alloc(sp).set_coefficient_val(isl.dim_type.in_, t, 1).set_coefficient_val(isl.dim_type.out, t, -1)
+                        )
+                    c = (
+                        isl.Constraint.inequality_alloc(sp)
+                        .set_coefficient_val(isl.dim_type.in_, k, 1)
+                        .set_coefficient_val(isl.dim_type.out, k, -1)
+                        .set_constant_val(-1)
+                    )
+                    m = m.add_constraint(c)
+                    before = m if before is None else before.union(m)
+                if before is None or rel.intersect(before).is_empty():
+                    continue
+        except (BudgetExceeded, IslFailure, isl.Error):
+            continue
+        la = lines.position(a.op.span.start)[0] + 1
+        lb = lines.position(b.op.span.start)[0] + 1
+        return f"{pair.kind} dependence from {a.describe()} (line {la}) to {b.describe()} (line {lb})"
+    return None
 
 
 def _transform(doc: Document, res: FusionResult) -> Transform:
@@ -725,7 +807,7 @@ def _profit_lines(pa: PairAnalysis, chosen: int | None) -> list[str]:
             + (
                 "when the additional computation can be counted."
                 if frac is None
-                else f"here {100.0 * frac:.2f}% additional computation, {verdict} the tolerance ({100 * COMPUTE_TOLERANCE:.0f}%)."
+                else f"here {change('compute', frac)}, {verdict} the tolerance ({100 * COMPUTE_TOLERANCE:.0f}%)."
             )
             + " affine-lsp weighs the union of their write regions."
         )
@@ -734,8 +816,8 @@ def _profit_lines(pa: PairAnalysis, chosen: int | None) -> list[str]:
         ev = pr.evals[best]
         out.append(
             ("The storage model (on the union of the stores) picks" if pr.multi_store else "MLIR's cost model picks")
-            + f" depth {best}: {100.0 * (ev.extra_fraction or 0):.2f}% redundant computation"
-            + (f" and a {sp:.2f}% storage reduction if the slice gets its own buffer" if sp is not None else "")
+            + f" depth {best}: {change('compute', ev.extra_fraction or 0)}"
+            + (f", {change('storage', -sp / 100.0)} if the slice gets its own buffer" if sp is not None else "")
             + f" (tolerance {100 * COMPUTE_TOLERANCE:.0f}%)."
         )
     elif not pr.skipped:
@@ -808,8 +890,14 @@ MODES = ("greedy", "producer", "sibling")
 def fusion_actions(doc: Document, loop_op: Operation, other: Operation | None = None) -> list[Transform]:
     """The code actions of fusion (the registry's ``actions``): every legal
     fusion of the loop (or of the two selected loops), the unprofitable ones
-    included, ranked by their prediction."""
-    return fusion_candidates(doc, loop_op, other, include_unprofitable=True)
+    included, ranked by their prediction; where the nests share data but a
+    dependence forbids every fusion, one disabled action naming it (as every
+    other transformation does)."""
+    blocked: list[str] = []
+    out = fusion_candidates(doc, loop_op, other, include_unprofitable=True, blocked=blocked)
+    if not out and blocked:
+        return [Transform("fuse", f"Fuse loops here: {blocked[0]}", [], blocked[0], {"disabled": blocked[0]})]
+    return out
 
 
 def fuse_all(text: str, mode: str = "greedy", maximal: bool = False, force: bool = False, applied: list[tuple[int, FusionResult]] | None = None) -> str:

@@ -70,7 +70,23 @@ class Transformation:
     (Plain classes, not dataclasses or named tuples: ``--help`` reads the
     registry, and those would cost it ``inspect`` or an ``exec`` per class.)"""
 
-    __slots__ = ("actions", "any_loop", "command", "help", "menu", "module", "name", "options", "pairs", "rewrite", "settings", "title", "verb", "verdicts")
+    __slots__ = (
+        "actions",
+        "any_loop",
+        "command",
+        "help",
+        "menu",
+        "module",
+        "one_action",
+        "name",
+        "options",
+        "pairs",
+        "rewrite",
+        "settings",
+        "title",
+        "verb",
+        "verdicts",
+    )
 
     def __init__(
         self,
@@ -89,6 +105,7 @@ class Transformation:
         options: tuple[Option, ...] = (),
         command: str | None = None,
         menu: str = "",
+        one_action: bool = False,
     ) -> None:
         self.name = name
         """The CLI subcommand (``unroll-jam``)."""
@@ -117,6 +134,9 @@ class Transformation:
         self.menu = menu
         """Its code action's title before its legality and prediction are known
         (the editor's menu entry while they are computed)."""
+        self.one_action = one_action
+        """The editor offers one of its ``actions``, the best ranked (the
+        model's pick: e.g. one vector width), not every variant."""
         self.command = command
         """A CLI module of its own (``add_arguments``, ``run``) instead of ``rewrite`` and ``options``."""
 
@@ -151,6 +171,7 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         "vectorize affine loops",
         menu="Vectorize loop",
         actions="vectorize_candidates",
+        one_action=True,
         settings=("vf",),
         any_loop=True,
         rewrite="vectorize_rewrite",
