@@ -162,3 +162,81 @@ def test_a_client_that_resolves_edits_gets_the_menu_first_and_the_edit_by_resolv
 
     with _server() as server:
         asyncio.run(run(server))
+
+
+ILLEGAL_FUSION = """func.func @f(%A: memref<64xf32>, %B: memref<64xf32>) {
+  affine.for %i = 0 to 63 {
+    %v = affine.load %A[%i] : memref<64xf32>
+    affine.store %v, %B[%i] : memref<64xf32>
+  }
+  affine.for %j = 0 to 63 {
+    %w = affine.load %B[%j] : memref<64xf32>
+    affine.store %w, %A[%j + 1] : memref<64xf32>
+  }
+  return
+}
+"""
+VECTORIZABLE = """func.func @v(%A: memref<1024xf32>, %B: memref<1024xf32>) {
+  %two = arith.constant 2.0 : f32
+  affine.for %i = 0 to 1024 {
+    %v = affine.load %A[%i] : memref<1024xf32>
+    %d = arith.mulf %v, %two : f32
+    affine.store %d, %B[%i] : memref<1024xf32>
+  }
+  return
+}
+"""
+
+
+def _actions(server: Any, uri: str, text: str, p: types.Position) -> list[types.CodeAction]:
+    from affine_lsp.server.code_actions import code_actions
+
+    async def run() -> list[types.CodeAction]:
+        st = server.documents.open(uri, text, 1, "mlir")
+        await server.diagnostics.fast(st, 1)
+        return await server.in_thread(code_actions, server, st, _params(uri, p))
+
+    return asyncio.run(run())
+
+
+def test_an_illegal_fusion_is_offered_disabled_naming_the_dependence() -> None:
+    with _server() as server:
+        for line in (1, 5):  # on either nest
+            got = _actions(server, f"file:///first/fuse{line}.mlir", ILLEGAL_FUSION, types.Position(line=line, character=4))
+            fuse = [a for a in got if a.title.startswith("Fuse loops here")]
+            assert len(fuse) == 1 and fuse[0].edit is None and fuse[0].disabled is not None, [a.title for a in got]
+            reason = fuse[0].disabled.reason
+            assert "WAR dependence from 'affine.load' on %A (line 3) to 'affine.store' on %A (line 8)" in reason, reason
+            assert fuse[0].title == f"Fuse loops here: {reason}"
+
+
+def test_vectorize_is_offered_once_at_the_width_the_model_picks() -> None:
+    from affine_lsp.transforms.profitability import rank
+    from affine_lsp.transforms.vectorize import vectorize_candidates
+
+    with _server() as server:
+        got = _actions(server, "file:///first/vec.mlir", VECTORIZABLE, types.Position(line=2, character=4))
+    vec = [a for a in got if a.title.startswith("Vectorize loop")]
+    doc = Document(VECTORIZABLE)
+    loop = transform_actions.loops_at(doc, doc.lines.offset(2, 4), doc.lines.offset(2, 4))[0]
+    widths = [t for t in vectorize_candidates(doc, loop, 8) if not t.data.get("disabled")]
+    assert len(widths) > 1  # (several widths are legal here: the editor shows one)
+    best = min(widths, key=lambda t: (rank(t.prediction), -(t.prediction.speedup or 0.0) if t.prediction else 0.0))
+    assert len(vec) == 1 and vec[0].edit is not None, [a.title for a in vec]
+    assert vec[0].title == transform_actions._lsp_action(doc, "file:///first/vec.mlir", best).title
+
+
+def test_nothing_predicted_about_1x_is_preferred_or_ranked_with_the_gains() -> None:
+    from affine_lsp.transforms.edits import Transform
+    from affine_lsp.transforms.profitability import Prediction, change, rank
+
+    doc = Document(TEXT)
+    flat = Prediction(True, "the 2 copies share 1 of 6 loads", speedup=1.02)
+    fast = Prediction(True, "the 2 copies share 1 of 6 loads", speedup=1.3)
+    slow = Prediction(False, "strided transfers")
+    a_flat = transform_actions._lsp_action(doc, "file:///x", Transform("unroll-jam", "Unroll and jam loop by 2", [], prediction=flat))
+    a_fast = transform_actions._lsp_action(doc, "file:///x", Transform("unroll-jam", "Unroll and jam loop by 2", [], prediction=fast))
+    assert a_flat.is_preferred is None and "faster" not in a_flat.title and "no predicted gain" in a_flat.title
+    assert a_fast.is_preferred is True and "~1.3x faster" in a_fast.title
+    assert rank(fast) < rank(flat) == rank(None) < rank(slow)
+    assert change("storage", -0.397) == "storage -40%" and change("compute", 0.0) == "compute +0%"
