@@ -244,7 +244,10 @@ def actions_job(ls: AffineLanguageServer, st: DocumentState, doc: Document, loop
     if job is not None and job.future is not None and not job.future.cancelled():
         return job
     if len(cache) > 64 or any(k[0] != doc.version for k in cache):
-        cache.clear()  # (the actions of an older version are never asked for again)
+        for other in cache.values():  # (the actions of an older version are never asked for again)
+            if other.future is not None:
+                other.future.cancel()  # (if still queued; a running one stops at its next transformation)
+        cache.clear()
     for k, other in list(cache.items()):
         if other.future is not None and other.future.cancel():  # queued for loops the cursor has left
             del cache[k]
