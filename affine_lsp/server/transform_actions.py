@@ -204,8 +204,12 @@ class ActionsJob:
                     t = by_name[name]
                     self.parts[name].set_result(ranked_actions(snap, self.uri, t, _actions_of(t, snap, loops, settings)))
         finally:
-            for part in self.parts.values():
-                part.cancel()  # (those not done: the job stopped first)
+            self.stopped()
+
+    def stopped(self) -> None:
+        """The parts not done are cancelled (the job stopped first, or never ran)."""
+        for part in self.parts.values():
+            part.cancel()
 
     def done_actions(self) -> list[types.CodeAction]:
         got = [r for p in self.parts.values() if p.done() and not p.cancelled() for r in p.result()]
@@ -255,6 +259,7 @@ def actions_job(ls: AffineLanguageServer, st: DocumentState, doc: Document, loop
     job = ActionsJob(st.uri, key, version, [t.name for t in _offered(loops)], lambda: st.is_current(version))
     settings = ActionSettings(vf=vf, tile_sizes=tile_sizes)
     job.future = ls.lanes(st).submit_transforms(lambda text=doc.text: job.run(text, settings))
+    job.future.add_done_callback(lambda f: job.stopped() if f.cancelled() else None)
     cache[key] = job
     return job
 
