@@ -16,7 +16,8 @@ are computed by an :class:`ActionsJob` on the document's transforms lane
 (``lanes.submit_transforms``), from a copy of the text (a document of its
 own: no lock of the live document is held, so no hover, edit or other
 request waits for it), one transformation after another, the registry's
-order (the cheap ones first, optimize last), each one's actions readable as
+order (the cheap ones first, optimize last; before each one, it waits up
+to 1 s while a fast phase or a request runs), each one's actions readable as
 soon as it is done; the results are cached per version and loops. A
 request waits for the job at most :data:`FIRST_ANSWER_WAIT_S` when the
 client resolves edits lazily (``codeAction.resolveSupport`` with
@@ -35,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
@@ -57,7 +59,7 @@ log = logging.getLogger(__name__)
 
 KIND = types.CodeActionKind.RefactorRewrite
 RESOLVER = "loop-transformation"
-FIRST_ANSWER_WAIT_S = 0.15
+FIRST_ANSWER_WAIT_S = 0.05
 """How long a code-action request of a client that resolves edits waits for
 the transformations of a loop not computed yet; past it, the menu."""
 RESOLVE_WAIT_S = 120.0
@@ -190,15 +192,18 @@ class ActionsJob:
         self.parts: dict[str, Future[list[Ranked]]] = {n: Future() for n in names}
         self.future: Future[None] | None = None
 
-    def run(self, text: str, settings: ActionSettings) -> None:
+    def run(self, text: str, settings: ActionSettings, quiet: Callable[[], None] = lambda: None) -> None:
         """Compute every part, on a document of its own made from ``text``
-        (freed at the end), stopping once the document has changed."""
+        (freed at the end), stopping once the document has changed;
+        ``quiet()`` before each transformation (it waits while interactive
+        work runs: this thread shares the interpreter with it)."""
         try:
             with editor_request():
                 snap = Document(text, uri=self.uri)
                 loops = _loops_by_start(snap, self.key[1])
                 by_name = {t.name: t for t in TRANSFORMATIONS}
                 for name in self.names:
+                    quiet()
                     if not self.current() or len(loops) != len(self.key[1]):
                         break
                     t = by_name[name]
@@ -239,6 +244,18 @@ def _settings(ls: AffineLanguageServer) -> tuple[int, tuple[int, ...]]:
     return vf, tuple(getattr(ls.settings, "tile_sizes", (32,)) or (32,))
 
 
+YIELD_MAX_S = 1.0
+"""How long a transformation job waits at most for interactive work (a fast
+phase, a request) to end before its next transformation."""
+
+
+def _until_quiet(ls: AffineLanguageServer) -> None:
+    """Wait (at most :data:`YIELD_MAX_S`) while a fast phase or a request runs."""
+    end = time.monotonic() + YIELD_MAX_S
+    while (ls.interactive > 0 or ls.diagnostics.fast_phase_running()) and time.monotonic() < end:
+        time.sleep(0.005)
+
+
 def actions_job(ls: AffineLanguageServer, st: DocumentState, doc: Document, loops: list[Operation], vf: int, tile_sizes: tuple[int, ...]) -> ActionsJob:
     """The job of these loops of this version (started now if needed; call
     with the document's lock held)."""
@@ -258,7 +275,7 @@ def actions_job(ls: AffineLanguageServer, st: DocumentState, doc: Document, loop
     version = st.version
     job = ActionsJob(st.uri, key, version, [t.name for t in _offered(loops)], lambda: st.is_current(version))
     settings = ActionSettings(vf=vf, tile_sizes=tile_sizes)
-    job.future = ls.lanes(st).submit_transforms(lambda text=doc.text: job.run(text, settings))
+    job.future = ls.lanes(st).submit_transforms(lambda text=doc.text: job.run(text, settings, lambda: _until_quiet(ls)))
     job.future.add_done_callback(lambda f: job.stopped() if f.cancelled() else None)
     cache[key] = job
     return job
