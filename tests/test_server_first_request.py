@@ -155,7 +155,10 @@ def test_a_client_that_resolves_edits_gets_the_menu_first_and_the_edit_by_resolv
         resolved = await asyncio.wait_for(transform_actions.resolve(server, parallel), 120)
         assert resolved.edit is not None and resolved.title in expected
         assert _edited(st.uri, resolved) == expected[resolved.title]
-        # Computed now: the next request has every action, with its edit.
+        # Once computed (the job may still run the transformations after the
+        # one resolved), the next request has every action, with its edit.
+        for job in list(st.transform_actions.values()):
+            await asyncio.wait_for(asyncio.wrap_future(job.future), 120)
         again = await asyncio.wait_for(answer(server, st, _params(st.uri, OUTER)), 60)
         assert {a.title: (None if a.edit is None else _edited(st.uri, a)) for a in again} == expected
         assert all(a.data is None for a in again)
@@ -240,3 +243,26 @@ def test_nothing_predicted_about_1x_is_preferred_or_ranked_with_the_gains() -> N
     assert a_fast.is_preferred is True and "~1.3x faster" in a_fast.title
     assert rank(fast) < rank(flat) == rank(None) < rank(slow)
     assert change("storage", -0.397) == "storage -40%" and change("compute", 0.0) == "compute +0%"
+
+
+TRIANGULAR = """func.func @t(%C: memref<800x800xf64>, %A: memref<800x700xf64>) {
+  affine.for %i = 0 to 800 {
+    affine.for %k = 0 to 700 {
+      affine.for %j = 0 to affine_map<(d0) -> (d0 + 1)>(%i) {
+        %b = affine.load %A[%j, %k] : memref<800x700xf64>
+        %c = affine.load %C[%i, %j] : memref<800x800xf64>
+        %s = arith.addf %c, %b : f64
+        affine.store %s, %C[%i, %j] : memref<800x800xf64>
+      }
+    }
+  }
+  return
+}
+"""
+
+
+def test_a_tile_action_without_a_model_says_so_in_its_title() -> None:
+    with _server() as server:
+        got = _actions(server, "file:///first/tri.mlir", TRIANGULAR, types.Position(line=2, character=6))  # the (%k, %j) band
+    tile = [a for a in got if a.title.startswith("Tile loop nest (32x32)")]
+    assert len(tile) == 1 and tile[0].title.endswith("(no prediction: a trip count of the band is not constant)"), [a.title for a in got]

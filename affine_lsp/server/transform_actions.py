@@ -49,7 +49,7 @@ from affine_lsp.server.code_actions import RESOLVERS, Deferred, client_resolves_
 from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Document
 from affine_lsp.transforms.edits import Transform, editor_request
-from affine_lsp.transforms.profitability import rank
+from affine_lsp.transforms.profitability import no_prediction, rank
 from affine_lsp.transforms.registry import TRANSFORMATIONS, ActionSettings, Transformation
 
 if TYPE_CHECKING:
@@ -91,7 +91,8 @@ def loops_at(doc: Document, lo: int, hi: int) -> list[Operation]:
 
 def _lsp_action(doc: Document, uri: str, t: Transform) -> types.CodeAction:
     reason = t.data.get("disabled")
-    title = t.title + (t.prediction.title_suffix() if t.prediction is not None else "")
+    why_none = t.data.get("no_prediction")
+    title = t.title + (t.prediction.title_suffix() if t.prediction is not None else no_prediction(str(why_none)) if why_none else "")
     if reason:
         return types.CodeAction(title=title, kind=KIND, disabled=types.CodeActionDisabled(reason=str(reason)))
     lines = doc.lines

@@ -83,6 +83,12 @@ class Prediction:
         return {"profitable": self.profitable, "summary": self.summary, "reason": self.reason, "work_ratio": self.work_ratio, "speedup": self.speedup}
 
 
+def no_prediction(why: str) -> str:
+    """What a code action title gains when its model cannot predict:
+    ``" (no prediction: <why>)"``."""
+    return f" (no prediction: {why})"
+
+
 def rank(prediction: Prediction | None) -> int:
     """Sort key: predicted faster first, no prediction (or no predicted
     gain) next, unprofitable last."""
