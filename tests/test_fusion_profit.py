@@ -129,7 +129,7 @@ def test_producer_consumer_without_recomputation_is_still_fused():
     assert len(ts) == 1
     pred = ts[0].prediction
     assert pred is not None and pred.profitable
-    assert pred.summary == "fuses 2 nests; %tmp no longer written to memory; +0% compute"
+    assert pred.summary == "fuses 2 nests; %tmp no longer written to memory; compute +0%"
     assert pred.work_ratio is not None and pred.work_ratio <= 1.0
     fused = fuse_all(PRODUCER_CONSUMER_PAIR)
     assert top_level_nests(fused, "pc") == 1
@@ -155,7 +155,7 @@ def test_fuse_all_skips_the_unprofitable_fusion_and_force_applies_it(tmp_path, c
     assert top_level_nests(fused, "two_mm") == 1
     err = capsys.readouterr().err
     assert err.count("remark:") == 1
-    assert "remark: fused (producer-consumer, depth 1, +0% compute" in err
+    assert "remark: fused (producer-consumer, depth 1, compute +0%" in err
     assert "not profitable" not in err
     assert cli_main(["fuse", "--all", "--force", str(src), "-o", str(out)]) == 0
     forced = out.read_text()

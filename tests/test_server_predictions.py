@@ -1,6 +1,6 @@
 """Code actions carry the predicted effect of a transformation (issue #29),
 through the real server (pytest-lsp): a profitable fusion says what it does
-("fuses 2 nests; %tmp no longer written to memory; +0% compute") and is the
+("fuses 2 nests; %tmp no longer written to memory; compute +0%") and is the
 preferred action; a legal but unprofitable fusion (the inner pair of the 2mm chain
 fused at depth 1) is offered last (with the other unprofitable rewrites), marked "not
 profitable" with the recomputation it causes."""
@@ -39,7 +39,7 @@ async def test_profitable_fusion_title_carries_the_predicted_effect(client: Lang
     got = await actions(client, pos(TEXT, "affine.for %i", nth=2, delta=3))  # the consumer of @pc
     fuse = [a for a in got if a.title.startswith("Fuse loops here")]
     assert len(fuse) == 1, [a.title for a in got]
-    assert fuse[0].title.endswith("(fuses 2 nests; %tmp no longer written to memory; +0% compute)")
+    assert fuse[0].title.endswith("(fuses 2 nests; %tmp no longer written to memory; compute +0%)")
     assert fuse[0].is_preferred is True
     assert got.index(fuse[0]) == 0  # predicted profitable: listed first
 

@@ -103,5 +103,5 @@ async def test_loop_hover_lists_fusion_profitability_at_every_depth(client: Lang
     )
     assert h is not None
     text = h.contents.value if isinstance(h.contents, types.MarkupContent) else str(h.contents)
-    assert "Fusion producer-consumer" in text and "| depth | additional compute | storage reduction |" in text
+    assert "Fusion producer-consumer" in text and "| depth | compute | storage |" in text
     assert "MLIR's cost model picks depth 1" in text

@@ -333,6 +333,10 @@ class DiagnosticsManager:
             ", heap trimmed" if report.trimmed else "",
         )
 
+    def fast_phase_running(self) -> bool:
+        """Whether a fast phase of any document is pending or running."""
+        return self._fast_running()
+
     def _fast_running(self) -> bool:
         for st in list(self.server.documents.docs.values()):
             pending = st.fast_future

@@ -4,7 +4,10 @@ Work on a document never queues behind work on another one: each document
 has its own thread for its fast phases and merges (in order, one at a
 time, as before on the one parse worker), its own two threads for its
 requests, and its own thread for the analyses its hovers and inlay hints
-wait for (each wait bounded; the answer says when it is not complete). A
+wait for (each wait bounded; the answer says when it is not complete), and
+its own thread for the loop transformations of its code actions (computed on
+a copy of the text, without the document's lock: a hover or an edit never
+waits for them). A
 20,000-line document being built, a request that waits for its lock, or an
 on-demand analysis that goes on past its wait holds only that document's
 lanes; a request on a small document beside it starts at once (it shares
@@ -87,6 +90,7 @@ class DocumentLanes:
         self.fast = TrackedPool(1, thread_name_prefix=f"affine-doc{n}-parse")
         self._requests = TrackedPool(self.REQUEST_THREADS, thread_name_prefix=f"affine-doc{n}-request")
         self._ondemand = TrackedPool(1, thread_name_prefix=f"affine-doc{n}-ondemand")
+        self._transforms = TrackedPool(1, thread_name_prefix=f"affine-doc{n}-transforms")
         self.closed = False
 
     def submit_fast(self, fn: Callable[..., T], *args: Any) -> Future[T]:
@@ -113,6 +117,13 @@ class DocumentLanes:
         on past its wait holds this document's thread, not another's."""
         return self._submit(self._ondemand, fn, self._ondemand_fallback)
 
+    def submit_transforms(self, fn: Callable[[], T]) -> Future[T]:
+        """Run ``fn()`` on the document's loop-transformation thread (the
+        code actions' computations, on a copy of the text, which nothing
+        waits for but the code-action requests and resolves that asked for
+        them: server/transform_actions.py)."""
+        return self._submit(self._transforms, fn)
+
     def _submit(self, pool: ThreadPoolExecutor, fn: Callable[[], T], fallback: ThreadPoolExecutor | None = None) -> Future[T]:
         if not self.closed:
             with contextlib.suppress(RuntimeError):  # shut down meanwhile
@@ -122,7 +133,7 @@ class DocumentLanes:
 
     def pools(self) -> tuple[TrackedPool, ...]:
         """Its thread pools (the reclaimer waits for them: server/reclaim.py)."""
-        return (self.fast, self._requests, self._ondemand)
+        return (self.fast, self._requests, self._ondemand, self._transforms)
 
     def shutdown(self) -> None:
         """Stop the threads once their current work is done (the document is closed)."""
@@ -130,3 +141,4 @@ class DocumentLanes:
         self.fast.shutdown(wait=False)
         self._requests.shutdown(wait=False)
         self._ondemand.shutdown(wait=False)
+        self._transforms.shutdown(wait=False, cancel_futures=True)

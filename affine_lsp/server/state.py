@@ -49,7 +49,6 @@ if TYPE_CHECKING:
     from concurrent.futures import Future
 
     from affine_lsp.server.expected_checks import View
-    from affine_lsp.transforms.edits import Transform
     from affine_lsp.transforms.upgrade import UpgradeResult
 
 Change = types.TextDocumentContentChangeEvent
@@ -148,7 +147,7 @@ class DocumentState:
         self.tokens_warming = False
         self.result_counter = 0
         # Loop-transformation code actions per (version, loops, width, tile sizes) (see transform_actions).
-        self.transform_actions: dict[tuple[Any, ...], list[Transform]] = {}
+        self.transform_actions: dict[tuple[Any, ...], Any] = {}  # ActionsJob (server/transform_actions.py): no IR, only LSP data
         # The upgrade of the text of one version, being computed or done (see upgrade_action).
         self.upgrade_action: tuple[int, Future[UpgradeResult]] | None = None
         # What the last diagnostics look like to mlir-opt (see expected_checks).

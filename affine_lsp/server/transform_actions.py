@@ -8,25 +8,49 @@ a selection covers (two selected nests: the transformations that act on a
 pair, fusion). The transforms themselves decide legality from the
 dependence engine and re-parse and re-verify their output before anything
 is offered; an action that cannot apply is shown disabled, with the reason.
-Results are cached per document version and loop, because editors ask for
-code actions on every cursor move.
+
+Editors ask for code actions on every cursor move, and the first request on
+a loop may need seconds (the legality proofs of a large nest, the schedule
+of "Optimize loop nest"). So the actions of one (version, loops, settings)
+are computed by an :class:`ActionsJob` on the document's transforms lane
+(``lanes.submit_transforms``), from a copy of the text (a document of its
+own: no lock of the live document is held, so no hover, edit or other
+request waits for it), one transformation after another, the registry's
+order (the cheap ones first, optimize last; before each one, it waits up
+to 1 s while a fast phase or a request runs), each one's actions readable as
+soon as it is done; the results are cached per version and loops. A
+request waits for the job at most :data:`FIRST_ANSWER_WAIT_S` when the
+client resolves edits lazily (``codeAction.resolveSupport`` with
+``edit``): it answers with the actions done by then, and a menu entry (the
+registry's ``menu`` title, no edit) for each transformation still being
+computed, which ``codeAction/resolve`` completes with that transformation's
+first enabled action once it is done (or disables with the reason, and
+says so). A client without ``resolveSupport`` gets the complete answer, the
+request waiting for the job (on the event loop: no thread, no lock). A job
+for other loops still queued when a new one is asked for is cancelled, and
+a job stops between two transformations once the document has changed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import logging
-from typing import TYPE_CHECKING
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
 from affine_lsp.ir.affine_ops import nest_is_well_formed
 from affine_lsp.ir.core import Operation
+from affine_lsp.server.code_actions import RESOLVERS, Deferred, client_resolves_edits
 from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Document
 from affine_lsp.transforms.edits import Transform, editor_request
-from affine_lsp.transforms.profitability import rank
-from affine_lsp.transforms.registry import TRANSFORMATIONS, ActionSettings
+from affine_lsp.transforms.profitability import no_prediction, rank
+from affine_lsp.transforms.registry import TRANSFORMATIONS, ActionSettings, Transformation
 
 if TYPE_CHECKING:
     from affine_lsp.server.server import AffineLanguageServer
@@ -34,6 +58,15 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 KIND = types.CodeActionKind.RefactorRewrite
+RESOLVER = "loop-transformation"
+FIRST_ANSWER_WAIT_S = 0.05
+"""How long a code-action request of a client that resolves edits waits for
+the transformations of a loop not computed yet; past it, the menu."""
+RESOLVE_WAIT_S = 120.0
+"""How long ``codeAction/resolve`` waits for its transformation."""
+
+Ranked = tuple[tuple[int, int, int], types.CodeAction]
+"""An action and its place in the menu: (predicted rank, registry order, order in its transformation)."""
 
 
 def _header_end(doc: Document, loop: Operation) -> int:
@@ -58,7 +91,8 @@ def loops_at(doc: Document, lo: int, hi: int) -> list[Operation]:
 
 def _lsp_action(doc: Document, uri: str, t: Transform) -> types.CodeAction:
     reason = t.data.get("disabled")
-    title = t.title + (t.prediction.title_suffix() if t.prediction is not None else "")
+    why_none = t.data.get("no_prediction")
+    title = t.title + (t.prediction.title_suffix() if t.prediction is not None else no_prediction(str(why_none)) if why_none else "")
     if reason:
         return types.CodeAction(title=title, kind=KIND, disabled=types.CodeActionDisabled(reason=str(reason)))
     lines = doc.lines
@@ -72,48 +106,251 @@ def _lsp_action(doc: Document, uri: str, t: Transform) -> types.CodeAction:
                 new_text=e.new_text,
             )
         )
-    preferred = True if t.prediction is not None and t.prediction.profitable else None
+    preferred = True if t.prediction is not None and t.prediction.gains else None  # (nothing predicted ~1.0x is preferred)
     return types.CodeAction(title=title, kind=KIND, edit=types.WorkspaceEdit(changes={uri: edits}), is_preferred=preferred)
+
+
+def _offered(loops: list[Operation]) -> list[Transformation]:
+    """The transformations of the registry offered at ``loops``, in its order."""
+    if len(loops) not in (1, 2):
+        return []
+    well_formed = len(loops) == 2 or nest_is_well_formed(loops[0])  # a loop the parser only half read has none to transform
+    return [t for t in TRANSFORMATIONS if t.actions is not None and not (len(loops) == 2 and not t.pairs) and (well_formed or t.any_loop)]
+
+
+def _actions_of(t: Transformation, doc: Document, loops: list[Operation], settings: ActionSettings) -> list[Transform]:
+    """One transformation's actions at the loops (none, logged, when it fails)."""
+    try:
+        actions = getattr(importlib.import_module(t.module), t.actions or "")
+        if len(loops) == 2:
+            return list(actions(doc, loops[0], loops[1]))
+        return list(actions(doc, loops[0], *(getattr(settings, k) for k in t.settings)))
+    except Exception:  # a transform bug must not take the menu down
+        log.exception("%s of the loop at offset %d failed", t.title, loops[0].span.start)
+        return []
 
 
 @editor_request()
 def transforms_for(doc: Document, loops: list[Operation], vf: int, tile_sizes: tuple[int, ...] = (32,)) -> list[Transform]:
     """The actions of every transformation of the registry at the loops, in
-    its order: on one loop, each one's ``actions``; on two selected loops,
+    its order: on one loop, each one's ``actions`` (one only, the model's
+    pick, of a transformation marked ``one_action``); on two selected loops,
     those of the transformations that act on pairs (fusion)."""
     settings = ActionSettings(vf=vf, tile_sizes=tile_sizes)
     out: list[Transform] = []
-    if len(loops) not in (1, 2):
-        return out
-    well_formed = len(loops) == 2 or nest_is_well_formed(loops[0])  # a loop the parser only half read has none to transform
-    for t in TRANSFORMATIONS:
-        if t.actions is None or (len(loops) == 2 and not t.pairs) or not (well_formed or t.any_loop):
-            continue
-        try:
-            actions = getattr(importlib.import_module(t.module), t.actions)
-            if len(loops) == 2:
-                out.extend(actions(doc, loops[0], loops[1]))
-            else:
-                out.extend(actions(doc, loops[0], *(getattr(settings, k) for k in t.settings)))
-        except Exception:  # a transform bug must not take the menu down
-            log.exception("%s of the loop at offset %d failed", t.title, loops[0].span.start)
+    for t in _offered(loops):
+        got = _actions_of(t, doc, loops, settings)
+        out.extend(models_pick(got) if t.one_action else got)
     return out
 
 
-def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int, hi: int) -> list[types.CodeAction]:
-    loops = loops_at(doc, lo, hi)
-    if not loops:
+def ranked_actions(doc: Document, uri: str, t: Transformation, transforms: list[Transform]) -> list[Ranked]:
+    """One transformation's LSP actions, each with its place in the menu
+    (predicted-profitable rewrites first, unprofitable ones last; stable)."""
+    order = next(i for i, r in enumerate(TRANSFORMATIONS) if r is t)
+    if t.one_action:
+        transforms = models_pick(transforms)
+    return [((rank(x.prediction), order, i), _lsp_action(doc, uri, x)) for i, x in enumerate(transforms)]
+
+
+def models_pick(transforms: list[Transform]) -> list[Transform]:
+    """The one variant offered of a transformation with several (vector
+    widths): the enabled one the model ranks best (by rank, then predicted
+    speedup; on a tie the first, the setting's), else the first disabled."""
+    enabled = [x for x in transforms if not x.data.get("disabled")]
+    if not enabled:
+        return transforms[:1]
+
+    def key(x: Transform) -> tuple[int, float]:
+        p = x.prediction
+        return (rank(p), -(p.speedup or 0.0) if p is not None else 0.0)
+
+    return [min(enabled, key=key)]
+
+
+def _loops_by_start(doc: Document, starts: tuple[int, ...]) -> list[Operation]:
+    """The ``affine.for`` ops of ``doc`` that start at ``starts`` (in that order)."""
+    if not starts:
         return []
+    found = {op.span.start: op for op in doc.section_at(starts[0]).module.walk() if op.name == "affine.for" and op.span.start in starts}
+    return [found[s] for s in starts if s in found]
+
+
+class ActionsJob:
+    """The loop-transformation actions of one (version, loops, settings),
+    computed on the document's transforms lane: ``parts`` holds one future
+    per transformation offered, set as soon as that one is done (its ranked
+    actions), cancelled when the job stops first."""
+
+    __slots__ = ("current", "future", "key", "names", "parts", "uri", "version")
+
+    def __init__(self, uri: str, key: tuple[Any, ...], version: int, names: list[str], current: Callable[[], bool]) -> None:
+        self.uri = uri
+        self.current = current  # whether the document still has the text it reads
+        self.key = key
+        self.version = version  # the client's version of the text it reads
+        self.names = names
+        self.parts: dict[str, Future[list[Ranked]]] = {n: Future() for n in names}
+        self.future: Future[None] | None = None
+
+    def run(self, text: str, settings: ActionSettings, quiet: Callable[[], None] = lambda: None) -> None:
+        """Compute every part, on a document of its own made from ``text``
+        (freed at the end), stopping once the document has changed;
+        ``quiet()`` before each transformation (it waits while interactive
+        work runs: this thread shares the interpreter with it)."""
+        try:
+            with editor_request():
+                snap = Document(text, uri=self.uri)
+                loops = _loops_by_start(snap, self.key[1])
+                by_name = {t.name: t for t in TRANSFORMATIONS}
+                for name in self.names:
+                    quiet()
+                    if not self.current() or len(loops) != len(self.key[1]):
+                        break
+                    t = by_name[name]
+                    self.parts[name].set_result(ranked_actions(snap, self.uri, t, _actions_of(t, snap, loops, settings)))
+        finally:
+            self.stopped()
+
+    def stopped(self) -> None:
+        """The parts not done are cancelled (the job stopped first, or never ran)."""
+        for part in self.parts.values():
+            part.cancel()
+
+    def done_actions(self) -> list[types.CodeAction]:
+        got = [r for p in self.parts.values() if p.done() and not p.cancelled() for r in p.result()]
+        return [a for _, a in sorted(got, key=lambda r: r[0])]
+
+    def answer(self, with_menu: bool) -> list[types.CodeAction]:
+        """The actions done, then (``with_menu``) a menu entry for each
+        transformation still being computed, to resolve (nothing once the
+        document has changed: the edits are those of the text it read)."""
+        if not self.current():
+            return []
+        out = self.done_actions()
+        if with_menu:
+            by_name = {t.name: t for t in TRANSFORMATIONS}
+            for name in self.names:
+                if not self.parts[name].done():
+                    out.append(types.CodeAction(title=by_name[name].menu or by_name[name].title, kind=KIND, data=self.data(name)))
+        return out
+
+    def data(self, name: str) -> dict[str, Any]:
+        version, starts, vf, tile_sizes = self.key
+        return {"resolver": RESOLVER, "uri": self.uri, "version": version, "loops": list(starts), "vf": vf, "tile_sizes": list(tile_sizes), "name": name}
+
+
+def _settings(ls: AffineLanguageServer) -> tuple[int, tuple[int, ...]]:
     vf = int(getattr(ls.settings, "vectorize_default_width", 8) or 8)
-    tile_sizes = tuple(getattr(ls.settings, "tile_sizes", (32,)) or (32,))
+    return vf, tuple(getattr(ls.settings, "tile_sizes", (32,)) or (32,))
+
+
+YIELD_MAX_S = 1.0
+"""How long a transformation job waits at most for interactive work (a fast
+phase, a request) to end before its next transformation."""
+
+
+def _until_quiet(ls: AffineLanguageServer) -> None:
+    """Wait (at most :data:`YIELD_MAX_S`) while a fast phase or a request runs."""
+    end = time.monotonic() + YIELD_MAX_S
+    while (ls.interactive > 0 or ls.diagnostics.fast_phase_running()) and time.monotonic() < end:
+        time.sleep(0.005)
+
+
+def actions_job(ls: AffineLanguageServer, st: DocumentState, doc: Document, loops: list[Operation], vf: int, tile_sizes: tuple[int, ...]) -> ActionsJob:
+    """The job of these loops of this version (started now if needed; call
+    with the document's lock held)."""
     key = (doc.version, tuple(op.span.start for op in loops), vf, tile_sizes)
-    cache = st.transform_actions
-    if key not in cache:
-        if len(cache) > 64 or any(k[0] != doc.version for k in cache):
-            cache.clear()  # (the actions of an older version are never asked for again; they may hold its IR)
-        cache[key] = transforms_for(doc, loops, vf, tile_sizes)
-    # Predicted-profitable rewrites first, unprofitable ones last (stable).
-    return [_lsp_action(doc, st.uri, t) for t in sorted(cache[key], key=lambda t: rank(t.prediction))]
+    cache: dict[tuple[Any, ...], ActionsJob] = st.transform_actions
+    job = cache.get(key)
+    if job is not None and job.future is not None and not job.future.cancelled():
+        return job
+    if len(cache) > 64 or any(k[0] != doc.version for k in cache):
+        for other in cache.values():  # (the actions of an older version are never asked for again)
+            if other.future is not None:
+                other.future.cancel()  # (if still queued; a running one stops at its next transformation)
+        cache.clear()
+    for k, other in list(cache.items()):
+        if other.future is not None and other.future.cancel():  # queued for loops the cursor has left
+            del cache[k]
+    version = st.version
+    job = ActionsJob(st.uri, key, version, [t.name for t in _offered(loops)], lambda: st.is_current(version))
+    settings = ActionSettings(vf=vf, tile_sizes=tile_sizes)
+    job.future = ls.lanes(st).submit_transforms(lambda text=doc.text: job.run(text, settings, lambda: _until_quiet(ls)))
+    job.future.add_done_callback(lambda f: job.stopped() if f.cancelled() else None)
+    cache[key] = job
+    return job
+
+
+def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int, hi: int) -> list[types.CodeAction] | Deferred:
+    loops = loops_at(doc, lo, hi)
+    if len(loops) not in (1, 2):
+        return []
+    vf, tile_sizes = _settings(ls)
+    job = actions_job(ls, st, doc, loops, vf, tile_sizes)
+    assert job.future is not None
+    if job.future.done():
+        return job.answer(with_menu=False)
+    lazy = client_resolves_edits(ls)
+    return Deferred(job.future, lambda done: job.answer(with_menu=lazy and not done), FIRST_ANSWER_WAIT_S if lazy else None)
+
+
+def _restart(ls: AffineLanguageServer, st: DocumentState, key: tuple[Any, ...]) -> ActionsJob | None:
+    """The job of ``key`` again (its results were dropped), if the document
+    still has that version."""
+    with st.locked() as doc:
+        if doc.version != key[0]:
+            return None
+        loops = _loops_by_start(doc, key[1])
+        if len(loops) != len(key[1]):
+            return None
+        return actions_job(ls, st, doc, loops, key[2], key[3])
+
+
+def _unavailable(ls: AffineLanguageServer, action: types.CodeAction, reason: str) -> types.CodeAction:
+    try:
+        ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=f"{action.title}: {reason}"))
+    except Exception:  # (no client to tell: the disabled reason says it)
+        log.debug("showMessage failed", exc_info=True)
+    return types.CodeAction(title=action.title, kind=action.kind, disabled=types.CodeActionDisabled(reason=reason))
+
+
+async def resolve(ls: AffineLanguageServer, action: types.CodeAction) -> types.CodeAction:
+    """A menu entry: its transformation's first enabled action (the best
+    ranked), with its edit, once computed; disabled with the reason when it
+    has none (and the user is told)."""
+    data = action.data if isinstance(action.data, dict) else {}
+    st = ls.doc(str(data.get("uri", "")))
+    name = str(data.get("name", ""))
+    changed = "the document changed since this action was offered; ask for the actions again"
+    try:
+        key = (int(data["version"]), tuple(int(x) for x in data["loops"]), int(data["vf"]), tuple(int(x) for x in data["tile_sizes"]))
+    except (KeyError, TypeError, ValueError):
+        return _unavailable(ls, action, "this action cannot be resolved (malformed data)")
+    if st is None:
+        return _unavailable(ls, action, changed)
+    job = st.transform_actions.get(key)
+    if job is None or name not in job.parts or job.parts[name].cancelled():
+        job = await ls.in_thread(_restart, ls, st, key)
+    if job is None or name not in job.parts:
+        return _unavailable(ls, action, changed)
+    part = job.parts[name]
+    try:
+        await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(part)), RESOLVE_WAIT_S)
+    except asyncio.CancelledError:
+        if not part.cancelled():
+            raise
+    except TimeoutError:
+        return _unavailable(ls, action, "still being computed; ask again in a moment")
+    if part.cancelled() or not job.current():
+        return _unavailable(ls, action, changed)
+    ranked = [a for _, a in sorted(part.result(), key=lambda r: r[0])]
+    enabled = [a for a in ranked if a.disabled is None and a.edit is not None]
+    if not enabled:
+        reason = next((a.disabled.reason for a in ranked if a.disabled is not None), "not applicable here")
+        return _unavailable(ls, action, reason)
+    best = enabled[0]
+    return types.CodeAction(title=best.title, kind=best.kind, edit=best.edit, is_preferred=best.is_preferred)
 
 
 def install() -> None:
@@ -123,3 +360,4 @@ def install() -> None:
         code_actions.PROVIDERS.append(provider)
     if KIND not in code_actions.CODE_ACTION_KINDS:
         code_actions.CODE_ACTION_KINDS.append(KIND)
+    RESOLVERS[RESOLVER] = resolve

@@ -14,16 +14,17 @@ edit is applied.
 
 from __future__ import annotations
 
-from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from lsprotocol import types
+
+from affine_lsp.server.code_actions import Deferred
 
 # pygls reads the command handler's annotations at run time (get_type_hints):
 # AffineLanguageServer is imported for real.
 from affine_lsp.server.server import AffineLanguageServer
 from affine_lsp.server.state import DocumentState
-from affine_lsp.syntax.document import Document
+from affine_lsp.syntax.document import Document, LineIndex
 from affine_lsp.syntax.legacy import LEGACY_CODE
 
 TITLE = "Upgrade to current MLIR syntax"
@@ -55,7 +56,7 @@ def notice_text(problems: list[Any]) -> str:
     return f"{TITLE}: {len(problems)} construct{'s' if len(problems) != 1 else ''} left as written ({lines})"
 
 
-def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int, hi: int) -> list[types.CodeAction]:
+def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int, hi: int) -> list[types.CodeAction] | Deferred:
     legacy, touching = _legacy_diagnostics(st, doc, lo, hi)
     if not legacy:
         return []
@@ -67,18 +68,25 @@ def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int
     else:
         # The upgrade parses every item (seconds on a 20,000-line file): on
         # the document's on-demand thread, without the lock (it reads a copy
-        # of the text), waited for UPGRADE_WAIT_S at most.
+        # of the text), waited for UPGRADE_WAIT_S at most, after the lock is
+        # released (code_actions.Deferred).
         fut = ls.lanes(st).submit_ondemand(lambda text=doc.text: upgrade_text(text))
         st.upgrade_action = (doc.version, fut)
-    try:
-        result = fut.result(timeout=UPGRADE_WAIT_S)
-    except FutureTimeout:
-        reason = "the upgrade of this file is still being computed; ask again in a moment"
+    text = doc.text
+    return Deferred(
+        fut,
+        lambda done: _actions(st.uri, text, fut.result() if done and not fut.cancelled() and fut.exception() is None else None, touching, done),
+        UPGRADE_WAIT_S,
+    )
+
+
+def _actions(uri: str, text: str, result: Any, touching: list[types.Diagnostic], done: bool) -> list[types.CodeAction]:
+    if not done or result is None:
+        reason = "the upgrade of this file is still being computed; ask again in a moment" if not done else "the upgrade of this file failed"
         return [types.CodeAction(title=TITLE, kind=types.CodeActionKind.SourceFixAll, disabled=types.CodeActionDisabled(reason=reason))]
-    if result.text == doc.text:
+    if result.text == text:
         return []
-    lines = doc.lines
-    el, ec = lines.position(len(doc.text))
+    el, ec = LineIndex(text).position(len(text))
     edit = types.TextEdit(range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=el, character=ec)), new_text=result.text)
     title = TITLE
     command = None
@@ -90,7 +98,7 @@ def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int
             title=title,
             kind=types.CodeActionKind.QuickFix if touching else types.CodeActionKind.SourceFixAll,
             diagnostics=touching or None,
-            edit=types.WorkspaceEdit(changes={st.uri: [edit]}),
+            edit=types.WorkspaceEdit(changes={uri: [edit]}),
             command=command,
             is_preferred=True if touching else None,
         )

@@ -79,7 +79,7 @@ from affine_lsp.transforms.fusion_isl import CAccess, CanonModel
 from affine_lsp.transforms.fusion_predict import predict
 from affine_lsp.transforms.fusion_slice import Slice, chain_of, compute_slice, private_region
 from affine_lsp.transforms.fusion_validate import Verdict, validate
-from affine_lsp.transforms.profitability import Prediction
+from affine_lsp.transforms.profitability import Prediction, change
 from affine_lsp.transforms.rewrite import NameGen, checked_in_section, function_context
 
 log = logging.getLogger(__name__)
@@ -306,8 +306,8 @@ class FusionResult:
         fr, sp = self.extra_fraction, self.storage_pct
         pr = self.analysis.profit
         if pr is not None and not pr.skipped and fr is not None and sp is not None:
-            parts.append(f"{round(100.0 * fr) + 0:+d}% compute")
-            parts.append(f"{round(-sp, 1) + 0.0:+.1f}% storage")
+            parts.append(change("compute", fr))
+            parts.append(change("storage", -sp / 100.0))
         else:
             parts.append("cost model not applicable")
         return f"Fuse loops here ({', '.join(parts)})"
@@ -671,14 +671,16 @@ def _pairs(loop_op: Operation, other: Operation | None = None) -> list[tuple[str
     return out
 
 
-def pair_refusal(doc: Document, kind: str, src: Operation, dst: Operation) -> str | None:
+def pair_refusal(doc: Document, kind: str, src: Operation, dst: Operation, dependences_only: bool = False) -> str | None:
     """Why no depth of fusing ``src`` into ``dst`` is legal (the analysis's
     or the validator's words, naming the access whose values would change),
-    or None when one is. Tries every depth, deepest first. Never raises."""
+    or None when one is. Tries every depth, deepest first. Never raises.
+    ``dependences_only``: None also where fusion does not apply (the nests
+    share nothing to fuse on), so that only a dependence forbids it."""
     try:
         pa = analyze_pair(kind, src, dst)
         if not pa.ok:
-            return pa.reason
+            return pa.reason if not dependences_only or "dependence" in pa.reason else None
         why: list[Verdict] = []
         for d in range(pa.max_depth, 0, -1):
             if try_depth(doc, pa, d, why) is not None:
@@ -724,17 +726,28 @@ def fusion_refusals(doc: Document, loop_op: Operation, other: Operation | None =
     return out
 
 
-def fusion_candidates(doc: Document, loop_op: Operation, other: Operation | None = None, include_unprofitable: bool = False) -> list[Transform]:
-    """Legal (and, by default, profitable) fusions involving ``loop_op``."""
+def fusion_candidates(
+    doc: Document, loop_op: Operation, other: Operation | None = None, include_unprofitable: bool = False, blocked: list[str] | None = None
+) -> list[Transform]:
+    """Legal (and, by default, profitable) fusions involving ``loop_op``;
+    ``blocked`` gets, when none is, why each pair that shares data cannot
+    be fused (:func:`pair_refusal`: the dependence that forbids it)."""
     out: list[Transform] = []
+    reasons: list[str] = []
     for kind, src, dst in _pairs(loop_op, other):
         try:
             res = fuse_pair(doc, kind, src, dst, include_unprofitable=include_unprofitable)
             if res is None:
+                if blocked is not None:
+                    why = pair_refusal(doc, kind, src, dst, dependences_only=True)
+                    if why:
+                        reasons.append(why)
                 continue
             out.append(_transform(doc, res))
         except Exception:  # never let a code action request fail
             log.exception("fusion candidate failed")
+    if not out and blocked is not None:
+        blocked.extend(reasons)
     return out
 
 
@@ -799,7 +812,7 @@ def _profit_lines(pa: PairAnalysis, chosen: int | None, refusal: str | None = No
             + (
                 "when the additional computation can be counted."
                 if frac is None
-                else f"here {100.0 * frac:.2f}% additional computation, {verdict} the tolerance ({100 * COMPUTE_TOLERANCE:.0f}%)."
+                else f"here {change('compute', frac)}, {verdict} the tolerance ({100 * COMPUTE_TOLERANCE:.0f}%)."
             )
             + " affine-lsp weighs the union of their write regions."
         )
@@ -808,8 +821,8 @@ def _profit_lines(pa: PairAnalysis, chosen: int | None, refusal: str | None = No
         ev = pr.evals[best]
         out.append(
             ("The storage model (on the union of the stores) picks" if pr.multi_store else "MLIR's cost model picks")
-            + f" depth {best}: {100.0 * (ev.extra_fraction or 0):.2f}% redundant computation"
-            + (f" and a {sp:.2f}% storage reduction if the slice gets its own buffer" if sp is not None else "")
+            + f" depth {best}: {change('compute', ev.extra_fraction or 0)}"
+            + (f", {change('storage', -sp / 100.0)} if the slice gets its own buffer" if sp is not None else "")
             + f" (tolerance {100 * COMPUTE_TOLERANCE:.0f}%)."
         )
     elif not pr.skipped:
@@ -897,8 +910,14 @@ MODES = ("greedy", "producer", "sibling")
 def fusion_actions(doc: Document, loop_op: Operation, other: Operation | None = None) -> list[Transform]:
     """The code actions of fusion (the registry's ``actions``): every legal
     fusion of the loop (or of the two selected loops), the unprofitable ones
-    included, ranked by their prediction."""
-    return fusion_candidates(doc, loop_op, other, include_unprofitable=True)
+    included, ranked by their prediction; where the nests share data but a
+    dependence forbids every fusion, one disabled action naming it (as every
+    other transformation does)."""
+    blocked: list[str] = []
+    out = fusion_candidates(doc, loop_op, other, include_unprofitable=True, blocked=blocked)
+    if not out and blocked:
+        return [Transform("fuse", f"Fuse loops here: {blocked[0]}", [], blocked[0], {"disabled": blocked[0]})]
+    return out
 
 
 def fuse_all(text: str, mode: str = "greedy", maximal: bool = False, force: bool = False, applied: list[tuple[int, FusionResult]] | None = None) -> str:

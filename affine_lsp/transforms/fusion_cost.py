@@ -27,6 +27,7 @@ from affine_lsp.ir.core import Operation, Value
 from affine_lsp.transforms.fusion_ir import READ_OPS, access_memref, element_size
 from affine_lsp.transforms.fusion_isl import CAccess, dim_extents
 from affine_lsp.transforms.fusion_slice import Slice, _const_trip
+from affine_lsp.transforms.profitability import percent
 
 COMPUTE_TOLERANCE = 0.30
 
@@ -237,14 +238,15 @@ def evaluate(
 
 def report_table(pr: Profit, max_depth: int) -> list[str]:
     """Markdown rows, one per depth (deepest first), as the seed prints them."""
-    rows = ["| depth | additional compute | storage reduction | fused nest cost | slice write region |", "|---|---|---|---|---|"]
+    rows = ["| depth | compute | storage | fused nest cost | slice write region |", "|---|---|---|---|---|"]
     for d in range(max_depth, 0, -1):
         ev = pr.evals.get(d)
         if ev is None:
             rows.append(f"| {d} | - | - | - | - |")
             continue
-        frac = "-" if ev.extra_fraction is None else f"{100.0 * ev.extra_fraction:+.2f}%"
-        sr = "-" if ev.storage_reduction is None else f"{ev.storage_reduction:.2f}x"
+        sp = pr.storage_pct(d)
+        frac = "-" if ev.extra_fraction is None else percent(ev.extra_fraction)
+        sr = "-" if sp is None else percent(-sp / 100.0)
         fc = "-" if ev.fused_cost is None else str(ev.fused_cost)
         sw = "-" if ev.slice_write_bytes is None else f"{ev.slice_write_bytes} B"
         note = f" ({ev.note})" if ev.note else ""

@@ -23,7 +23,7 @@ from __future__ import annotations
 from affine_lsp.ir.core import Value
 from affine_lsp.transforms.fusion_cost import COMPUTE_TOLERANCE, Profit
 from affine_lsp.transforms.machine import caches, human_bytes
-from affine_lsp.transforms.profitability import Prediction
+from affine_lsp.transforms.profitability import Prediction, change
 
 
 def recompute_factor(pr: Profit, depth: int) -> float | None:
@@ -59,7 +59,7 @@ def predict(kind: str, pr: Profit | None, depth: int, memrefs: list[Value], remo
         ev = pr.evals.get(depth)
         note = ev.note if ev is not None and ev.note else "the slice's trip counts are unknown"
         return Prediction(False, "cannot count the recomputation", f"Legal, but the redundant computation at depth {depth} cannot be counted ({note}).")
-    pct = f"{round((ratio - 1) * 100) + 0:+d}% compute"
+    pct = change("compute", ratio - 1)
     if ratio > 1 + COMPUTE_TOLERANCE:
         times = recompute_factor(pr, depth) or ratio
         summary = f"legal, but recomputes the producer {_times(times)}x per element: ~{_times(ratio)}x more work"

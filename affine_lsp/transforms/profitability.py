@@ -11,7 +11,7 @@ footprint and reuse); the editor and the CLI only read this record:
   code down (or to gain nothing). The code action is listed last and its
   title says so; ``--all`` skips it unless ``--force``.
 * :attr:`Prediction.summary`: a few words for the title
-  (``"tmp no longer written to memory; +0% compute"``).
+  (``"tmp no longer written to memory; compute +0%"``).
 * :attr:`Prediction.reason`: one sentence for hovers and ``--explain``.
 * :attr:`Prediction.work_ratio`: dynamic operations after / before, when the
   model counts them (``> 1``: recomputation).
@@ -19,11 +19,32 @@ footprint and reuse); the editor and the CLI only read this record:
 * :attr:`Prediction.unchanged`: the rewrite would leave the code as it is
   (e.g. isl's scheduler keeps the original order): worded "already
   optimal", never as a slowdown.
+
+A relative change of a cost (compute, storage) is worded one way on every
+surface, :func:`change`: ``"storage -40%"``, ``"compute +0%"``. A rewrite
+predicted ~1.0x (:data:`NO_GAIN`) is legal and not slower, but not
+preferred: :attr:`Prediction.gains` is false, its title says "no predicted
+gain", and :func:`rank` lists it with the rewrites without prediction.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+NO_GAIN = 1.05
+"""A predicted speedup below it (shown "~1.0x") is no gain."""
+
+
+def percent(fraction: float) -> str:
+    """A relative change as a whole signed percentage: ``-0.397`` is ``"-40%"``."""
+    return f"{round(100.0 * fraction) + 0:+d}%"
+
+
+def change(what: str, fraction: float) -> str:
+    """The one wording of a relative change of a cost: ``change("storage",
+    -0.397)`` is ``"storage -40%"`` (a table column named ``what`` holds
+    :func:`percent` alone)."""
+    return f"{what} {percent(fraction)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,9 +63,17 @@ class Prediction:
             return f" (already optimal: {self.summary})"
         if not self.profitable:
             return f" (not profitable: {self.summary})"
+        if not self.gains:
+            return f" (no predicted gain, ~1.0x: {self.summary})"
         if self.speedup is not None:
             return f" (~{self.speedup:.1f}x faster: {self.summary})"
         return f" ({self.summary})" if self.summary else ""
+
+    @property
+    def gains(self) -> bool:
+        """Predicted faster by more than :data:`NO_GAIN` (or profitable
+        without a figure): the action the editor may mark preferred."""
+        return self.profitable and (self.speedup is None or self.speedup >= NO_GAIN)
 
     def markdown(self) -> str:
         """A line for hovers and action details."""
@@ -54,7 +83,7 @@ class Prediction:
         if self.speedup is not None:
             head += f", ~{self.speedup:.2f}x"
         if self.work_ratio is not None:
-            head += f", {(self.work_ratio - 1) * 100:+.0f}% compute"
+            head += ", " + change("compute", self.work_ratio - 1)
         body = self.reason or self.summary
         return f"{head}. {body}" if body else head + "."
 
@@ -69,11 +98,18 @@ class Prediction:
         }
 
 
+def no_prediction(why: str) -> str:
+    """What a code action title gains when its model cannot predict:
+    ``" (no prediction: <why>)"``."""
+    return f" (no prediction: {why})"
+
+
 def rank(prediction: Prediction | None) -> int:
-    """Sort key: profitable first, no prediction next, unprofitable last."""
+    """Sort key: predicted faster first, no prediction (or no predicted
+    gain) next, unprofitable last."""
     if prediction is None:
         return 1
-    return 0 if prediction.profitable else 2
+    return 0 if prediction.gains else 1 if prediction.profitable else 2
 
 
 def remark(prediction: Prediction | None, why_none: str = "") -> str:

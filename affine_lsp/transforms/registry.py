@@ -75,7 +75,9 @@ class Transformation:
         "any_loop",
         "command",
         "help",
+        "menu",
         "module",
+        "one_action",
         "name",
         "options",
         "pairs",
@@ -106,6 +108,8 @@ class Transformation:
         command: str | None = None,
         reports_every_loop: bool = False,
         timeout: float | None = None,
+        menu: str = "",
+        one_action: bool = False,
     ) -> None:
         self.name = name
         """The CLI subcommand (``unroll-jam``)."""
@@ -131,6 +135,12 @@ class Transformation:
         """The verb of its CLI messages (default: ``name``)."""
         self.options = options
         """Its CLI options, after the common ones (``FILE``, ``--loop``, ``--all``, ``-v``, ``-o``)."""
+        self.menu = menu
+        """Its code action's title before its legality and prediction are known
+        (the editor's menu entry while they are computed)."""
+        self.one_action = one_action
+        """The editor offers one of its ``actions``, the best ranked (the
+        model's pick: e.g. one vector width), not every variant."""
         self.command = command
         """A CLI module of its own (``add_arguments``, ``run``) instead of ``rewrite`` and ``options``."""
         self.reports_every_loop = reports_every_loop
@@ -156,6 +166,7 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         "fusion",
         "affine_lsp.transforms.fusion",
         "fuse affine loop nests",
+        menu="Fuse loops here",
         actions="fusion_actions",
         pairs=True,
         any_loop=True,
@@ -166,7 +177,9 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         "vectorization",
         "affine_lsp.transforms.vectorize",
         "vectorize affine loops",
+        menu="Vectorize loop",
         actions="vectorize_candidates",
+        one_action=True,
         settings=("vf",),
         any_loop=True,
         rewrite="vectorize_rewrite",
@@ -184,6 +197,7 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         "parallelization",
         "affine_lsp.transforms.parallelize",
         "turn affine.for loops without carried dependences into affine.parallel",
+        menu="Parallelize loop",
         actions="parallelize_candidates",
         any_loop=True,
         rewrite="parallelize_rewrite",
@@ -197,6 +211,7 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         "tiling",
         "affine_lsp.transforms.tile",
         "tile perfect affine loop bands (skew first with --skew), when legal",
+        menu="Tile loop nest",
         actions="tile_candidates",
         settings=("tile_sizes",),
         verdicts="tile_verdicts",
@@ -217,6 +232,7 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         "interchange",
         "affine_lsp.transforms.interchange",
         "permute the loops of perfect affine bands (for locality by default), when legal",
+        menu="Interchange loops",
         actions="interchange_candidates",
         verdicts="interchange_verdicts",
         rewrite="interchange_rewrite",
@@ -227,6 +243,7 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         "unrolling",
         "affine_lsp.transforms.unroll",
         "unroll affine.for loops by a factor or fully",
+        menu="Unroll loop",
         actions="unroll_candidates",
         verdicts="unroll_verdicts",
         rewrite="unroll_rewrite",
@@ -240,6 +257,7 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         "unroll-and-jam",
         "affine_lsp.transforms.unroll_jam",
         "unroll-and-jam outer affine.for loops (when no dependence is reversed)",
+        menu="Unroll and jam loop",
         actions="unroll_jam_candidates",
         verdicts="unroll_jam_verdicts",
         rewrite="unroll_jam_rewrite",
@@ -254,6 +272,7 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         "hoisting",
         "affine_lsp.transforms.hoist",
         "hoist loop-invariant code out of affine.for loops",
+        menu="Hoist loop-invariant code",
         actions="hoist_candidates",
         verdicts="hoist_verdicts",
         rewrite="hoist_rewrite",
@@ -263,6 +282,7 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         "scalar replacement",
         "affine_lsp.transforms.scalrep",
         "forward stores to loads and remove redundant loads (like -affine-scalrep)",
+        menu="Scalar-replace loads",
         actions="scalrep_candidates",
         verdicts="scalrep_verdicts",
         rewrite="scalrep_rewrite",
@@ -272,6 +292,7 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
         "optimization",
         "affine_lsp.transforms.optimize",
         "reschedule (isl's scheduler), tile and regenerate affine loop nests for speed",
+        menu="Optimize loop nest",
         actions="optimize_candidates",
         rewrite="optimize_rewrite",
         reports_every_loop=True,

@@ -408,9 +408,13 @@ def _candidate(doc: object, plan: TilePlan, base: str) -> Transform:
         return Transform("tile", f"{base} ({dims}): {reason}", [], reason, {"disabled": reason})
     details = "The band is fully permutable" + (f" after skewing ({describe_skew(plan)}); " + "; ".join(plan.notes) if plan.skewed else "") + "."
     pred = tile_prediction(plan.band, plan.sizes)
+    data: dict[str, object] = {"loop": plan.band[0].span.start}
     if pred is not None:
         details += "\n\n" + pred.markdown()
-    return Transform("tile", _title(plan), edits, details, {"loop": plan.band[0].span.start}, prediction=pred)
+    else:
+        data["no_prediction"] = "a trip count of the band is not constant"
+        details += "\n\nNo prediction: a trip count of the band is not constant (the cost model needs the footprint of a tile)."
+    return Transform("tile", _title(plan), edits, details, data, prediction=pred)
 
 
 def _top_level_loops(root: Operation) -> list[Operation]:
