@@ -17,6 +17,9 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from affine_lsp.ods.td_records import trait_records
+
 # The traits and interfaces the registry keeps (MLIR's C++ names): what the
 # verifier and the analyses ask (affine_lsp/ir/op_traits.py).
 KEPT_TRAITS = frozenset(
@@ -73,18 +76,8 @@ class _Records:
         """(trait names, the op's own static memory effects or None)."""
         names: set[str] = set()
         effects: list[str] | None = None
-        todo = [t["def"] for t in defs if isinstance(t, dict)]
-        seen: set[str] = set()
-        while todo:
-            n = todo.pop()
-            if n in seen or n not in self.d:
-                continue
-            seen.add(n)
-            r = self.d[n]
+        for r in trait_records(self.d, defs, depth_first=True):
             sup = r.get("!superclasses", [])
-            if "TraitList" in sup:
-                todo.extend(t["def"] for t in r.get("traits", []) if isinstance(t, dict))
-                continue
             if "SideEffectsTraitBase" in sup and r.get("baseEffectName") == "::mlir::MemoryEffects::Effect":
                 effects = (effects or []) + [self.effect(e["def"]) for e in r["effects"] if isinstance(e, dict)]
                 names.add("MemoryEffectOpInterface")
@@ -92,8 +85,6 @@ class _Records:
                 names.add(r["cppInterfaceName"])
             elif isinstance(r.get("trait"), str):
                 names.add(_trait_name(r["trait"]))
-            todo.extend(t["def"] for t in r.get("dependentTraits", []) or [] if isinstance(t, dict))
-            todo.extend(t["def"] for t in r.get("baseInterfaces", []) or [] if isinstance(t, dict))
         return names, effects
 
     def effect(self, n: str) -> str:

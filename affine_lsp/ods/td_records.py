@@ -7,6 +7,7 @@ upstream ops' file; the same functions read the records of a user's own
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 # `$_builder.getXType()` of a buildable type constraint, as MLIR spells the type.
 _BUILDERS = {
@@ -29,6 +30,27 @@ def _buildable(call: object) -> str:
         return f"i{m.group(1)}"
     m = re.fullmatch(r"\$_builder\.(\w+)\(\)", call.strip())
     return _BUILDERS.get(m.group(1), "") if m else ""
+
+
+def trait_records(d: dict, traits: list, depth_first: bool = False) -> Iterator[dict]:
+    """The records of an op's ``traits`` (``llvm-tblgen --dump-json``'s
+    ``{"def": name}`` entries, records in ``d``), each once, with the traits
+    of each ``TraitList`` in its place and each trait's ``dependentTraits``
+    and ``baseInterfaces`` after it; breadth first, or depth first."""
+    todo = [t["def"] for t in traits if isinstance(t, dict)]
+    seen: set[str] = set()
+    while todo:
+        n = todo.pop() if depth_first else todo.pop(0)
+        if n in seen or n not in d:
+            continue
+        seen.add(n)
+        r = d[n]
+        if "TraitList" in r.get("!superclasses", []):
+            todo.extend(t["def"] for t in r.get("traits", []) if isinstance(t, dict))
+            continue
+        yield r
+        todo.extend(t["def"] for t in r.get("dependentTraits", []) or [] if isinstance(t, dict))
+        todo.extend(t["def"] for t in r.get("baseInterfaces", []) or [] if isinstance(t, dict))
 
 
 class FormatRecords:
@@ -118,18 +140,8 @@ class FormatRecords:
     def type_rules(self, traits: list) -> tuple[list, str]:
         rules: list = []
         seg = ""
-        todo = [t["def"] for t in traits if isinstance(t, dict)]
-        seen: set[str] = set()
-        while todo:
-            n = todo.pop(0)
-            if n in seen or n not in self.d:
-                continue
-            seen.add(n)
-            r = self.d[n]
+        for r in trait_records(self.d, traits):
             sup = r.get("!superclasses", [])
-            if "TraitList" in sup:
-                todo.extend(t["def"] for t in r.get("traits", []) if isinstance(t, dict))
-                continue
             if "TypesMatchWith" in sup or "RangedTypesMatchWith" in sup:
                 rules.append(["with", r.get("lhs"), r.get("rhs"), r.get("transformer")])
             elif "AllTypesMatch" in sup:
@@ -148,8 +160,6 @@ class FormatRecords:
                 seg += "o"
             elif trait == "AttrSizedResultSegments":
                 seg += "r"
-            todo.extend(t["def"] for t in r.get("dependentTraits", []) or [] if isinstance(t, dict))
-            todo.extend(t["def"] for t in r.get("baseInterfaces", []) or [] if isinstance(t, dict))
         return rules, seg
 
     def is_type(self, n: str) -> bool:
