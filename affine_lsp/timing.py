@@ -14,6 +14,7 @@ import io
 import os
 import shlex
 import tempfile
+import time
 from dataclasses import dataclass, field
 
 from affine_lsp import harness, toolchain
@@ -204,10 +205,27 @@ def _first_line(text: str | None) -> str:
     return (text or "").strip().splitlines()[0] if text and text.strip() else "unknown error"
 
 
-def measure_run(tc: toolchain.Toolchain, text: str, func: str | None, repeat: int, label: str, written: tuple[int, ...] | None = None, batch: int = 1) -> Run:
+AFTER_TIMEOUT_MIN = 60.0
+"""The least time limit of a program after the first (seconds)."""
+AFTER_TIMEOUT_FACTOR = 10.0
+"""A program after the first may take this many times the first one's
+compile-and-run time (calibrated batches last about a sample's target, a
+transformed program may be slower)."""
+
+
+def measure_run(
+    tc: toolchain.Toolchain,
+    text: str,
+    func: str | None,
+    repeat: int,
+    label: str,
+    written: tuple[int, ...] | None = None,
+    batch: int = 1,
+    timeout: float = 600,
+) -> Run:
     """One program timed: a Run with its measurement, or the error."""
     try:
-        return Run(label, harness.measure(tc, text, func, repeat, written=written, batch=batch))
+        return Run(label, harness.measure(tc, text, func, repeat, written=written, batch=batch, timeout=timeout))
     except (toolchain.CompileError, toolchain.RunError, harness.HarnessError) as e:
         return Run(label, error=str(e))
 
@@ -238,7 +256,11 @@ def time_function(
     if tc is None:
         tc = toolchain.find(mlir_bin, setting=setting)
     written = tuple(sorted(set(sig.written)))
+    started = time.monotonic()
     report = TimingReport(sig.name, tc.describe(), measure_run(tc, text, sig.name, repeat, "original", written))
+    # The programs after the first get a time limit scaled to it: the
+    # calibrated ones run about as long, a transformed one may be slower.
+    scaled = min(600.0, max(AFTER_TIMEOUT_MIN, AFTER_TIMEOUT_FACTOR * (time.monotonic() - started)))
     # Calibration: a function of microseconds is timed in batches of calls
     # (each sample >= harness.CALIBRATION_TARGET), the same batch for both
     # programs, so that its figure is not the clock's resolution.
@@ -248,12 +270,12 @@ def time_function(
         if m is None or harness.calls_per_sample(m) == batch:
             break
         batch = harness.calls_per_sample(m)
-        report.original = measure_run(tc, text, sig.name, repeat, "original", written, batch)
+        report.original = measure_run(tc, text, sig.name, repeat, "original", written, batch, scaled)
     if after is not None and new_text is not None:
         report.command = after
         report.remarks = remarks
         report.unchanged = _function_text(new_text, sig.name) == _function_text(text, sig.name)
-        report.after = measure_run(tc, new_text, sig.name, repeat, f"after '{after}'", written, batch)
+        report.after = measure_run(tc, new_text, sig.name, repeat, f"after '{after}'", written, batch, scaled)
         o, a = report.original.measurement, report.after.measurement
         if o is not None and a is not None:
             report.disagreements = harness.compare(o, a)

@@ -30,7 +30,11 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Mapping, Sequence
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -133,9 +137,19 @@ _VERSION_RE = re.compile(r"(?:LLVM|MLIR) version (\d+\.\d+\.\d+)")
 
 
 def _version(opt: Path, env: Mapping[str, str]) -> str | None:
-    """What ``mlir-opt --version`` says, or None when it does not run."""
+    """What ``mlir-opt --version`` says, or None when it does not run; asked
+    once per program (its path, size and time of change)."""
     try:
-        p = subprocess.run([str(opt), "--version"], env=dict(env), capture_output=True, text=True, timeout=60)
+        st = opt.stat()
+    except OSError:
+        return None
+    return _version_of(str(opt), st.st_size, st.st_mtime_ns, tuple(sorted(env.items())))
+
+
+@lru_cache(maxsize=32)
+def _version_of(opt: str, size: int, mtime_ns: int, env: tuple[tuple[str, str], ...]) -> str | None:
+    try:
+        p = subprocess.run([opt, "--version"], env=dict(env), capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.SubprocessError):
         return None
     if p.returncode != 0:
@@ -201,6 +215,65 @@ def find(bin_dir: str | None = None, *, setting: str | None = None) -> Toolchain
     return _find_cached(bin_dir or None, os.environ.get(ENV_VAR) or None, setting or None, os.environ.get("PATH"))
 
 
+class Cancelled(ToolchainError):
+    """The run was cancelled (its programs were killed)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What bounds the programs this thread's toolchain runs start
+    (:func:`limited`): the address space of each (bytes; None: unbounded)
+    and an event that, once set, kills the one running and cancels the rest."""
+
+    memory_bytes: int | None = None
+    cancel: threading.Event | None = None
+
+
+_LIMITS: ContextVar[Limits | None] = ContextVar("toolchain_limits", default=None)
+
+
+@contextmanager
+def limited(limits: Limits) -> Iterator[None]:
+    """Run the toolchain calls of the block under ``limits``."""
+    token = _LIMITS.set(limits)
+    try:
+        yield
+    finally:
+        _LIMITS.reset(token)
+
+
+def _child(cmd: Sequence[str], env: Mapping[str, str], timeout: float) -> subprocess.CompletedProcess[str]:
+    """``cmd`` run to its end (TimeoutExpired past ``timeout`` s), under the
+    limits in force: its address space capped, killed at once on cancel."""
+    limits = _LIMITS.get() or Limits()
+    if limits.cancel is not None and limits.cancel.is_set():
+        raise Cancelled("cancelled")
+
+    def cap() -> None:
+        if limits.memory_bytes:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
+
+    with subprocess.Popen(
+        list(cmd), env=dict(env), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=cap if limits.memory_bytes else None
+    ) as p:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                out, err = p.communicate(timeout=0.2)
+                return subprocess.CompletedProcess(p.args, p.returncode, out, err)
+            except subprocess.TimeoutExpired:
+                if limits.cancel is not None and limits.cancel.is_set():
+                    p.kill()
+                    p.communicate()
+                    raise Cancelled("cancelled") from None
+                if time.monotonic() > deadline:
+                    p.kill()
+                    p.communicate()
+                    raise subprocess.TimeoutExpired(p.args, timeout) from None
+
+
 def lower(tc: Toolchain, text: str, passes: Sequence[str] = VECTOR_LOWERING, timeout: float = 300) -> str:
     """``text`` lowered to the LLVM dialect with ``passes`` (CompileError
     with mlir-opt's diagnostics when it rejects the program)."""
@@ -213,7 +286,7 @@ def opt(tc: Toolchain, text: str, args: Sequence[str], timeout: float = 300) -> 
         src = Path(d) / "in.mlir"
         write_atomic(src, text.encode("utf-8"), fsync=False)  # a scratch file
         try:
-            p = subprocess.run([str(tc.opt), str(src), *args], env=dict(tc.env), capture_output=True, text=True, timeout=timeout)
+            p = _child([str(tc.opt), str(src), *args], tc.env, timeout)
         except subprocess.TimeoutExpired:
             raise CompileError(f"mlir-opt did not finish within {timeout:g} s") from None
     if p.returncode != 0:
@@ -262,7 +335,7 @@ def run(
         libs = ",".join(str(p) for p in (*tc.libs, *extra_libs))
         cmd = [str(tc.runner), str(src), opt_level, "-e", entry, "-entry-point-result=void", "-shared-libs=" + libs, *extra]
         try:
-            p = subprocess.run(cmd, env=dict(tc.env), capture_output=True, text=True, timeout=timeout)
+            p = _child(cmd, tc.env, timeout)
         except subprocess.TimeoutExpired:
             raise RunError(f"mlir-runner did not finish within {timeout:g} s") from None
     if p.returncode != 0:

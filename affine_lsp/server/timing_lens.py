@@ -20,6 +20,8 @@ that reason.
 from __future__ import annotations
 
 import asyncio
+import threading
+import uuid
 from typing import Any
 
 from lsprotocol import types
@@ -85,9 +87,17 @@ def _parse(args: tuple[Any, ...]) -> dict[str, Any]:
     return {"uri": arg["uri"], "function": arg["function"], "after": after or None, "repeat": repeat}
 
 
-def _time(text: str, function: str, after: str | None, repeat: int, mlir_bin: str | None) -> tuple[types.MessageType, str]:
+MEMORY_LIMIT = 4 * 1024**3
+"""The address space of each program a timing runs (mlir-opt, mlir-runner): a
+kernel that allocates without bound fails instead of taking the machine."""
+
+
+def _time(text: str, function: str, after: str | None, repeat: int, mlir_bin: str | None, cancel: threading.Event) -> tuple[types.MessageType, str]:
     try:
-        report = timing.time_function(text, function, after, repeat, setting=mlir_bin)
+        with toolchain.limited(toolchain.Limits(MEMORY_LIMIT, cancel)):
+            report = timing.time_function(text, function, after, repeat, setting=mlir_bin)
+    except toolchain.Cancelled:
+        return types.MessageType.Info, f"Time this function: @{function} cancelled"
     except (toolchain.ToolchainError, harness.HarnessError, timing.TransformError) as e:
         return types.MessageType.Warning, f"Time this function: {e}"
     except Exception as e:  # a message, never a crash of the server
@@ -110,19 +120,46 @@ def register(server: AffineLanguageServer) -> None:
         st = ls.doc(a["uri"])
         if st is None:
             raise RequestFailed(f"document not open: {a['uri']}")
+        busy = _running.get(a["uri"])
+        if busy is not None:
+            raise RequestFailed(f"{TIME_FUNCTION}: @{busy} of this document is being timed; wait for it or cancel it (its progress's Cancel)")
         with st.locked() as doc:
             text = doc.text
         mlir_bin = ls.settings.mlir_bin or None
+        cancel = threading.Event()
+        _running[a["uri"]] = a["function"]
+        token = await _progress(ls, a["function"], cancel)
 
         async def background() -> None:
-            loop = asyncio.get_running_loop()
-            kind, message = await loop.run_in_executor(None, _time, text, a["function"], a["after"], a["repeat"], mlir_bin)
-            ls.window_show_message(types.ShowMessageParams(type=kind, message=message))
+            try:
+                loop = asyncio.get_running_loop()
+                kind, message = await loop.run_in_executor(None, _time, text, a["function"], a["after"], a["repeat"], mlir_bin, cancel)
+                ls.window_show_message(types.ShowMessageParams(type=kind, message=message))
+            finally:
+                _running.pop(a["uri"], None)
+                if token is not None:
+                    ls.work_done_progress.end(token, types.WorkDoneProgressEnd())
 
         task = asyncio.ensure_future(background())
-        _running.add(task)
-        task.add_done_callback(_running.discard)
+        _tasks.add(task)
+        task.add_done_callback(_tasks.discard)
         return {"started": True, "function": a["function"], "after": a["after"]}
 
 
-_running: set[asyncio.Future[None]] = set()
+async def _progress(ls: AffineLanguageServer, function: str, cancel: threading.Event) -> str | None:
+    """A cancellable progress for the run (None: the client has none); its
+    Cancel sets ``cancel``, which kills the program running."""
+    if not ls.client_work_done_progress:
+        return None
+    token = f"affine-lsp/time/{uuid.uuid4()}"
+    try:
+        await ls.work_done_progress.create_async(token)
+    except Exception:  # the client refused: time without progress
+        return None
+    ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(title=f"Timing @{function}", cancellable=True))
+    ls.work_done_progress.tokens[token].add_done_callback(lambda f: cancel.set() if f.cancelled() else None)
+    return token
+
+
+_running: dict[str, str] = {}  # uri -> the function being timed: one run at a time per document
+_tasks: set[asyncio.Future[None]] = set()
