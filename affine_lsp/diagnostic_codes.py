@@ -30,6 +30,13 @@ CODES: dict[str, tuple[str, str]] = {
         "affine-lsp does not know this op's custom assembly format: the op is skipped but its results, operands and regions are kept. "
         "Reported once per op name and file; `affine-lsp check --no-unknown-op-notes` silences it.",
     ),
+    "unregistered-dialect": (
+        "Op of a dialect MLIR 22.1.8 does not register",
+        "mlir-opt rejects an op whose dialect it does not register (the first of each section). "
+        "`affine-lsp check --allow-unregistered-dialect`, a lit RUN: line that passes -allow-unregistered-dialect, "
+        "or the setting affineLsp.diagnostics.allowUnregisteredDialect allow them: their syntax is then skipped, "
+        "their results, operands and regions kept.",
+    ),
     "unknown-upstream-op": (
         "Op that MLIR 22.1.8 does not have",
         "The op's dialect is one MLIR registers, but MLIR 22.1.8 has no op of this name (misspelt, removed or moved): "

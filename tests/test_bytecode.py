@@ -191,10 +191,10 @@ def test_read_source_passes_text_through(tmp_path: Path) -> None:
 def test_print_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     b = tmp_path / "a.mlirbc"
     b.write_bytes(tiny_module())
-    assert cli.main(["print", str(b)]) == 0
+    assert cli.main(["print", "--allow-unregistered-dialect", str(b)]) == 0  # (test.op: as mlir-opt, the flag)
     assert capsys.readouterr().out == TINY_TEXT
     out = tmp_path / "out.mlir"
-    assert cli.main(["print", str(b), "-o", str(out)]) == 0
+    assert cli.main(["print", "--allow-unregistered-dialect", str(b), "-o", str(out)]) == 0
     assert out.read_text() == TINY_TEXT
     bad = tmp_path / "bad.mlirbc"
     bad.write_bytes(tiny_module()[:40])

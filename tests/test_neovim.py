@@ -117,7 +117,7 @@ def test_hover_shows_the_dependence_distance(session: dict[str, Any]) -> None:
     # earlier: a read-after-write dependence of distance 2 carried by %k.
     raw = [r for r in _table(hover) if r.get("kind", "").startswith("RAW") and "affine.store" in r.get("with", "")]
     assert len(raw) == 1, hover
-    numbers = re.findall(r"-?\d+", raw[0]["distance"])
+    numbers = re.findall(r"-?\d+", raw[0]["memory-based distance"])
     assert numbers and set(numbers) == {"2"}, raw[0]
     assert raw[0]["direction"] == "`(2)`", raw[0]
     assert "affine.for %k" in raw[0]["carried by"], raw[0]

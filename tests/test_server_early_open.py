@@ -193,17 +193,22 @@ def _first_two(tmp_path: Path, options: Any, text: str, config: Any = None) -> t
 def test_settings_from_initialization_options_hold_in_the_early_publish(tmp_path: Path) -> None:
     """``diagnostics.unknownOps``: the unknown-op remark is in the early
     publish by default and not with ``off`` (initializationOptions, or
-    didChangeConfiguration before the didOpen); the server agrees each time."""
-    for options, config, shown in (
-        (None, None, True),
-        ({"diagnostics": {"unknownOps": "off"}}, None, False),
-        (None, {"affineLsp": {"diagnostics": {"unknownOps": "off"}}}, False),
+    didChangeConfiguration before the didOpen); the unregistered dialect's
+    error is, unless ``diagnostics.allowUnregisteredDialect``; the server
+    agrees each time."""
+    for options, config, shown, error in (
+        (None, None, True, True),
+        ({"diagnostics": {"unknownOps": "off"}}, None, False, True),
+        (None, {"affineLsp": {"diagnostics": {"unknownOps": "off"}}}, False, True),
+        ({"diagnostics": {"allowUnregisteredDialect": True}}, None, True, False),
     ):
         [(early, probe), (server, _)], s = _first_two(tmp_path, options, UNKNOWN_OP, config)
         try:
             assert probe["pygls"] is False
             assert server == early
-            assert any("mydialect.thing" in m for m in _messages(early["diagnostics"])) is shown, early
+            messages = _messages(early["diagnostics"])
+            assert any("custom syntax of 'mydialect.thing'" in m for m in messages) is shown, early
+            assert any("Dialect `mydialect' not found" in m for m in messages) is error, early
         finally:
             s.close()
 

@@ -35,7 +35,8 @@ func.func @h(%a: f32) {
 
 @pytest_lsp.fixture(scope="module", config=config())
 async def client(lsp_client: LanguageClient):
-    await start(lsp_client)
+    # hls is a dialect of the user's: allowed, as a RUN: line would (tests/test_unregistered_dialect.py: otherwise)
+    await start(lsp_client, init_options={"diagnostics": {"allowUnregisteredDialect": True}})
     yield
     no_server_errors(lsp_client)
     await lsp_client.shutdown_session()

@@ -597,7 +597,7 @@ def test_02_hover_shows_dependence_distance(session: dict[str, Any]):
     # a read-after-write dependence of distance 2 carried by the %k loop.
     raw = [d for d in deps if "RAW" in d.get("kind", "") and "affine.store" in d.get("with", "")]
     assert raw, _fmt(deps)
-    dist = raw[0]["distance"]
+    dist = raw[0]["memory-based distance"]
     numbers = re.findall(r"-?\d+", dist)
     assert numbers and all(n == "2" for n in numbers), f"distance {dist!r}"
     assert "%k" in raw[0].get("carried by", ""), _fmt(raw)

@@ -264,11 +264,15 @@ class _State:
                 raise self.fail("expected valid '@'-identifier for symbol name")
             self.i += 1
             return StringAttr(t.text[1:].strip('"'), t.text[1:], self.span(t.start, t.end))
-        j = self.attr_extent(typed_literal=kind != "attrv")
+        fixed = kind.startswith("attrv")
+        j = self.attr_extent(typed_literal=not fixed)
         a, b = self.piece_text(j)
         written = self.text[a:b]
         prefix = kind if kind.startswith("#") and not written.startswith("#") else ""
-        got = pieces.parse_attr(written, a, self.anchor, prefix=prefix)
+        # A literal of a fixed type (`attrv:index`: `index.constant 0`) is
+        # that type's, not the default i64.
+        suffix = f" : {kind[6:]}" if fixed and kind[6:] and written[:1] in "-0123456789" else ""
+        got = pieces.parse_attr(written + suffix, a, self.anchor, prefix=prefix)
         if isinstance(got, Mismatch):
             raise got
         self.i = j

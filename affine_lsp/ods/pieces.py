@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from affine_lsp.ir.attributes import Attribute
 from affine_lsp.ir.core import Anchor, Span
-from affine_lsp.ir.types import Type
+from affine_lsp.ir.types import FunctionType, Type
 
 if TYPE_CHECKING:
     from affine_lsp.ods.interpreter import Mismatch
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 _TYPES = '"w.w"() : () -> ('
 _ATTR = '"w.w"() {a = '
 _DICT = '"w.w"() '
+_FUNCTION = '"w.w"() : '
 
 
 def _rebase(x: Any, temp: Anchor, anchor: Anchor, delta: int, lo: int, hi: int, seen: set[int]) -> Any:
@@ -78,7 +79,14 @@ def _parse(text: str, at: int, delta: int, written_len: int, anchor: Anchor) -> 
 
 def parse_types(written: str, at: int, anchor: Anchor, prefix: str = "") -> list[Type] | Mismatch:
     """The type (or ``,``-separated types) written at ``at``; ``prefix``
-    (``!ns.``) before a dialect type written stripped."""
+    (``!ns.``) before a dialect type written stripped. A function type
+    (``(f32) -> f32``, which the grammar takes only as an op's type) is read
+    as the type of a generic op."""
+    if written.startswith("(") and not prefix:
+        got = _parse(_FUNCTION + written, at, at - len(_FUNCTION), len(written), anchor)
+        if not hasattr(got, "result_types"):
+            return got
+        return [FunctionType(got.operand_types or [], got.result_types or [])]
     text = _TYPES + prefix + written + ")"
     got = _parse(text, at, at - len(_TYPES) - len(prefix), len(written), anchor)
     if not hasattr(got, "result_types"):

@@ -134,7 +134,9 @@ class FormatRecords:
         if "AttrDef" in sup:
             return self._dialect_prefix(r.get("cppType"), "AttrDef", "#") or "attr"
         if isinstance(r.get("valueType"), dict):
-            return "attrv"  # its type is fixed (`I32Attr`): written without `: type`
+            # its type is fixed (`I32Attr`, `IndexAttr`): written without `: type`, which the kind names
+            fixed = _buildable(self.d.get(r["valueType"].get("def", ""), {}).get("builderCall"))
+            return f"attrv:{fixed}" if fixed else "attrv"
         return "attr"
 
     def type_rules(self, traits: list) -> tuple[list, str]:

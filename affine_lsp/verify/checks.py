@@ -64,6 +64,7 @@ class Checker:
         # failed to parse, or another process verifies it): the symbol
         # table is then incomplete and a callee not found says nothing.
         self.symbols_complete = True
+        self.skipped_items: frozenset[int] = frozenset()  # ids of the items not verified (a parse error reported)
 
     # ------------------------------------------------------------ notes
     def guard(self, span: Span, fn: Callable[..., Note | None], *args: object) -> Note | None:
@@ -624,7 +625,7 @@ def _module_exit(c: Checker, op: Operation) -> Note | None:
     """The module's ``SymbolTable`` trait: its calls against their callees."""
     from affine_lsp.verify.symbol_uses import call_note
 
-    return call_note(op, c.text, c.symbols_complete)
+    return call_note(op, c.text, c.symbols_complete, c.skipped_items)
 
 
 def _linalg_yield(c: Checker, op: Operation) -> Note | None:

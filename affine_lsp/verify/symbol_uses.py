@@ -83,12 +83,15 @@ def _signature(fn: Operation) -> FunctionType | None:
     return a.type if isinstance(a, TypeAttr) and isinstance(a.type, FunctionType) else None
 
 
-def call_note(module: Operation, text: str | None = None, complete: bool = True) -> Note | None:
+def call_note(module: Operation, text: str | None = None, complete: bool = True, skip: frozenset[int] = frozenset()) -> Note | None:
     """The first ``func.call`` of ``module`` that does not match its callee
     (``text``: the document's, see :func:`_calls`; ``complete``: whether
     every item of the module has its IR here, else a callee not found is
-    not an error)."""
+    not an error; ``skip``: the ids of the module's items not verified, a
+    parse error of theirs reported instead, whose calls are not checked)."""
     calls = _calls(module, text)
+    if skip:
+        calls = (c for c in calls if not any(id(a) in skip for a in c.ancestors()))
     first = next(calls, None)
     if first is None:
         return None  # (nothing to check: the symbols are not looked at)

@@ -137,7 +137,7 @@ def verify_section(
     items = _items(section)
     broken = getattr(section.aliases, "broken", None)  # aliases whose definition has a syntax error
     for c, op in items:
-        if chunk_errors.get(id(c)) or (broken and not broken.isdisjoint(c.alias_refs())):
+        if chunk_errors.get(id(c)) or (broken and not broken.isdisjoint(c.alias_refs)):
             # (an item naming an alias in error is not verified: its value is unknown)
             parse_failed.add(id(op))
             continue
@@ -174,6 +174,7 @@ def verify_section(
             if c.kind == "item"  # type: ignore[attr-defined]
         )
     )
+    checker.skipped_items = frozenset(parse_failed)
     v = _Verifier(checker, skip=set(parse_failed) if not strict else set())
     if cache is not None:
         v.cache, v.items = cache, {id(op) for _, op in items}

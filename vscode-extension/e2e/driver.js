@@ -471,8 +471,8 @@ async function main() {
         // ------------------------------------------------------------ 2. hover an affine.load: dependence distance
         await step('02-hover-dependence', page, async () => {
             const { content, point } = await hoverAt(page, 'affine.load %a[%k - 2]', 'affine.load', 3,
-                (c) => c.tables.some((t) => t.header.includes('distance')) || /not available|disabled|failed/.test(c.text), 45000);
-            const table = content && content.tables.find((t) => t.header.includes('distance'));
+                (c) => c.tables.some((t) => t.header.includes('memory-based distance')) || /not available|disabled|failed/.test(c.text), 45000);
+            const table = content && content.tables.find((t) => t.header.includes('memory-based distance'));
             const distance = table ? table.rows.map((row) => Object.fromEntries(table.header.map((h, i) => [h, row[i]]))) : [];
             return { hoveredLine: point && point.line, text: content && content.text, dependences: distance, screenshot: await shot(page, '02-hover-dependence.png') };
         });
