@@ -32,10 +32,17 @@ def _report(stats: FuzzStats) -> str:
     return stats.format() + "\n" + "\n".join(stats.failures[:10])
 
 
+HANG_S = 30.0
+"""An answer later than this is a hang, not a slow answer."""
+
+
 def _check(stats: FuzzStats) -> None:
     assert stats.steps > 10 and stats.requests > 100 and stats.comparisons > 2, _report(stats)
     assert stats.crashes == 0, _report(stats)
-    assert stats.unanswered == 0 and stats.late == 0, _report(stats)
+    # Every request answered, none stuck: latency itself is bench/fuzz.py's
+    # figure (its "late" count, > 2 s or > 1 s on a small document), not a
+    # timed assertion of the suite, whose machines are shared and loaded.
+    assert stats.unanswered == 0 and stats.max_latency_s < HANG_S, _report(stats)
     assert stats.missing_diagnostics == 0, _report(stats)
     assert stats.mismatches == 0, _report(stats)
     assert stats.invalid_transform_outputs == 0, _report(stats)

@@ -55,6 +55,10 @@ invariant (measured on ``bench/kernels`` with ``--no-compose``: mvt 5.3x,
 gemver 3.9x, 2mm/3mm/trmm 5.3x with tiling; see docs/optimize.md)."""
 MAX_STATEMENTS = 40
 """isl's scheduler is not bounded by the operation budget: larger groups are left alone."""
+MAX_DEPTH = 16
+"""The deepest nest given to the scheduler: isl's work on a schedule grows
+quickly with its dimensions (a 150-deep nest took minutes within the
+budget); real kernels nest a few loops."""
 
 
 @dataclass
@@ -188,6 +192,9 @@ def plan_optimize(
             model = build_model(roots, engine)
             if len(model.statements) > MAX_STATEMENTS:
                 raise Refused(f"{len(model.statements)} statements: more than the scheduler is given ({MAX_STATEMENTS})")
+            depth = max((len(st.ivs) for st in model.statements), default=0)
+            if depth > MAX_DEPTH:
+                raise Refused(f"{depth} nested loops: more than the scheduler is given ({MAX_DEPTH})")
             model.constants = _between_constants(roots) + model.constants
             best: tuple[Schedule, Prediction] | None = None
             for fuse in (False, True):

@@ -577,6 +577,8 @@ def is_identity(model: NestModel, schedule: isl.Schedule) -> bool:
     (both restricted to the statements' domains: isl's schedule map is not)."""
     s = flat_map(schedule).intersect_domain(schedule.get_domain())
     o = model.original
+    if s.is_equal(o):
+        return True
     return s.lex_lt_union_map(s).is_equal(o.lex_lt_union_map(o))
 
 
