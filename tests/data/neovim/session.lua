@@ -106,6 +106,13 @@ local function main()
     end
   end
   assert(fuse, "no 'Fuse loops here' action")
+  if fuse.edit == nil and fuse.data ~= nil then
+    -- A menu entry still being computed: its edit comes with codeAction/resolve,
+    -- as vim.lsp.buf.code_action() asks for it.
+    local resolved = client.request_sync("codeAction/resolve", fuse, TIMEOUT, bufnr)
+    assert(resolved and not resolved.err, "codeAction/resolve failed: " .. vim.inspect(resolved))
+    fuse = resolved.result
+  end
   out.applied = fuse.title
   out.applied_kind = fuse.kind
   out.applied_disabled = fuse.disabled
