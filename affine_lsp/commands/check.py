@@ -236,14 +236,20 @@ def _warm_up(opts: Options) -> None:
         import affine_lsp.ide.fixes  # noqa: F401
 
 
+def _read_stdin(targets: list[tuple[str, str | None]]) -> tuple[str | None, list[tuple[str, str | None]]]:
+    """Standard input's text when ``-`` is a target (read once), and the
+    targets with ``-`` marked unreadable when it cannot be read."""
+    if not any(p == "-" and msg is None for p, msg in targets):
+        return None, targets
+    try:
+        return read_input("-"), targets
+    except InputError as e:
+        return None, [(p, str(e) if p == "-" and msg is None else msg) for p, msg in targets]
+
+
 def _reports(targets: list[tuple[str, str | None]], opts: Options, jobs: int, progress: Progress) -> Iterator[FileReport]:
     """The reports of ``targets`` in their order (checked ``jobs`` at a time)."""
-    stdin_text: str | None = None
-    if any(p == "-" and msg is None for p, msg in targets):
-        try:
-            stdin_text = read_input("-")
-        except InputError as e:
-            targets = [(p, str(e) if p == "-" and msg is None else msg) for p, msg in targets]
+    stdin_text, targets = _read_stdin(targets)
     todo = [k for k, (_p, msg) in enumerate(targets) if msg is None]
     if jobs <= 1 or len(todo) <= 1:
         opts = dataclasses.replace(opts, split=jobs > 1)
@@ -285,12 +291,7 @@ def _bounded_reports(targets: list[tuple[str, str | None]], opts: Options, timeo
     from affine_lsp.commands.bounded import run_bounded
 
     deadline = time.monotonic() + timeout
-    stdin_text: str | None = None
-    if any(p == "-" and msg is None for p, msg in targets):
-        try:
-            stdin_text = read_input("-")
-        except InputError as e:
-            targets = [(p, str(e) if p == "-" and msg is None else msg) for p, msg in targets]
+    stdin_text, targets = _read_stdin(targets)
     for path, msg in targets:
         left = deadline - time.monotonic()
         if msg is not None:
