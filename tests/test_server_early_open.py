@@ -296,7 +296,8 @@ def test_the_json_conversion_is_byte_identical_to_lsprotocols() -> None:
     from affine_lsp.verify import verify_document
     from tests.corpus import corpus_files
 
-    examples = sorted((Path(__file__).parents[1] / "examples").glob("*.mlir"))
+    # (tests/data/server/fixes.mlir: diagnostics with quick fixes, in data)
+    examples = sorted((Path(__file__).parents[1] / "examples").glob("*.mlir")) + [Path(__file__).parent / "data" / "server" / "fixes.mlir"]
     texts = [THREE_KINDS, UNKNOWN_OP] + [p.read_text(errors="replace") for p in examples + corpus_files()]
     conv = get_converter()
     seen = {"relatedInformation": 0, "data": 0, "tags": 0}
