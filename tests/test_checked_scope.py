@@ -199,3 +199,28 @@ def test_fusion_checks_the_fused_function_in_its_context_only(monkeypatch: pytes
     actions = fusion_candidates(doc, first)
     assert [t.kind for t in actions] == ["fuse"]
     assert parsed and max(parsed) < len(text) // 10
+
+
+def test_the_analyses_report_no_errors_so_the_safety_net_need_not_run_them() -> None:
+    """``edits.checked`` re-runs the parser and the verifier only: the
+    analyses' notes (out-of-bounds accesses, racy ``affine.parallel``,
+    budgets) are warnings and infos, never errors, so they could not make a
+    transformation unsafe. A racy nest and an out-of-bounds access say so."""
+    from affine_lsp.analysis import analyze_document
+
+    text = """func.func @f(%A: memref<8xf32>) {
+  affine.parallel (%i) = (0) to (7) {
+    %v = affine.load %A[%i + 1] : memref<8xf32>
+    affine.store %v, %A[%i] : memref<8xf32>
+  }
+  affine.for %j = 0 to 9 {
+    %w = affine.load %A[%j] : memref<8xf32>
+  }
+  return
+}
+"""
+    notes = analyze_document(Document(text))
+    assert {n.code for n in notes} >= {"racy-parallel", "memref-bound"}, [(n.code, n.message) for n in notes]
+    assert [n for n in notes if n.severity == "error"] == []
+    # and the racy parallel loop a (hypothetical) rewrite would produce is not refused for its race
+    assert checked(text, [TextEdit(0, 0, "")]) == text

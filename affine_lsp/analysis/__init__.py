@@ -243,7 +243,7 @@ def access_relation_str(op: Operation, role: str | None = None, budget: int = DE
 
 
 def analyze_document(doc: Document) -> list[Note]:
-    """Out-of-bounds warnings, racy ``affine.parallel`` errors and info notes
+    """Out-of-bounds warnings, racy ``affine.parallel`` warnings and info notes
     (budget exceeded, pair limit) of every analysis scope of ``doc``
     (:func:`affine_lsp.ir.op_traits.analysis_scopes`, each once, as the
     language server analyses them). Never raises."""

@@ -85,16 +85,18 @@ def reindent(block: str, indent: str) -> str:
 
 
 def _errors(doc: object) -> list[Note]:
-    """The errors of ``doc`` as the server reports them: the parser's, the
-    verifier's and the analyses'. Verification is not strict (an item that
-    parses is verified even when another item of its section does not, as
-    the server does): with mlir-opt's strict rule, a section holding any
-    parse error has no verifier error at all, and an edit that breaks an op
-    of such a section would pass unseen."""
-    from affine_lsp.analysis import analyze_document
+    """The errors of ``doc`` as the server reports them: the parser's and the
+    verifier's. Verification is not strict (an item that parses is verified
+    even when another item of its section does not, as the server does):
+    with mlir-opt's strict rule, a section holding any parse error has no
+    verifier error at all, and an edit that breaks an op of such a section
+    would pass unseen. The analyses are not run: they report warnings and
+    infos only (out-of-bounds accesses, racy ``affine.parallel``, budgets;
+    ``tests/test_checked_scope.py`` holds them to that), and each
+    transformation proves its own legality from the dependences."""
     from affine_lsp.verify import verify_document
 
-    notes = [*doc.notes(), *verify_document(doc, strict=False), *analyze_document(doc)]  # type: ignore[attr-defined]
+    notes = [*doc.notes(), *verify_document(doc, strict=False)]  # type: ignore[attr-defined]
     return [n for n in notes if n.severity == "error"]
 
 
@@ -111,6 +113,21 @@ def _keyed_errors(text: str) -> list[tuple[tuple[str, str], Note]]:
         le = text.find("\n", ls)
         out.append(((n.message, text[ls : le if le >= 0 else len(text)].strip()), n))
     return out
+
+
+_last_keys = threading.local()
+
+
+def _error_keys(text: str) -> frozenset[tuple[str, str]]:
+    """The keys of :func:`_keyed_errors` of ``text``, kept for the last text
+    of this thread: the transformations offered for one loop are all checked
+    against the same original, which is then parsed and verified once."""
+    last = getattr(_last_keys, "value", None)
+    if last is not None and last[0] == text:
+        return last[1]
+    keys = frozenset(key for key, _ in _keyed_errors(text))
+    _last_keys.value = (text, keys)
+    return keys
 
 
 class TooLargeToCheck(UnsafeTransform):
@@ -172,7 +189,7 @@ def checked(text: str, edits: Sequence[TextEdit]) -> str:
     text, or raises :class:`UnsafeTransform` when the edit introduces an
     error the original text did not have (the transform is then withheld)."""
     new = apply_edits(text, edits)
-    before = {key for key, _ in _keyed_errors(text)}
+    before = _error_keys(text)
     fresh = [n for key, n in _keyed_errors(new) if key not in before]
     if fresh:
         raise UnsafeTransform(fresh)

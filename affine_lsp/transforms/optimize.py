@@ -156,6 +156,12 @@ def _predict(model: NestModel, sched: Schedule) -> Prediction:
     return Prediction(True, summary, "; ".join(why), speedup=speed)
 
 
+class TooLarge(Refused):
+    """The nest is larger than the scheduler is given (:data:`MAX_DEPTH`
+    loops, :data:`MAX_STATEMENTS` statements): it is left alone, not even
+    composed in its original order."""
+
+
 def plan_optimize(
     text: str,
     roots: Sequence[Operation],
@@ -191,10 +197,10 @@ def plan_optimize(
         with limited(BUDGET):
             model = build_model(roots, engine)
             if len(model.statements) > MAX_STATEMENTS:
-                raise Refused(f"{len(model.statements)} statements: more than the scheduler is given ({MAX_STATEMENTS})")
+                raise TooLarge(f"{len(model.statements)} statements: more than the scheduler is given ({MAX_STATEMENTS})")
             depth = max((len(st.ivs) for st in model.statements), default=0)
             if depth > MAX_DEPTH:
-                raise Refused(f"{depth} nested loops: more than the scheduler is given ({MAX_DEPTH})")
+                raise TooLarge(f"{depth} nested loops: more than the scheduler is given ({MAX_DEPTH})")
             model.constants = _between_constants(roots) + model.constants
             best: tuple[Schedule, Prediction] | None = None
             for fuse in (False, True):
@@ -213,6 +219,9 @@ def plan_optimize(
                 generated = _hoist_invariants(ctext, start - shift, end - shift, _generate(text, model, sched))
                 bases.append((generated, pred.speedup or 1.0, pred))
             time_tiles_only = optimize_stencil.only_time_bands(sched.bands)
+    except TooLarge as e:  # the compositions walk every loop of the nest with every other: not beyond the same bounds
+        plan.reason = str(e)
+        return plan
     except Refused as e:
         plan.reason = str(e)
     except BudgetExceeded:
