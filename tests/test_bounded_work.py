@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from affine_lsp.commands import frontend
+from tests import oracle
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, PYTHONPATH=str(ROOT), AFFINE_LSP_PREFORK="0")
@@ -195,6 +196,35 @@ def test_optimize_gives_the_same_answer_with_a_deadline(tmp_path: Path) -> None:
         p = subprocess.run([*CLI, "optimize", str(path), "--timeout", timeout], capture_output=True, text=True, env=ENV, timeout=300)
         outs.append((p.returncode, p.stdout, p.stderr))
     assert outs[0] == outs[1] and outs[0][0] == 0 and outs[0][1]
+
+
+def test_optimize_timeout_writes_the_nests_it_finished(tmp_path: Path) -> None:
+    """A file whose last function optimizes quickly and whose first does not:
+    at the deadline the output has the quick one rewritten and the other as
+    it was (status 1, the unfinished nest named), a program mlir-opt reads."""
+    path = tmp_path / "two.mlir"
+    deep = _deep_nest()
+    path.write_text(deep + MATMUL)
+    out = tmp_path / "out.mlir"
+    t0 = time.monotonic()
+    p = subprocess.run([*CLI, "optimize", str(path), "--timeout", "5", "-o", str(out)], capture_output=True, text=True, env=ENV, timeout=300)
+    elapsed = time.monotonic() - t0
+    assert elapsed < 20, elapsed  # without the deadline: minutes
+    assert p.returncode == frontend.EXIT_ERRORS, p.stderr
+    mm_line = deep.count("\n") + 2
+    assert f"{path}:{mm_line}:3: remark: optimized 1 nest(s)" in p.stderr
+    assert p.stderr.endswith(
+        f"{path}: error: optimize: timed out after 5 s; the nests finished before it are rewritten, the others left as they were"
+        " (the nests on line(s) 2 were not finished)\n"
+    ), p.stderr
+    new = out.read_text()
+    assert new.startswith(deep) and new != deep + MATMUL
+    check = subprocess.run([*CLI, "check", str(out)], capture_output=True, text=True, env=ENV, timeout=300)
+    assert check.returncode == 0, check.stdout
+    tool = oracle.mlir_opt()
+    if tool is not None:  # (the toolchain is optional: our own check above stands alone)
+        got = subprocess.run([str(tool[0]), str(out)], capture_output=True, text=True, env=tool[1], timeout=120)
+        assert got.returncode == 0, got.stderr
 
 
 @pytest.mark.parametrize("value", ["-1", "x", "nan", "inf"])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -78,21 +79,29 @@ def _top_loops(func: object) -> list:
     return [op for r in func.regions for b in r.blocks for op in b.operations if op.name == "affine.for"]  # type: ignore[attr-defined]
 
 
-def _bounded(transform: Rewrite, text: str, lines: Sequence[int] | None, timeout: float) -> tuple[str, list[LoopOutcome]] | None:
+def _bounded(transform: Rewrite, text: str, lines: Sequence[int] | None, timeout: float) -> tuple[tuple[str, list[LoopOutcome]] | None, bool]:
     """``transform(text, lines)`` in a child process killed after
-    ``timeout`` seconds (:mod:`affine_lsp.commands.bounded`); None then.
-    What the transformation prints on standard error (``--explain``) is
-    printed as it comes."""
+    ``timeout`` seconds (:mod:`affine_lsp.commands.bounded`). Returns the
+    answer and whether it is complete: at the deadline, the last partial
+    answer of a transformation that gives them (a ``progress`` parameter:
+    the text with the nests finished so far rewritten), else None. What the
+    transformation prints on standard error (``--explain``) is printed as
+    it comes."""
     from affine_lsp.commands.bounded import run_bounded
 
-    got: list[tuple[str, list[LoopOutcome]]] = []
+    got: list[tuple[str, tuple[str, list[LoopOutcome]]]] = []
+    partial = "progress" in inspect.signature(transform).parameters
 
     def work(send: Callable[..., None]) -> None:
-        send(transform(text, lines), now=True)
+        if partial:
+            result = transform(text, lines, progress=lambda new, outcomes: send(("partial", (new, outcomes)), now=True))  # type: ignore[call-arg]
+        else:
+            result = transform(text, lines)
+        send(("done", result), now=True)
 
-    if not run_bounded(work, timeout, lambda item, now=False: got.append(item)):
-        return None
-    return got[0]
+    if run_bounded(work, timeout, lambda item, now=False: got.append(item)):
+        return got[-1][1], True
+    return (got[-1][1] if got else None), False
 
 
 def run_transform(args: argparse.Namespace, verb: str, transform: Rewrite, every_loop: bool = False) -> int:
@@ -114,15 +123,23 @@ def run_transform(args: argparse.Namespace, verb: str, transform: Rewrite, every
                 print(f"{args.file}:{ln}:1: error: no affine.for starts on this line", file=sys.stderr)
                 status = 1
     timeout = getattr(args, "timeout", None)
+    unfinished = ""
     if timeout:
-        got = _bounded(transform, text, lines, timeout)
-        if got is None:
+        got, complete = _bounded(transform, text, lines, timeout)
+        if not complete:
+            finished = {o.line for o in got[1]} if got is not None else set()
             loops = sorted(
                 {doc.lines.line_of(op.span.start) + 1 for s in doc.sections for f in s.module.walk() if f.name == "func.func" for op in _top_loops(f)}
+                - finished
             )
             which = f" (the nests on line(s) {', '.join(map(str, loops))} were not finished)" if loops else ""
-            print(f"{args.file}: error: {verb}: timed out after {timeout:g} s; nothing was rewritten{which}", file=sys.stderr)
-            return frontend.EXIT_ERRORS
+            if got is None:
+                print(f"{args.file}: error: {verb}: timed out after {timeout:g} s; nothing was rewritten{which}", file=sys.stderr)
+                return frontend.EXIT_ERRORS
+            unfinished = (
+                f"{args.file}: error: {verb}: timed out after {timeout:g} s; the nests finished before it are rewritten, the others left as they were{which}"
+            )
+            status = frontend.EXIT_ERRORS
         new, outcomes = got
     else:
         new, outcomes = transform(text, lines)
@@ -135,5 +152,7 @@ def run_transform(args: argparse.Namespace, verb: str, transform: Rewrite, every
             status = 1
         elif args.verbose or every_loop:
             print(f"{args.file}:{o.line}:{col}: remark: not {past(verb)}: {o.message}", file=sys.stderr)
+    if unfinished:
+        print(unfinished, file=sys.stderr)
     sys.stdout.write(new)
     return status

@@ -443,17 +443,21 @@ def optimize_document(
     parallel: bool = False,
     force: bool = False,
     compose: bool = True,
+    progress: Callable[[str, list[LoopOutcome]], None] | None = None,
 ) -> tuple[str, list[LoopOutcome], list[tuple[int, list[str], Prediction | None]]]:
     """Optimize the top-level nests starting on ``lines`` (1-based, one nest
     each), or every group of consecutive top-level nests of the functions
     named ``funcs``, or (both None) of every function. Returns the new
     text, one outcome per group, and per group its explanation and
-    prediction."""
+    prediction. Each group is planned once, on the text with the groups
+    after it already rewritten (from the last to the first, as
+    :func:`.rewrite.apply_sequentially` goes). ``progress(text, outcomes)``
+    after each group: a text with the groups finished so far rewritten
+    (each checked) and the others as they were, for a partial answer."""
     from affine_lsp.syntax.document import Document
 
     doc = Document(text)
     groups: list[list[Operation]] = []
-    outcomes: list[LoopOutcome] = []
     for sec in doc.sections:
         for f in sec.functions():
             fname = str(f.attributes["sym_name"].value) if "sym_name" in f.attributes else ""  # type: ignore[attr-defined]
@@ -463,35 +467,33 @@ def optimize_document(
                         groups.append([op])
             elif funcs is None or fname in funcs:
                 groups.extend(nest_groups(f))
-    plans: dict[int, int] = {}  # offset -> number of roots
-    explains: list[tuple[int, list[str], Prediction | None]] = []
-    for g in groups:
-        plan = plan_optimize(text, g, tile, force, parallel, compose)
-        line = doc.lines.line_of(g[0].span.start) + 1
-        explains.append((line, plan.explain, plan.prediction))
-        if not plan.ok:
-            outcomes.append(LoopOutcome(g[0].span.start, line, False, plan.reason or ""))
-            continue
-        plans[g[0].span.start] = len(g)
+    sizes = {g[0].span.start: len(g) for g in groups}  # offset -> number of roots
+    line_of = {off: doc.lines.line_of(off) + 1 for off in sizes}
+    planned: dict[int, OptimizePlan] = {}  # the last plan of each group (the rewrite of a failed check redoes it)
 
     def rewrite(cur: str, op: Operation) -> list[TextEdit] | str:
         block = op.parent
         assert block is not None
         ops = block.operations
         i = ops.index(op)
-        n = plans[op.span.start]
-        roots = [o for o in ops[i:] if o.name == "affine.for"][:n]
+        roots = [o for o in ops[i:] if o.name == "affine.for"][: sizes[op.span.start]]
         plan = plan_optimize(cur, roots, tile, force, parallel, compose)
+        planned[op.span.start] = plan
         return plan.edits() if plan.ok else (plan.reason or "")
 
-    new, done = apply_sequentially(text, list(plans), ["affine.for"], rewrite)
-    for off, n in plans.items():
-        why = done.get(off)
-        pred = next((p for ln, _, p in explains if ln == doc.lines.line_of(off) + 1), None)
-        msg = f"optimized {n} nest(s)" + (f": {pred.markdown()}" if pred else "")
-        outcomes.append(LoopOutcome(off, doc.lines.line_of(off) + 1, why is None, why if why is not None else msg))
-    outcomes.sort(key=lambda o: o.offset)
-    return new, outcomes, explains
+    def outcomes_of(done: dict[int, str | None]) -> list[LoopOutcome]:
+        out = []
+        for off, why in done.items():
+            plan = planned.get(off)
+            pred = plan.prediction if plan is not None else None
+            msg = f"optimized {sizes[off]} nest(s)" + (f": {pred.markdown()}" if pred else "")
+            out.append(LoopOutcome(off, line_of[off], why is None, why if why is not None else msg))
+        return sorted(out, key=lambda o: o.offset)
+
+    step = None if progress is None else (lambda cur, done: progress(cur, outcomes_of(done)))
+    new, done = apply_sequentially(text, list(sizes), ["affine.for"], rewrite, step)
+    explains = [(line_of[off], planned[off].explain, planned[off].prediction) for off in sorted(sizes) if off in planned]
+    return new, outcomes_of(done), explains
 
 
 def _in_place(text: str, start: int, end: int, new_text: str, rewrite: Callable[[str, list[int]], str]) -> str:
@@ -543,8 +545,10 @@ def optimize_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], t
     if args.tile is not None and args.tile < 1:
         raise OptionError("--tile must be a positive integer", status=1)
 
-    def transform(text: str, lines: Sequence[int] | None) -> tuple[str, list[LoopOutcome]]:
-        new, outcomes, explains = optimize_document(text, None if args.func else lines, args.func, args.tile, args.parallel, args.force, not args.no_compose)
+    def transform(text: str, lines: Sequence[int] | None, progress: Callable[[str, list[LoopOutcome]], None] | None = None) -> tuple[str, list[LoopOutcome]]:
+        new, outcomes, explains = optimize_document(
+            text, None if args.func else lines, args.func, args.tile, args.parallel, args.force, not args.no_compose, progress
+        )
         if args.explain:
             for line, explain, pred in explains:
                 print(f"{args.file}:{line}: nest", file=sys.stderr)

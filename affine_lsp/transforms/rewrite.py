@@ -204,6 +204,7 @@ def apply_sequentially(
     offsets: Iterable[int],
     names: Iterable[str],
     rewrite: Callable[[str, Operation], list[TextEdit] | str],
+    progress: Callable[[str, dict[int, str | None]], None] | None = None,
 ) -> tuple[str, dict[int, str | None]]:
     """Rewrite several ops of ``text``, one after the other.
 
@@ -216,6 +217,9 @@ def apply_sequentially(
     if that fails, the ops are redone one by one, each checked, and the one
     that breaks is skipped. Returns the new text and, per offset, None (done)
     or the reason it was not.
+
+    ``progress(text, outcomes)``: called after each op with the text so far,
+    every op then checked as it is rewritten (a partial answer is valid).
     """
     from affine_lsp.syntax.document import Document
 
@@ -246,8 +250,12 @@ def apply_sequentially(
             for e in sorted(got, key=lambda e: (e.start, e.end), reverse=True):
                 doc.apply_edit(e.start, e.end, e.new_text)
             out[off] = None
+            if progress is not None:
+                progress(doc.text, dict(out))
         return doc.text, out
 
+    if progress is not None:
+        return run(True)
     new, outcome = run(False)
     if new == text:
         return new, outcome
