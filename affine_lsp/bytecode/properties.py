@@ -107,6 +107,7 @@ OPS: dict[str, tuple[str, int, int]] = {
     "scf.for": ("?unsignedCmp", 0, 0),
     "scf.parallel": ("", 4, 0),
     "scf.execute_region": ("?no_inline", 0, 0),
+    "scf.index_switch": ("cases", 0, 0),
     # cf
     "cf.cond_br": ("", 3, 0),
     "cf.assert": ("msg", 0, 0),
@@ -176,8 +177,20 @@ OPS: dict[str, tuple[str, int, int]] = {
 }
 
 
+def _registry_spec(op: str) -> tuple[str, int, int] | None:
+    """The layout of an op outside :data:`OPS` from the op registry (its
+    ODS attributes, required or not, and its segment counts), or None."""
+    from affine_lsp.ir import op_registry
+
+    info = op_registry.lookup(op)
+    if info is None or not info.structured:
+        return None
+    attrs = " ".join(("" if a.required else "?") + a.name for a in info.attributes)
+    return attrs, len(info.operands) if info.operand_segments else 0, len(info.results or ()) if info.result_segments else 0
+
+
 def _layout(op: str, version: int) -> tuple[list[tuple[str, bool]], int, int] | None:
-    spec = OPS.get(op)
+    spec = OPS.get(op) or _registry_spec(op)
     if spec is None:
         return None
     attrs, n_operand_segments, n_result_segments = spec
@@ -238,6 +251,19 @@ def _all_absent(cur: Cursor) -> bool:
 
 def decode_properties(rd: BytecodeFile, op: str, cur: Cursor) -> list[tuple[str, Attr]]:
     """The present properties of ``op`` as (name, attribute) pairs."""
+    if op not in OPS and _registry_spec(op) is not None:
+        start = cur.pos
+        try:
+            return _decode(rd, op, cur)
+        except BytecodeError:
+            cur.pos = start
+            if _all_absent(cur):  # (properties that are not attributes, every one absent, as below)
+                return []
+            raise
+    return _decode(rd, op, cur)
+
+
+def _decode(rd: BytecodeFile, op: str, cur: Cursor) -> list[tuple[str, Attr]]:
     layout = _layout(op, rd.version)
     if layout is None:
         if _all_absent(cur):
@@ -249,14 +275,17 @@ def decode_properties(rd: BytecodeFile, op: str, cur: Cursor) -> list[tuple[str,
     entries, n_operand_segments, n_result_segments = layout
     out: list[tuple[str, Attr]] = []
     for name, required in entries:
+        at = cur.pos
         if required:
-            out.append((name, rd.attr_ref(cur)))
-            continue
-        idx, present = cur.varint_flag()
-        if present:
-            out.append((name, rd.attr(idx, cur)))
-        elif idx:
-            raise cur.error(f"malformed optional attribute '{name}' of '{op}'")
+            value = rd.attr_ref(cur)
+        else:
+            idx, present = cur.varint_flag()
+            if not present:  # (MLIR's readOptionalAttribute ignores the number then)
+                continue
+            value = rd.attr(idx, cur)
+        if value.location is not None:  # no op of the table has a location among its inherent attributes
+            raise BytecodeError(f"the property '{name}' of '{op}' is a location, {value.text}", at)
+        out.append((name, value))
     if n_operand_segments:
         out.append(("operandSegmentSizes", _segments(cur, n_operand_segments)))
     if n_result_segments:

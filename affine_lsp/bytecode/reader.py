@@ -15,6 +15,7 @@ from affine_lsp.bytecode.cursor import SECTION_NAMES, Cursor
 from affine_lsp.bytecode.errors import BytecodeError
 from affine_lsp.bytecode.model import Attr, Block, Module, Op, Region, Resource
 from affine_lsp.bytecode.properties import decode_properties
+from affine_lsp.ir.op_registry import is_upstream_dialect
 
 MAGIC = b"ML\xefR"
 MIN_VERSION = 0
@@ -284,6 +285,10 @@ class BytecodeFile:
             cur = Cursor(self.data, entry.start, entry.end, f"{what} #{index} (dialect '{entry.dialect}')")
             if not entry.custom:
                 text = cur.cstring().decode("utf-8", "replace")
+                if entry.dialect != "builtin" and is_upstream_dialect(entry.dialect):
+                    bad = _stray_control(text)
+                    if bad is not None:  # mlir-opt's lexer stops there ("unexpected character")
+                        raise BytecodeError(f"{what} #{index} ({text!r}): unexpected character {text[bad]!r} at column {bad + 1}", entry.start)
                 out = asm(text)
             elif entry.dialect == "builtin":
                 out = custom_reader(self, cur)
@@ -300,6 +305,14 @@ class BytecodeFile:
 
     def attr_ref(self, cur: Cursor) -> Attr:
         return self.attr(cur.varint(), cur)
+
+    def location_ref(self, cur: Cursor) -> str:
+        """A reference to a location attribute (its spelling inside ``loc(...)``)."""
+        at = cur.pos
+        a = self.attr_ref(cur)
+        if a.location is None:
+            raise BytecodeError(f"expected a location, got {a.text}", at)
+        return a.location
 
     def type_ref(self, cur: Cursor) -> str:
         return self.type(cur.varint(), cur)
@@ -365,7 +378,7 @@ class BytecodeFile:
         opname = self.op_names[idx]
         op = Op(opname.full)
         mask = cur.byte()
-        cur.varint()  # the location (not printed)
+        self.location_ref(cur)  # (not printed; decoded as MLIR's reader does, so a bad one is an error)
         if mask & HAS_ATTRS:
             op.attributes = self.attr_ref(cur)
         if mask & HAS_PROPERTIES:
@@ -451,12 +464,33 @@ class BytecodeFile:
                 tidx, has_loc = cur.varint_flag()
                 types.append(self.type(tidx, cur))
                 if has_loc:
-                    cur.varint()
+                    self.location_ref(cur)
             else:
                 types.append(self.type_ref(cur))
-                cur.varint()
+                self.location_ref(cur)
         names = self._define(scope, types, cur)
         block.args = list(zip(names, types, strict=True))
+
+
+def _stray_control(text: str) -> int | None:
+    """The index of the first control character of ``text`` outside a
+    string literal (MLIR's lexer takes space, tab, newline and carriage
+    return as white space and rejects the others), else None."""
+    in_string = False
+    k = 0
+    while k < len(text):
+        c = text[k]
+        if in_string:
+            if c == "\\":
+                k += 1
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif (c < " " and c not in " \t\n\r") or c == "\x7f":
+            return k
+        k += 1
+    return None
 
 
 def read_bytecode(data: bytes) -> Module:
