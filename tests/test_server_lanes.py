@@ -236,3 +236,38 @@ def test_the_upgrade_action_waits_a_moment_then_says_it_is_still_being_computed(
 
     with _server() as server:
         asyncio.run(run(server))
+
+
+def test_a_hover_during_the_first_build_of_a_document_reads_its_function_alone() -> None:
+    """While the first build of a document holds its lock (a 100,000-function
+    file takes minutes), a hover is answered from the function under the
+    cursor and the file's aliases, on the same lines and columns, and says
+    so; once the build is done, the same hover without the note."""
+    from affine_lsp.server.hover import OPENING_NOTE, compute_hover
+
+    funcs = [SMALL.replace("@small", f"@f{k}").replace("affine.load %A[%i]", "affine.load %A[%i + 0]" if k % 2 else "affine.load %A[%i]") for k in range(40)]
+    text = "#id = affine_map<(d0) -> (d0)>\nmodule {\n" + "".join(funcs) + "}\n"
+    line = 2 + 7 * 25 + 1  # the loop of @f25
+    pos = types.Position(line=line, character=4)
+    assert text.split("\n")[line].startswith("  affine.for")
+
+    async def run(server: Any) -> None:
+        st = server.documents.open("file:///lanes/opening.mlir", text, 1, "mlir")
+        assert st.document_unsafe is not None  # chunked, not built (as a first build has it)
+        holds: list[threading.Event] = []
+        try:
+            _hold_lock(st.lock, holds)
+            during = await _answered_while_held(server.in_thread(compute_hover, server, st, pos), holds)
+        finally:
+            for h in holds:
+                h.set()
+        await server.diagnostics.fast(st, 1)
+        after = await server.in_thread(compute_hover, server, st, pos)
+        assert during is not None and after is not None
+        assert during.contents.value.endswith("\n\n" + OPENING_NOTE)
+        assert OPENING_NOTE not in after.contents.value
+        assert "trip count: 64" in during.contents.value
+        assert during.range == after.range
+
+    with _server() as server:
+        asyncio.run(run(server))

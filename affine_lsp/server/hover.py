@@ -529,7 +529,63 @@ def _yn(ok: bool, info: Any) -> str:
     return "? unknown" if not getattr(info, "certain", True) else "✗ no"
 
 
+OPENING_WAIT_S = 0.3
+"""How long a hover waits for a document whose first build holds its lock
+before it reads the function under the cursor alone (:func:`_opening_window`)."""
+
+OPENING_NOTE = "*(read from this function and the file's aliases alone: the file is still being opened)*"
+
+
 def compute_hover(ls: AffineLanguageServer, st: DocumentState, pos: types.Position) -> types.Hover | None:
+    while not st.lock.acquire(timeout=OPENING_WAIT_S):
+        if st.last is not None:  # not a first build: wait for the lock
+            st.lock.acquire()
+            break
+        window = _opening_window(st, pos)
+        if window is not None:
+            got = _hover_on(ls, window, pos)
+            if got is not None and isinstance(got.contents, types.MarkupContent):
+                got.contents.value += "\n\n" + OPENING_NOTE
+            return got
+    try:
+        return _hover_on(ls, st, pos)
+    finally:
+        st.lock.release()
+
+
+def _opening_window(st: DocumentState, pos: types.Position) -> DocumentState | None:
+    """While the first build of a large document holds its lock: a document
+    of its own holding the top-level item under ``pos`` and the section's
+    alias definitions, all other text blanked to its line breaks (and the
+    indentation of its last line), so that lines and columns are the same;
+    None when the text is not settled (changes queued) or no item is there.
+    Reads the chunks without the lock: they are replaced, never changed, and
+    the text is immutable."""
+    doc = st.document_if_built()
+    if doc is None:
+        return None
+    text, chunks = doc.text, list(doc.chunks)
+    line_start = 0
+    for _ in range(pos.line):
+        nl = text.find("\n", line_start)
+        if nl < 0:
+            return None
+        line_start = nl + 1
+    offset = line_start + pos.character
+    target = next((c for c in chunks if c.kind == "item" and c.anchor.offset <= offset <= c.anchor.offset + c.length), None)
+    if target is None:
+        return None
+    kept = [c for c in chunks if c is target or (c.section == target.section and c.kind == "item" and c.text.lstrip()[:1] in ("#", "!"))]
+    parts, at = [], 0
+    for c in kept:
+        gap = text[at : c.anchor.offset]
+        parts.append("\n" * gap.count("\n") + " " * len(gap.rsplit("\n", 1)[-1]))
+        parts.append(text[c.anchor.offset : c.anchor.offset + c.length])
+        at = c.anchor.offset + c.length
+    return DocumentState(st.uri, "".join(parts), st.version, st.language_id)
+
+
+def _hover_on(ls: AffineLanguageServer, st: DocumentState, pos: types.Position) -> types.Hover | None:
     with st.locked() as doc:
         offset = offset_of(doc.lines, pos)
         legacy = legacy_op_at(doc.text, offset)

@@ -206,6 +206,13 @@ class DocumentState:
             self._flush()
             yield self._document()
 
+    def document_if_built(self) -> Document | None:
+        """The Document without taking the lock, when it exists and no change
+        is queued (its text is the latest); else None. Its chunk list and text
+        are replaced, never changed in place: a reader may copy them."""
+        doc = self._doc
+        return doc if doc is not None and not self._pending else None
+
     @property
     def document_unsafe(self) -> Document:
         """The Document without taking the lock (tests, debugging)."""
