@@ -95,6 +95,7 @@ class Run:
     cpu_times: list[float] = field(default_factory=list)
     measurement: harness.Measurement | None = None
     env: dict[str, str] | None = None
+    source: Path | None = None  # a C build's source file
 
     def median(self, clock: str) -> float:
         if self.outcome is not None:
@@ -180,6 +181,28 @@ def run_program(r: Run, sig: harness.Signature, repeat: int, budget: float) -> N
     r.measurement = r.measurement or m
 
 
+def _contraction_check(r: Run, sig: harness.Signature, ref: harness.Measurement, repeat: int) -> str:
+    """For a gcc build whose values differ: the same build with
+    ``-ffp-contract=off`` run once (gcc contracts ``a*b+c`` into FMAs by
+    default in GNU C, clang only within an expression, MLIR never), and
+    whether its values then agree."""
+    if not r.name.startswith("gcc"):
+        return ""
+    if r.argv is None or r.source is None:
+        return ""
+    c = next(c for c in COMPILERS if c.name == r.name)
+    out = Path(r.argv[0] + "-nofma")
+    p = subprocess.run([*c.argv, "-ffp-contract=off", str(r.source), "-o", str(out), "-lm"], capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        return ""
+    probe = Run(r.name, argv=[str(out)])
+    run_program(probe, sig, repeat, 600)
+    if probe.measurement is None:
+        return ""
+    agree = not harness.compare(ref, probe.measurement)
+    return " (with -ffp-contract=off: " + ("the values agree: the difference is gcc's FMA contraction)" if agree else "the values still differ)")
+
+
 def gemm_flops(sig: harness.Signature) -> float:
     c, a, _ = (t for t in sig.inputs if hasattr(t, "shape"))
     return 2.0 * c.shape[0] * c.shape[1] * a.shape[1]  # type: ignore[attr-defined]
@@ -202,7 +225,7 @@ def run_kernel(kernel: str, text: str, tc: toolchain.Toolchain, compilers: Seque
         source = None
         log(f"  {kernel}: no C version: {e}")
     for c in compilers:
-        r = Run(c.name)
+        r = Run(c.name, source=workdir / f"{kernel}.c")
         if source is None:
             r.status, r.detail = runtime.FAILED, "no C version"
         else:
@@ -228,7 +251,7 @@ def run_kernel(kernel: str, text: str, tc: toolchain.Toolchain, compilers: Seque
         if r.status == runtime.OK and r.measurement is not None and ref is not None and r is not runs[0]:
             bad = harness.compare(ref, r.measurement)
             if bad:
-                r.status, r.detail = runtime.WRONG, "; ".join(bad[:3])
+                r.status, r.detail = runtime.WRONG, "; ".join(bad[:3]) + _contraction_check(r, sig, ref, args.repeat)
         med = r.median(args.clock) if r.status == runtime.OK else math.nan
         cells[r.name] = {
             "status": r.status,
@@ -313,7 +336,9 @@ def markdown(data: dict) -> str:  # type: ignore[type-arg]
         *(f"* Skipped: {n}: {why}." for n, why in data["skipped"].items()),
         f"* Runs are interleaved: {data['rounds']} rounds, each running every variant of a kernel once in turn, {data['repeat']} timed calls after "
         f"a warm-up call per run; a time is the median of all calls, of the {clock}.",
-        "* Values: every output's checksums are compared with the MLIR original's (harness tolerance, 1e-9 of the sum of |x| for f64).",
+        "* Values: every output's checksums are compared with the MLIR original's (harness tolerance, 1e-9 of the sum of |x| for f64). "
+        "A gcc build whose values differ is rebuilt with `-ffp-contract=off` and run once more: gcc contracts `a*b+c` into FMAs by default "
+        "(GNU C), clang only within one expression, MLIR's lowering never; the failure says whether the values then agree.",
         "* Noise: the MLIR original is timed twice; the largest deviation of `original again / original` over the kernels is the noise, "
         "and `optimize --all` over the best C build within it is a tie.",
         f"* This run: `{data['command']}`, {len(data['kernels'])} kernels, {data['minutes']:.1f} minutes; 1-minute load average "
