@@ -110,3 +110,46 @@ def test_the_async_runtime_is_the_fallback(monkeypatch: pytest.MonkeyPatch, tmp_
     rt = toolchain.parallel_runtime(tc)
     assert rt is not None and rt.kind == "openmp" and rt.lib == fake
     assert "-convert-scf-to-openmp=num-threads=2" in rt.lowering(2)
+
+
+ALLOCA_IN_BODY = """\
+func.func @kernel(%A: memref<64x64xf64>) {
+  affine.parallel (%i) = (0) to (64) {
+    %buf = memref.alloca() : memref<64xf64>
+    affine.for %j = 0 to 64 {
+      %a = affine.load %A[%i, %j] : memref<64x64xf64>
+      affine.store %a, %buf[%j] : memref<64xf64>
+    }
+    affine.for %j = 0 to 64 {
+      %b = affine.load %buf[%j] : memref<64xf64>
+      %c = arith.addf %b, %b : f64
+      affine.store %c, %A[%i, %j] : memref<64x64xf64>
+    }
+  }
+  return
+}
+"""
+
+
+@pytest.mark.oracle
+@needs_runner
+def test_a_program_the_openmp_lowering_refuses_runs_on_the_async_runtime() -> None:
+    """An alloca in a parallel body keeps the alloca_scope that
+    -convert-scf-to-openmp wraps it in, which -convert-scf-to-cf cannot
+    lower: bench/runtime.py runs it on the async runtime and says so."""
+    from bench import runtime
+
+    tc, _ = _openmp()
+    if toolchain.async_runtime(tc) is None:
+        pytest.skip(f"no {toolchain.ASYNC_RUNTIME_LIB} beside the runner-utils libraries")
+    sig = harness.signature_of(ALLOCA_IN_BODY, "kernel")
+    with pytest.raises(toolchain.CompileError, match="alloca_scope"):
+        toolchain.lower(tc, harness.build(ALLOCA_IN_BODY, sig, 1), toolchain.openmp_lowering(2))
+    out = runtime.Outcome("k", "parallel", text=ALLOCA_IN_BODY, threads=2)
+    runtime.prepare(out, tc, sig, 1)
+    assert out.status == runtime.OK, out.detail
+    assert out.parallel_lib == toolchain.async_runtime(tc)
+    assert "lowered through MLIR's async runtime" in out.detail
+    runtime.time_round(out, tc, sig, 1, 120)
+    seq = harness.measure(tc, ALLOCA_IN_BODY, repeat=1)
+    assert out.measurement is not None and harness.compare(seq, out.measurement) == []
