@@ -385,23 +385,32 @@ def parallelize_document(
     doc = Document(text)
     outcomes: list[LoopOutcome] = []
     chosen: list[Operation] = []
+    from affine_lsp.transforms.parallel_work import too_little_work
+
+    def cheap_refusal(op: Operation) -> str | None:
+        if max_nested is not None:
+            depth = sum(1 for a in op.ancestors() if a.name == "affine.parallel" or a in chosen)
+            if depth >= max_nested:
+                return f"more than {max_nested} nested parallel loops"
+        return too_little_work(op, min_work) if min_work is not None else None
+
     for op, line in loops_on_lines(doc, lines=lines):
+        # With min_work (optimize's use) the cheap refusals come first: a loop
+        # inside a chosen one or with too little work is not analysed (the
+        # same loops are chosen: a loop with less work than its own refusal's
+        # threshold is refused whether or not it is parallel).
+        why = cheap_refusal(op) if min_work is not None else None
+        if why is not None:
+            outcomes.append(LoopOutcome(op.span.start, line, False, why))
+            continue
         plan = plan_parallel(op)
         if not plan.ok:
             outcomes.append(LoopOutcome(op.span.start, line, False, plan.reason or ""))
             continue
-        if max_nested is not None:
-            depth = sum(1 for a in op.ancestors() if a.name == "affine.parallel" or a in chosen)
-            if depth >= max_nested:
-                outcomes.append(LoopOutcome(op.span.start, line, False, f"more than {max_nested} nested parallel loops"))
-                continue
-        if min_work is not None:
-            from affine_lsp.transforms.parallel_work import too_little_work
-
-            why = too_little_work(op, min_work)
-            if why is not None:
-                outcomes.append(LoopOutcome(op.span.start, line, False, why))
-                continue
+        why = cheap_refusal(op) if min_work is None else None
+        if why is not None:
+            outcomes.append(LoopOutcome(op.span.start, line, False, why))
+            continue
         if only_predicted_faster:
             outcomes.append(
                 LoopOutcome(
