@@ -65,14 +65,46 @@ VECTOR_LOWERING: tuple[str, ...] = (
     "-reconcile-unrealized-casts",
 )
 RUNNER_LIBS = ("libmlir_c_runner_utils.so", "libmlir_runner_utils.so")
-# affine.parallel on threads: -lower-affine turns it into scf.parallel,
-# -async-parallel-for splits that into tasks of MLIR's async runtime (a
-# thread pool in libmlir_async_runtime.so; no OpenMP library needed).
+# affine.parallel on threads, two ways. OpenMP (preferred): -lower-affine
+# turns it into scf.parallel, -convert-scf-to-openmp into an omp.parallel
+# region with a work-sharing loop, run by the LLVM OpenMP runtime (libomp.so,
+# found by :func:`openmp_runtime`). The fallback: -async-parallel-for splits
+# scf.parallel into tasks of MLIR's async runtime (a thread pool in
+# libmlir_async_runtime.so, shipped with the runner-utils libraries).
 ASYNC_RUNTIME_LIB = "libmlir_async_runtime.so"
+OPENMP_ENV_VAR = "AFFINE_LSP_OPENMP_LIB"
+# The LLVM OpenMP runtime under its names (libiomp5.so: Intel's build of the
+# same runtime and ABI, as the pip package intel-openmp installs it).
+OPENMP_LIB_NAMES = ("libomp.so", "libomp.so.5", "libiomp5.so")
+OPENMP_HINT = (
+    "install the LLVM OpenMP runtime (Debian: 'apt-get install -y libomp-16-dev'; or 'pip install intel-openmp'), "
+    f"or point at its library with {OPENMP_ENV_VAR}=/path/to/libomp.so"
+)
+
+
+def openmp_lowering(threads: int) -> tuple[str, ...]:
+    """VECTOR_LOWERING with ``scf.parallel`` loops run on ``threads`` threads
+    of the OpenMP runtime (:func:`openmp_runtime` must be loaded)."""
+    return (
+        "-lower-affine",
+        f"-convert-scf-to-openmp=num-threads={threads}",
+        # -convert-scf-to-openmp wraps each loop body in a memref.alloca_scope,
+        # whose region must stay one block: inlined where it holds no alloca
+        # (the canonicalization of that one op) before -convert-scf-to-cf.
+        "-canonicalize=enable-patterns=AllocaScopeInliner region-simplify=disabled",
+        "-convert-vector-to-scf",
+        "-lower-affine",
+        "-convert-scf-to-cf",
+        "-convert-vector-to-llvm",
+        "-convert-openmp-to-llvm",
+        "-convert-to-llvm",
+        "-reconcile-unrealized-casts",
+    )
 
 
 def parallel_lowering(workers: int) -> tuple[str, ...]:
-    """VECTOR_LOWERING with ``scf.parallel`` loops run on ``workers`` threads."""
+    """VECTOR_LOWERING with ``scf.parallel`` loops run on ``workers`` threads
+    of MLIR's async runtime (:func:`async_runtime` must be loaded)."""
     return (
         "-lower-affine",
         f"-async-parallel-for=num-workers={workers}",
@@ -312,6 +344,62 @@ def async_runtime(tc: Toolchain) -> Path | None:
     threads of :func:`parallel_lowering`), or None when the install has none."""
     lib = tc.libs[0].parent / ASYNC_RUNTIME_LIB if tc.libs else None
     return lib if lib is not None and lib.is_file() else None
+
+
+def _openmp_dirs(tc: Toolchain) -> list[Path]:
+    """Where the OpenMP runtime is looked for, in order: beside the
+    runner-utils libraries, the Python environment's lib (pip's
+    intel-openmp), the LLVM installs of the system (newest first), the
+    system's library directories."""
+    import sys
+
+    dirs = [tc.libs[0].parent] if tc.libs else []
+    dirs.append(Path(sys.prefix) / "lib")
+    llvm = sorted(Path("/usr/lib").glob("llvm-*/lib"), key=lambda p: [int(x) for x in re.findall(r"\d+", p.parent.name)] or [0], reverse=True)
+    dirs += llvm
+    dirs += [Path("/usr/lib/x86_64-linux-gnu"), Path("/usr/lib/aarch64-linux-gnu"), Path("/usr/local/lib"), Path("/usr/lib")]
+    return dirs
+
+
+def openmp_runtime(tc: Toolchain) -> Path | None:
+    """The LLVM OpenMP runtime library for :func:`openmp_lowering`, or None:
+    ``$AFFINE_LSP_OPENMP_LIB`` when set (the only place then), else the first
+    of :data:`OPENMP_LIB_NAMES` in :func:`_openmp_dirs`."""
+    given = os.environ.get(OPENMP_ENV_VAR)
+    if given:
+        p = Path(given).expanduser()
+        return p if p.is_file() else None
+    for d in _openmp_dirs(tc):
+        for name in OPENMP_LIB_NAMES:
+            if (d / name).is_file():
+                return d / name
+    return None
+
+
+@dataclass(frozen=True)
+class ParallelRuntime:
+    """How ``affine.parallel`` loops run on threads: the lowering and the
+    library mlir-runner must load with it."""
+
+    kind: str  # "openmp" or "async"
+    lib: Path
+
+    def lowering(self, threads: int) -> tuple[str, ...]:
+        return openmp_lowering(threads) if self.kind == "openmp" else parallel_lowering(threads)
+
+    def describe(self) -> str:
+        return f"the LLVM OpenMP runtime ({self.lib})" if self.kind == "openmp" else f"MLIR's async runtime ({self.lib.name})"
+
+
+def parallel_runtime(tc: Toolchain, prefer: str = "openmp") -> ParallelRuntime | None:
+    """The OpenMP runtime when found (``prefer="async"``: the async runtime
+    first), else the other; None when neither is there."""
+    found = {"openmp": openmp_runtime(tc), "async": async_runtime(tc)}
+    for kind in (prefer, *(k for k in found if k != prefer)):
+        lib = found.get(kind)
+        if lib is not None:
+            return ParallelRuntime(kind, lib)
+    return None
 
 
 def run(

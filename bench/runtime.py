@@ -116,6 +116,7 @@ class Outcome:
     speedup_bound: float | None = None  # timeouts: below this
     budget: float | None = None  # seconds a run may take
     threads: int = 0  # worker threads of affine.parallel loops (0: lowered sequentially)
+    parallel_lib: Path | None = None  # the runtime library the threads need (toolchain.parallel_runtime)
 
     def median(self, clock: str) -> float:
         """The median time of a call; a threaded variant's is always wall time
@@ -233,11 +234,28 @@ def prepare(out: Outcome, tc: toolchain.Toolchain, sig: harness.Signature, repea
             out.status, out.detail = FAILED, "the signature of @kernel changed"
             return
         program = harness.build(out.text, new_sig, repeat, sig.written)
-        if out.threads and toolchain.async_runtime(tc) is None:
-            out.status, out.detail = FAILED, f"no {toolchain.ASYNC_RUNTIME_LIB} beside the runner-utils libraries"
+        rt = toolchain.parallel_runtime(tc) if out.threads else None
+        if out.threads and rt is None:
+            out.status, out.detail = (
+                FAILED,
+                f"no OpenMP runtime ({toolchain.OPENMP_HINT}) and no {toolchain.ASYNC_RUNTIME_LIB} beside the runner-utils libraries",
+            )
             return
-        passes = toolchain.parallel_lowering(out.threads) if out.threads else toolchain.VECTOR_LOWERING
-        out.lowered = toolchain.lower(tc, program, passes, timeout=900)
+        if rt is None:
+            out.lowered = toolchain.lower(tc, program, toolchain.VECTOR_LOWERING, timeout=900)
+            return
+        try:
+            out.lowered = toolchain.lower(tc, program, rt.lowering(out.threads), timeout=900)
+        except toolchain.CompileError as e:
+            fallback = toolchain.parallel_runtime(tc, prefer="async")
+            if rt.kind != "openmp" or fallback is None or fallback.kind != "async" or "crashed" in str(e):
+                raise
+            # The OpenMP lowering refused the program (an alloca in a parallel
+            # body): the async runtime runs it, and the outcome says so.
+            out.lowered = toolchain.lower(tc, program, fallback.lowering(out.threads), timeout=900)
+            out.detail = f"lowered through {fallback.describe()}: the OpenMP lowering refused it: {str(e).splitlines()[-1][:300]}"
+            rt = fallback
+        out.parallel_lib = rt.lib
     except harness.HarnessError as e:
         out.status, out.detail = FAILED, str(e)
     except toolchain.CompileError as e:
@@ -249,8 +267,7 @@ def time_round(out: Outcome, tc: toolchain.Toolchain, sig: harness.Signature, re
     if out.status != OK or out.lowered is None:
         return
     try:
-        runtime = toolchain.async_runtime(tc) if out.threads else None
-        stdout = toolchain.run(tc, out.lowered, harness.ENTRY, timeout=budget, extra_libs=(runtime,) if runtime else ())
+        stdout = toolchain.run(tc, out.lowered, harness.ENTRY, timeout=budget, extra_libs=(out.parallel_lib,) if out.parallel_lib else ())
         m = harness.parse_output(stdout, sig, repeat, sig.written)
     except toolchain.RunError as e:
         if "did not finish" in str(e):
@@ -472,7 +489,7 @@ def summarize(per_kernel: dict[str, list[Outcome]], variants: Sequence[Variant],
         summary[v.name] = {
             "kind": v.kind,
             "command": {"original": "", "affine-lsp": "affine-lsp " + " ".join(v.args) + " FILE", "mlir": "mlir-opt FILE " + mlir_pipeline(v.args)}[v.kind],
-            "note": f"affine.parallel loops on {os.cpu_count() or 1} threads of MLIR's async runtime; speedup from wall times" if v.threads else "",
+            "note": f"affine.parallel loops on {os.cpu_count() or 1} threads of {_parallel_runtime_name(tc)}; speedup from wall times" if v.threads else "",
             **variant_summary(cells),
         }
         for c in cells:
@@ -497,6 +514,11 @@ def summarize(per_kernel: dict[str, list[Outcome]], variants: Sequence[Variant],
             "spearman_rho": spearman([p for p, _ in pred_pairs], [m for _, m in pred_pairs]) if len(pred_pairs) >= 3 else None,
         },
     }
+
+
+def _parallel_runtime_name(tc: toolchain.Toolchain) -> str:
+    rt = toolchain.parallel_runtime(tc)
+    return "no parallel runtime" if rt is None else ("the LLVM OpenMP runtime" if rt.kind == "openmp" else "MLIR's async runtime")
 
 
 def variant_summary(cells: Sequence[dict]) -> dict:  # type: ignore[type-arg]
@@ -539,7 +561,8 @@ def markdown(data: dict) -> str:  # type: ignore[type-arg]
         "calls `@kernel` once to warm up, then times "
         f"{data['repeat']} calls through a wrapper LLVM cannot inline, and prints checksums of the arrays the kernel writes. "
         "Programs are lowered with the pass list of `affine_lsp/toolchain.py` and run with `mlir-runner -O3` (one thread; "
-        "the `--parallel` variant's `affine.parallel` loops run on every core through MLIR's async runtime, `toolchain.parallel_lowering`, "
+        "the `--parallel` variant's `affine.parallel` loops run on every core through the LLVM OpenMP runtime, `toolchain.openmp_lowering` "
+        "(MLIR's async runtime, `toolchain.parallel_lowering`, when no OpenMP runtime is found: `toolchain.parallel_runtime`), "
         "and its speedup is a ratio of wall times, whatever the clock of the others).",
         f"* Runs are interleaved: {data['rounds']} rounds, each running every variant of a kernel once in turn; a time is the median of all calls; "
         f"speedups are ratios of medians of the {clock}.",

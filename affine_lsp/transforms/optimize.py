@@ -239,7 +239,7 @@ def plan_optimize(
         if plan.ok and parallel and schedule_kept and time_tiles_only:
             plan.explain.append("--parallel: no loop outside the time tiles is parallel (left sequential: its point loops are too short for threads)")
         elif plan.ok and parallel:
-            plan.new_text = _parallelize_outermost(ctext, start - shift, end - shift, plan.new_text)
+            plan.new_text = _parallelize_outermost(ctext, start - shift, end - shift, plan.new_text, plan.explain)
     except Exception as e:  # a bug of ours leaves the nest alone with a message, never a crash
         plan.reason = f"internal error: {type(e).__name__}: {e}"
     return plan
@@ -525,13 +525,30 @@ def _hoist_invariants(text: str, start: int, end: int, new_text: str) -> str:
     return _in_place(text, start, end, new_text, lambda full, lines: hoist_document(full, lines)[0])
 
 
-def _parallelize_outermost(text: str, start: int, end: int, new_text: str) -> str:
+def _parallelize_outermost(text: str, start: int, end: int, new_text: str, explain: list[str] | None = None) -> str:
     """The outermost parallel loop on every path of the new nest made an
     ``affine.parallel`` (legality checked by :mod:`.parallelize` on the
-    output itself)."""
+    output itself) when one entry of it holds enough work for the threads
+    (:mod:`.parallel_work`; else that loop and those inside it stay
+    sequential, and ``explain`` gets the reason)."""
+    from affine_lsp.transforms.parallel_work import MIN_WORK_PER_FORK
     from affine_lsp.transforms.parallelize import parallelize_document
 
-    return _in_place(text, start, end, new_text, lambda full, lines: parallelize_document(full, lines, max_nested=1)[0])
+    def rewrite(full: str, lines: list[int]) -> str:
+        out, outcomes = parallelize_document(full, lines, max_nested=1, min_work=MIN_WORK_PER_FORK)
+        if explain is not None:
+            from affine_lsp.syntax.document import LineIndex
+
+            index = LineIndex(full)
+            first = index.line_of(start) + 1
+            explain.extend(
+                f"--parallel: loop at line {o.line - first + 1} of the new nest left sequential: {o.message}"
+                for o in outcomes
+                if not o.done and ("work per fork" in o.message or "nothing to share" in o.message)
+            )
+        return out
+
+    return _in_place(text, start, end, new_text, rewrite)
 
 
 def optimize_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:

@@ -363,7 +363,11 @@ NO_PREDICTION = "affine.parallel runs sequentially unless lowered to threads"
 
 
 def parallelize_document(
-    text: str, lines: Sequence[int] | None = None, max_nested: int | None = None, only_predicted_faster: bool = False
+    text: str,
+    lines: Sequence[int] | None = None,
+    max_nested: int | None = None,
+    only_predicted_faster: bool = False,
+    min_work: float | None = None,
 ) -> tuple[str, list[LoopOutcome]]:
     """Parallelize every parallel loop of ``text`` (like ``-affine-parallelize``
     with ``parallel-reductions``), or only the loops starting on ``lines``
@@ -371,23 +375,42 @@ def parallelize_document(
     are rewritten (:func:`~affine_lsp.transforms.rewrite.apply_sequentially`).
     ``only_predicted_faster``: the rule of every ``--all`` of the CLI (only
     rewrites predicted faster): a parallelization has no prediction, so none
-    is applied; each legal loop's outcome says so.
+    is applied; each legal loop's outcome says so. ``min_work``: a legal
+    loop with fewer ops per entry, or fewer than two iterations, is left
+    sequential (:func:`.parallel_work.too_little_work`; a loop inside one with
+    fewer than two iterations may still be chosen).
     Returns the new text and one outcome per loop considered."""
     from affine_lsp.syntax.document import Document
 
     doc = Document(text)
     outcomes: list[LoopOutcome] = []
     chosen: list[Operation] = []
+    from affine_lsp.transforms.parallel_work import too_little_work
+
+    def cheap_refusal(op: Operation) -> str | None:
+        if max_nested is not None:
+            depth = sum(1 for a in op.ancestors() if a.name == "affine.parallel" or a in chosen)
+            if depth >= max_nested:
+                return f"more than {max_nested} nested parallel loops"
+        return too_little_work(op, min_work) if min_work is not None else None
+
     for op, line in loops_on_lines(doc, lines=lines):
+        # With min_work (optimize's use) the cheap refusals come first: a loop
+        # inside a chosen one or with too little work is not analysed (the
+        # same loops are chosen: a loop with less work than its own refusal's
+        # threshold is refused whether or not it is parallel).
+        why = cheap_refusal(op) if min_work is not None else None
+        if why is not None:
+            outcomes.append(LoopOutcome(op.span.start, line, False, why))
+            continue
         plan = plan_parallel(op)
         if not plan.ok:
             outcomes.append(LoopOutcome(op.span.start, line, False, plan.reason or ""))
             continue
-        if max_nested is not None:
-            depth = sum(1 for a in op.ancestors() if a.name == "affine.parallel" or a in chosen)
-            if depth >= max_nested:
-                outcomes.append(LoopOutcome(op.span.start, line, False, f"more than {max_nested} nested parallel loops"))
-                continue
+        why = cheap_refusal(op) if min_work is None else None
+        if why is not None:
+            outcomes.append(LoopOutcome(op.span.start, line, False, why))
+            continue
         if only_predicted_faster:
             outcomes.append(
                 LoopOutcome(
