@@ -169,6 +169,12 @@ def remove_ops(names: list[str]) -> None:
         _changed()
 
 
+def has_user_ops() -> bool:
+    """Whether any of the user's ops is registered (a fast path for the
+    questions only they raise)."""
+    return bool(_USER)
+
+
 def user_op_names() -> tuple[str, ...]:
     """The names of the user's ops registered now."""
     return tuple(sorted(_USER))

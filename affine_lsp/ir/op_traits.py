@@ -288,7 +288,7 @@ def unknown_extent_accesses(op: Operation) -> list[tuple[int, bool]]:
     as an access of unknown extent of that memref (any element). Empty for
     any other op (an upstream op keeps MLIR's own modelling; one with an
     effect on no operand, or none stated, stays opaque)."""
-    if not op.known or op.regions or op_registry.is_shipped(op.name):
+    if not op_registry.has_user_ops() or not op.known or op.regions or op_registry.is_shipped(op.name):
         return []
     info = op_registry.lookup(op.name)
     effects = memory_effects(op.name)
