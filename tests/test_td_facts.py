@@ -146,7 +146,10 @@ def test_register_and_unregister_leave_the_registry_as_before() -> None:
     names = td_facts.register(td_facts.facts_of(d))
     assert op_registry.lookup("facts.scale") is not None and "facts" in op_registry.dialects()
     assert td_facts.register({"math.exp": {"summary": "not mine"}}) == []  # a shipped op keeps its facts
+    again = td_facts.register(td_facts.facts_of(d))  # a second document loads the same dialect
     td_facts.unregister(names)
+    assert op_traits.is_pure("facts.scale")  # still registered for the second one
+    td_facts.unregister(again)
     assert _state() == before
     assert not op_registry.is_upstream_dialect("facts") and not op_traits.is_pure("facts.scale")
 

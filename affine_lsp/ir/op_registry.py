@@ -118,6 +118,7 @@ def _data() -> dict:
 
 _LOCK = threading.Lock()
 _USER: dict[str, dict] = {}  # full name -> a record spelled as the data file's (traits as a list)
+_USER_REFS: dict[str, int] = {}  # how many add_ops calls registered each (two documents may load one dialect)
 _USER_CONSTRAINTS: dict[str, str] = {}
 _ON_CHANGE: list[Callable[[], None]] = []
 
@@ -150,7 +151,8 @@ def add_ops(records: dict[str, dict], constraints: dict[str, str] | None = None)
     with _LOCK:
         for name, raw in records.items():
             if "." in name.strip(".") and not is_shipped(name):
-                _USER[name] = raw
+                _USER[name] = raw  # (added again: the latest facts, one more removal to forget it)
+                _USER_REFS[name] = _USER_REFS.get(name, 0) + 1
                 added.append(name)
         for k, v in (constraints or {}).items():
             _USER_CONSTRAINTS.setdefault(k, v)
@@ -159,11 +161,16 @@ def add_ops(records: dict[str, dict], constraints: dict[str, str] | None = None)
 
 
 def remove_ops(names: list[str]) -> None:
-    """Forget ops :func:`add_ops` added (and their dialect once no op of it
-    is left)."""
+    """Forget ops :func:`add_ops` added, once per time it added them (and
+    their dialect once no op of it is left)."""
     with _LOCK:
         for name in names:
-            _USER.pop(name, None)
+            left = _USER_REFS.get(name, 0) - 1
+            if left > 0:
+                _USER_REFS[name] = left
+            else:
+                _USER_REFS.pop(name, None)
+                _USER.pop(name, None)
         if not _USER:
             _USER_CONSTRAINTS.clear()
         _changed()
