@@ -1,8 +1,9 @@
-"""Three public projects' own dialects, given their ``.td`` files: HEIR
+"""Four public projects' own dialects, given their ``.td`` files: HEIR
 (``tensor_ext``, ``cggi``, ``lwe``, ``ckks``, ``bgv``, ``math_ext``, ``comb``,
 ``random``, ``debug``, ``jaxite``, ... and the ``mod_arith``/``polynomial``
-types their tests use), CIRCT (``comb``, ``hw``, ``hwarith``) and StableHLO
-(``chlo``, ``check``, and ``stablehlo`` as their tests use it).
+types their tests use), CIRCT (``comb``, ``hw``, ``hwarith``), StableHLO
+(``chlo``, ``check``, and ``stablehlo`` as their tests use it) and
+onnx-mlir (``krnl``, whose ops live in affine loop nests).
 
 The files are vendored in ``tests/data/dialects/<project>/`` (each with its
 licence, ``NOTICE.md`` naming the commit, and ``dialects.json``: the ``.td``
@@ -36,7 +37,7 @@ DATA = ROOT / "tests" / "data" / "dialects"
 sys.path.insert(0, str(ROOT / "scripts"))
 import op_traits_td  # noqa: E402
 
-PROJECTS = ("heir", "circt", "stablehlo")
+PROJECTS = ("heir", "circt", "stablehlo", "onnx-mlir")
 
 
 def _mlir_include() -> Path | None:
@@ -92,6 +93,7 @@ EXPECTED = {
     "heir": (13, 89, 0),
     "circt": (4, 601, 2),  # hw.param.value (custom<ParamValue>), hw.wire (custom<ImplicitSSAName>)
     "stablehlo": (63, 115, 1),  # stablehlo.add (custom<SameOperandsAndResultType>)
+    "onnx-mlir": (29, 79, 0),
 }
 
 
@@ -154,3 +156,37 @@ def test_a_nest_with_their_pure_op_is_optimized(loaded: tuple[dict, dict], tmp_p
         assert "remark: optimized 1 nest(s)" in capsys.readouterr().err
         outs.append(out.read_text().replace(op, "OP"))
     assert outs[0] == outs[1] and "affine.for %i = 0 to 512 {\n    affine.for %j = 0 to 512" in outs[0]
+
+
+_KRNL = """func.func @g(%A: memref<64xf32>, %B: memref<64xf32>) {
+  affine.for %i = 0 to 64 {
+    %x = affine.load %A[%i] : memref<64xf32>
+    %y = "krnl.erf"(%x) : (f32) -> f32
+    STORE
+  }
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("loaded", ["onnx-mlir"], indirect=True)
+def test_krnl_pure_and_memref_writing_ops(loaded: tuple[dict, dict], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """onnx-mlir's ``krnl.erf`` is ``Pure``: its loop is parallelized;
+    ``krnl.store`` writes its memref operand (``Arg<AnyMemRef, ..., [MemWrite]>``):
+    an access of unknown extent, so the loop carries a dependence that cannot
+    be ruled out and is left alone, with that reason."""
+    facts, _fmts = loaded
+    assert facts["krnl.erf"]["effects"] == [] and facts["krnl.store"]["effects"] == ["write:o:memref"]
+    src, out = tmp_path / "in.mlir", tmp_path / "out.mlir"
+    src.write_text(_KRNL.replace("STORE", "affine.store %y, %B[%i] : memref<64xf32>"))
+    assert cli.main(["parallelize", "-v", "--all", "--force", str(src), "-o", str(out)]) == 0
+    assert "remark: parallelized" in capsys.readouterr().err and "affine.parallel (%i) = (0) to (64)" in out.read_text()
+    text = _KRNL.replace("STORE", "krnl.store %y, %B[%i] : memref<64xf32>")
+    src.write_text(text)
+    assert cli.main(["parallelize", "-v", "--all", "--force", str(src), "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert out.read_text() == text
+    assert "not parallelized: cannot rule out a dependence from 'krnl.store' (writes %B, unknown extent) to 'krnl.store'" in err
+    assert cli.main(["deps", "--format", "json", str(src)]) == 0
+    deps = json.loads(capsys.readouterr().out)
+    assert [(d["from"], d["to"], d["depth"], d["status"], d["kind"]) for d in deps] == [(1, 1, 1, "unknown", "WAW")]
