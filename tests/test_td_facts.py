@@ -146,6 +146,11 @@ def test_register_and_unregister_leave_the_registry_as_before() -> None:
     names = td_facts.register(td_facts.facts_of(d))
     assert op_registry.lookup("facts.scale") is not None and "facts" in op_registry.dialects()
     assert td_facts.register({"math.exp": {"summary": "not mine"}}) == []  # a shipped op keeps its facts
+    named = td_facts.register({"cmath.norm": {"summary": "a norm"}})  # known by name only (an IRDL file's)
+    info = op_registry.lookup("cmath.norm")
+    assert named == ["cmath.norm"] and info is not None and not info.structured and info.summary == "a norm"
+    assert op_traits.memory_effects("cmath.norm") is None and op_registry.is_upstream_dialect("cmath")
+    td_facts.unregister(named)
     again = td_facts.register(td_facts.facts_of(d))  # a second document loads the same dialect
     td_facts.unregister(names)
     assert op_traits.is_pure("facts.scale")  # still registered for the second one

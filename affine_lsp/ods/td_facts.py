@@ -250,7 +250,12 @@ def facts_of(d: dict) -> dict[str, dict]:
 
 def registry_record(facts: dict) -> dict:
     """One op's facts as the registry's data spells an op (the keys of
-    ``affine_lsp/data/ops_22.1.8.json``; the traits as a list)."""
+    ``affine_lsp/data/ops_22.1.8.json``; the traits as a list). Facts with
+    no ``operands`` (an op known by its name and summary only, as an IRDL
+    file's) give an op known by name: nothing structural is checked, its
+    traits are none and its effects unknown."""
+    if "operands" not in facts:
+        return {"s": str(facts.get("summary", ""))}
     raw: dict = {
         "s": facts.get("summary", ""),
         "o": [[n, k] for n, k, _c in facts.get("operands", [])],
