@@ -119,7 +119,16 @@ def access_roles(op: Operation) -> list[tuple[str, bool]]:
         return [("prefetch", False)]
     if n == "affine.dma_start":
         return [("dma_src", False), ("dma_dst", True)]
-    return []
+    if n.startswith("affine."):
+        return []
+    return [(f"{WHOLE}{i}", w) for i, w in op_traits.unknown_extent_accesses(op)]
+
+
+WHOLE = "whole:"
+"""The role of an access of unknown extent (``whole:<operand index>``): a
+user's op that reads or writes a memref operand
+(:func:`affine_lsp.ir.op_traits.unknown_extent_accesses`) may touch any of
+its elements."""
 
 
 def _ident(name: str) -> str:
@@ -225,6 +234,8 @@ class AccessModel:
 
     def describe(self) -> str:
         mem = self.memref.name if self.memref is not None else "?"
+        if self.role.startswith(WHOLE):
+            return f"'{self.op.name}' ({'writes' if self.is_write else 'reads'} {mem}, unknown extent)"
         if self.role in ("dma_src", "dma_dst"):
             return f"'{self.op.name}' ({'source' if self.role == 'dma_src' else 'destination'} {mem})"
         return f"'{self.op.name}' on {mem}"
@@ -669,6 +680,14 @@ class FunctionModel:
             _ACCESS_CACHE[key] = (acc.key, acc.relation, acc.domain, tuple(acc.exact_indices))
 
     def _model_access_uncached(self, acc: AccessModel, lv: Level, amap: AffineMap | None, indices: list[Value], extent: tuple[str, object] | None) -> None:
+        if extent is not None and extent[0] == "whole":
+            # any element of the memref, in every iteration: an over-approximation
+            rel = isl.Map.from_domain_and_range(lv.domain, isl.Set.universe(isl.Space.set_alloc(CTX, 0, acc.rank)))
+            acc.relation = rel.set_tuple_name(DT.in_, acc.stmt).set_tuple_name(DT.out, acc.memref_name)
+            acc.domain = lv.domain.set_tuple_name(acc.stmt)
+            acc.exact_indices = [False] * acc.rank
+            acc.approximations.append(f"'{acc.op.name}' may touch any element of {acc.memref.name if acc.memref is not None else 'its memref'}")
+            return
         if acc.memref is None:
             acc.failures.append("no memref operand")
         terms: list[Term | None] = []
@@ -1118,4 +1137,7 @@ def _access_parts(op: Operation, role: str) -> tuple[Value | None, AffineMap | N
         rest = op.segment(3)
         extent = ("dma", (rest[0] if rest else None, len(rest) > 1))
         return (grp[0] if grp else None), m, grp[1:], extent
+    if role.startswith(WHOLE):
+        i = int(role[len(WHOLE) :])
+        return (ops[i] if i < len(ops) else None), None, [], ("whole", None)
     return None, None, [], None

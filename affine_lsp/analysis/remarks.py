@@ -11,6 +11,12 @@ where RESULT is ``false``, ``true`` (depth ``common + 1``, or no common
 loops), or the ``[lb, ub]`` of every common loop concatenated. When the
 analysis fails, the pass emits the error ``dependence check failed`` instead.
 Our intervals are exact where MLIR's may be looser.
+
+A user's op that reads or writes a memref operand (its dialect's ``.td``
+records registered, :func:`affine_lsp.ir.op_traits.unknown_extent_accesses`)
+is numbered with them: its access of unknown extent (the first, for an op
+with several) depends on every other access of that memref. mlir-opt does
+not know such an op, so this part has no MLIR counterpart.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from dataclasses import dataclass
 from affine_lsp.analysis.dependences import DepResult, FunctionDeps, dependence_kind
 from affine_lsp.analysis.isl_support import DEFAULT_BUDGET
 from affine_lsp.analysis.polyhedral import AccessModel, scope_of
+from affine_lsp.ir import op_traits
 from affine_lsp.ir.core import Operation
 
 PASS_OPS = frozenset({"affine.load", "affine.store"})
@@ -50,8 +57,9 @@ class Remark:
 
 
 def pass_ops(roots: Iterable[Operation]) -> list[Operation]:
-    """The loads and stores the pass numbers, in walk order."""
-    return [op for root in roots for op in root.walk() if op.name in PASS_OPS]
+    """The loads and stores the pass numbers (and the user's ops with
+    accesses of unknown extent), in walk order."""
+    return [op for root in roots for op in root.walk() if op.name in PASS_OPS or (not op.name.startswith("affine.") and op_traits.unknown_extent_accesses(op))]
 
 
 def memref_dependence_remarks(roots: Iterable[Operation], budget: int = DEFAULT_BUDGET) -> list[Remark]:

@@ -106,7 +106,8 @@ def summarize_loop(fd: FunctionDeps, loop: Operation) -> LoopSummary:
         return LoopSummary(loop, [], [], False, False, [f"'{loop.name}' is not an affine loop"], None)
     depths = fd.loop_depths(loop)
     accs = _relevant(fd, loop)
-    effects = [o for o in loop.walk() if o is not loop and unknown_effects(o)]
+    # (an op whose memref operands are accesses of unknown extent is in ``accs``)
+    effects = [o for o in loop.walk() if o is not loop and unknown_effects(o) and not op_traits.unknown_extent_accesses(o)]
     if effects:
         reasons.append(f"'{effects[0].name}' may access memory")
     if loop.name == "affine.for" and ForView(loop).inits:

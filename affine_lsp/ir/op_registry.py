@@ -6,12 +6,19 @@ time by ``scripts/gen_op_registry.py`` (see ``docs/op_registry.md`` for
 where each fact comes from) and loaded lazily, once. Dialects are those of
 ``mlir-opt --show-dialects``; an op of one of them that is not here is one
 mlir-opt 22.1.8 rejects.
+
+The user's own dialects join it at run time (:func:`add_ops`, fed by
+:func:`affine_lsp.ods.td_facts.register` from their ``.td`` records): their
+ops are then answered exactly as upstream ones, and their dialects are
+registered ones, until :func:`remove_ops`.
 """
 
 from __future__ import annotations
 
 import difflib
 import json
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -75,6 +82,23 @@ class OpInfo:
         hi = None if any(g.kind == "*" for g in groups) else lo + sum(1 for g in groups if g.kind == "?")
         return lo, hi
 
+    def operand_group_sizes(self, n: int, segments: Sequence[object] | None) -> list[int] | None:
+        """How many of an op's ``n`` operands each operand group holds, given
+        its operand segment sizes when it has ``AttrSizedOperandSegments``
+        (None when it cannot be told)."""
+        kinds = [g.kind for g in self.operands]
+        if self.operand_segments:
+            if segments is None or len(segments) != len(kinds) or not all(isinstance(v, int) for v in segments):
+                return None
+            return [int(v) for v in segments]  # type: ignore[call-overload]
+        varying = [i for i, k in enumerate(kinds) if k != "1"]
+        fixed = len(kinds) - len(varying)
+        if not varying:
+            return [1] * len(kinds) if n == fixed else None
+        if len(varying) == 1:
+            return [n - fixed if i in varying else 1 for i in range(len(kinds))] if n >= fixed else None
+        return None  # several variadic groups without segment sizes (SameVariadicOperandSize): not modelled
+
     @property
     def operand_range(self) -> tuple[int, int | None]:
         return self.count_range(self.operands)
@@ -90,13 +114,106 @@ def _data() -> dict:
         return json.load(f)
 
 
+# ---- the user's ops (their dialects' .td records) ---------------------------
+
+_LOCK = threading.Lock()
+_USER: dict[str, dict] = {}  # full name -> a record spelled as the data file's (traits as a list)
+_USER_REFS: dict[str, int] = {}  # how many add_ops calls registered each (two documents may load one dialect)
+_USER_CONSTRAINTS: dict[str, str] = {}
+_ON_CHANGE: list[Callable[[], None]] = []
+
+
+def on_change(forget: Callable[[], None]) -> None:
+    """Call ``forget`` whenever the user's ops change (a module that keeps
+    answers derived from the registry drops them)."""
+    _ON_CHANGE.append(forget)
+
+
+def _changed() -> None:
+    for f in (lookup, ops_with_trait, dialects, op_names, _user_dialects):
+        f.cache_clear()
+    for forget in _ON_CHANGE:
+        forget()
+
+
+def is_shipped(name: str) -> bool:
+    """Whether ``name`` is an op MLIR 22.1.8 registers (the shipped data)."""
+    dialect, _, short = name.partition(".")
+    return bool(short) and short in _data()["dialects"].get(dialect, {})
+
+
+def add_ops(records: dict[str, dict], constraints: dict[str, str] | None = None) -> list[str]:
+    """Register the user's ops ``records`` (``{"toy.add": record}``, keys as
+    the data file's: :func:`affine_lsp.ods.td_facts.registry_record`) and
+    the summaries of their named type ``constraints``; an op MLIR ships
+    keeps its facts. The names added."""
+    added = []
+    with _LOCK:
+        for name, raw in records.items():
+            if "." in name.strip(".") and not is_shipped(name):
+                _USER[name] = raw  # (added again: the latest facts, one more removal to forget it)
+                _USER_REFS[name] = _USER_REFS.get(name, 0) + 1
+                added.append(name)
+        for k, v in (constraints or {}).items():
+            _USER_CONSTRAINTS.setdefault(k, v)
+        _changed()
+    return added
+
+
+def remove_ops(names: list[str]) -> None:
+    """Forget ops :func:`add_ops` added, once per time it added them (and
+    their dialect once no op of it is left)."""
+    with _LOCK:
+        for name in names:
+            left = _USER_REFS.get(name, 0) - 1
+            if left > 0:
+                _USER_REFS[name] = left
+            else:
+                _USER_REFS.pop(name, None)
+                _USER.pop(name, None)
+        if not _USER:
+            _USER_CONSTRAINTS.clear()
+        _changed()
+
+
+def has_user_ops() -> bool:
+    """Whether any of the user's ops is registered (a fast path for the
+    questions only they raise)."""
+    return bool(_USER)
+
+
+def user_op_names() -> tuple[str, ...]:
+    """The names of the user's ops registered now."""
+    return tuple(sorted(_USER))
+
+
+@cache
+def _user_dialects() -> dict[str, dict[str, dict]]:
+    out: dict[str, dict[str, dict]] = {}
+    for name, raw in _USER.items():
+        d, _, short = name.partition(".")
+        out.setdefault(d, {})[short] = raw
+    return out
+
+
+def _ops_of(dialect: str) -> dict[str, dict]:
+    shipped = _data()["dialects"].get(dialect)
+    user = _user_dialects().get(dialect)
+    if user is None:
+        return shipped or {}
+    return {**user, **shipped} if shipped else user
+
+
 @cache
 def dialects() -> frozenset[str]:
-    """The dialects mlir-opt 22.1.8 registers."""
-    return frozenset(_data()["dialects"])
+    """The dialects mlir-opt 22.1.8 registers, and the user's registered
+    ones (:func:`add_ops`)."""
+    return frozenset(_data()["dialects"]) | frozenset(_user_dialects())
 
 
 def is_upstream_dialect(dialect: str) -> bool:
+    """Whether ``dialect`` is registered: one of MLIR 22.1.8's or one of the
+    user's (:func:`add_ops`), whose unknown ops are errors alike."""
     return dialect in dialects()
 
 
@@ -115,7 +232,7 @@ def allows_unknown_ops(dialect: str) -> bool:
 @cache
 def op_names(dialect: str) -> tuple[str, ...]:
     """The full names of the ops of ``dialect`` (empty for other dialects)."""
-    return tuple(f"{dialect}.{s}" for s in sorted(_data()["dialects"].get(dialect, {})))
+    return tuple(f"{dialect}.{s}" for s in sorted(_ops_of(dialect)))
 
 
 def _groups(raw: list) -> tuple[Group, ...]:
@@ -129,9 +246,12 @@ def lookup(name: str) -> OpInfo | None:
     dialect, _, short = name.partition(".")
     raw = _data()["dialects"].get(dialect, {}).get(short) if short else None
     if raw is None:
+        raw = _USER.get(name)
+    if raw is None:
         return None
+    traits = raw.get("t")
     td = {
-        "traits": frozenset(_trait_sets()[raw["t"]]) if "t" in raw else frozenset(),
+        "traits": frozenset(traits if isinstance(traits, list) else _trait_sets()[traits]) if traits is not None else frozenset(),
         "effects": tuple(raw["e"]) if "e" in raw else None,
         "operand_types": tuple(raw["ot"]) if "ot" in raw else None,
     }
@@ -160,7 +280,9 @@ def ops_with_trait(trait: str) -> frozenset[str]:
     """The full names of the ops that have the trait or interface ``trait``
     (computed once per trait: asking is one set lookup)."""
     sets = [trait in ts for ts in _trait_sets()]
-    return frozenset(f"{d}.{short}" for d, ops in _data()["dialects"].items() for short, raw in ops.items() if "t" in raw and sets[raw["t"]])
+    shipped = frozenset(f"{d}.{short}" for d, ops in _data()["dialects"].items() for short, raw in ops.items() if "t" in raw and sets[raw["t"]])
+    user = frozenset(n for n, raw in _USER.items() if trait in raw.get("t", ()))
+    return shipped | user if user else shipped
 
 
 @cache
@@ -173,7 +295,8 @@ def type_constraint_summary(constraint: str) -> str:
     anonymous one (``~...``) carries its own."""
     if constraint.startswith("~"):
         return constraint[1:]
-    return str(_data().get("type_constraints", {}).get(constraint, constraint))
+    shipped = _data().get("type_constraints", {}).get(constraint)
+    return str(shipped if shipped is not None else _USER_CONSTRAINTS.get(constraint, constraint))
 
 
 def is_unknown_upstream(name: str) -> bool:
@@ -185,7 +308,7 @@ def nearest(name: str, limit: int = 3) -> list[str]:
     """The names of the same dialect closest to ``name`` (for "did you
     mean"), best first."""
     dialect, _, short = name.partition(".")
-    shorts = list(_data()["dialects"].get(dialect, {}))
+    shorts = list(_ops_of(dialect))
     close = difflib.get_close_matches(short, shorts, n=limit, cutoff=0.6)
     return [f"{dialect}.{s}" for s in close]
 

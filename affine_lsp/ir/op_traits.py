@@ -24,6 +24,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from affine_lsp.ir import op_registry
+from affine_lsp.ir.types import MemRefType
 
 if TYPE_CHECKING:
     from affine_lsp.ir.core import Operation
@@ -124,6 +125,9 @@ def memory_effects(name: str) -> tuple[Effect, ...] | None:
         on, _, who = rest.partition(":")
         out.append(Effect(kind, {"o": "operand", "r": "result"}.get(on, ""), who))
     return tuple(out)
+
+
+op_registry.on_change(memory_effects.cache_clear)
 
 
 def has_recursive_effects(name: str) -> bool:
@@ -274,6 +278,43 @@ def has_unmodeled_effects(op: Operation) -> bool:
     if effects is None:
         return True
     return not all(e.kind in ("alloc", "free") for e in effects)
+
+
+def unknown_extent_accesses(op: Operation) -> list[tuple[int, bool]]:
+    """``(operand index, is_write)`` of each memref operand ``op`` reads or
+    writes, when ``op`` is one of the user's ops (their dialects' ``.td``
+    records, not one MLIR ships) whose stated effects are only reads and
+    writes of operands (and allocations): the dependence analyses model each
+    as an access of unknown extent of that memref (any element). Empty for
+    any other op (an upstream op keeps MLIR's own modelling; one with an
+    effect on no operand, or none stated, stays opaque)."""
+    if not op_registry.has_user_ops() or not op.known or op.regions or op_registry.is_shipped(op.name):
+        return []
+    info = op_registry.lookup(op.name)
+    effects = memory_effects(op.name)
+    if info is None or not effects or not info.structured:
+        return []
+    segments = getattr(op.attributes.get("operandSegmentSizes"), "values", None)
+    sizes = info.operand_group_sizes(len(op.operands), segments if segments is not None else op.operand_segments)
+    if sizes is None or sum(sizes) != len(op.operands):
+        return []
+    start = {}
+    k = 0
+    for g, n in zip(info.operands, sizes):
+        start[g.name] = (k, n)
+        k += n
+    out: list[tuple[int, bool]] = []
+    for e in effects:
+        if e.kind in ("alloc", "free"):
+            continue
+        if e.on != "operand" or e.name not in start:
+            return []
+        first, n = start[e.name]
+        for i in range(first, first + n):
+            if not isinstance(op.operands[i].type, MemRefType):
+                return []
+            out.append((i, e.kind == "write"))
+    return sorted(set(out))
 
 
 def view_source(op: Operation) -> bool:

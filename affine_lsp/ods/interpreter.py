@@ -621,6 +621,24 @@ def _infer(st: _State, fmt: OpFormat) -> None:
                         st.types.setdefault(r[0], [t])
 
 
+def _split_operands(st: _State, fmt: OpFormat) -> None:
+    """The ``operands`` directive's values, given to the op's operand groups
+    when their sizes follow from the count (every group single, or one
+    variadic or optional group): so that ``type($x)`` and
+    ``functional-type($ins, ...)`` find the operands of their group."""
+    n = len(st.all_operands or [])
+    kinds = [o[1] for o in fmt.operands]
+    varying = [k for k, kind in enumerate(kinds) if kind != "1"]
+    fixed = len(kinds) - len(varying)
+    if len(varying) > 1 or n < fixed or (not varying and n != fixed):
+        return
+    k = 0
+    for i, o in enumerate(fmt.operands):
+        size = n - fixed if i in varying else 1
+        st.operands[o[0]] = list((st.all_operands or [])[k : k + size])
+        k += size
+
+
 def parse_op(op: OpSyn, fmt: OpFormat, text: str, start: int, end: int, anchor: Anchor, regions: list[RegionSyn]) -> None:
     """Fill ``op`` from the text ``text[start:end]`` (after the op's name)
     following ``fmt``. Raises :class:`Mismatch` or :class:`Unsupported`."""
@@ -631,6 +649,8 @@ def parse_op(op: OpSyn, fmt: OpFormat, text: str, start: int, end: int, anchor: 
         # What follows the op is parsed as the next op, as mlir-opt parses it.
         t = toks[st.i]
         raise st.fail(f"custom op '{t.text}' is unknown" if t.kind == "id" else "expected operation name in quotes")
+    if st.all_operands is not None and not st.operands:
+        _split_operands(st, fmt)
     _infer(st, fmt)
     # operands, in ODS order
     if st.all_operands is not None:

@@ -9,6 +9,7 @@ import os
 
 from affine_lsp.ir.core import Anchor, Span
 from affine_lsp.ods import formats
+from affine_lsp.ods.format_ast import Custom, walk
 from affine_lsp.ods.interpreter import Mismatch, Unsupported, parse_op
 from affine_lsp.syntax.nodes import Note, OpSyn, RegionSyn
 
@@ -59,6 +60,12 @@ def parse_unknown(op: OpSyn, source: str, end: int, anchor: Anchor, regions: lis
         return "skip"
     except Mismatch as e:
         _clear(op)
+        custom = next((x.name for x in walk(fmt.format.elements) if isinstance(x, Custom)), None)
+        if custom is not None:
+            # The text may follow the part of the format we cannot run (a
+            # custom<> directive's C++ parser decides): no error, a skip.
+            notes.append(Note("remark", unknown_directive_message(name, custom), op.name_span, UNKNOWN_DIRECTIVE_CODE))
+            return "skip"
         notes.append(Note("error", e.message, Span(e.at, e.at, anchor), "syntax"))
         return "error"
     return "parsed"

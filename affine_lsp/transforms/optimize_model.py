@@ -31,6 +31,7 @@ import islpy as isl
 from affine_lsp.analysis.dependences import NONE, UNKNOWN, FunctionDeps
 from affine_lsp.analysis.isl_support import DT
 from affine_lsp.analysis.polyhedral import AccessModel
+from affine_lsp.ir import op_traits
 from affine_lsp.ir.affine_ops import ForView
 from affine_lsp.ir.core import Block, BlockArgument, Operation, Value
 
@@ -78,10 +79,19 @@ def _check_op(op: Operation) -> None:
             raise Refused(f"'{op.name}' holds a loop: only loops directly nested in loops can be rescheduled")
         if n in ("func.call", "func.call_indirect") or n.endswith(".call"):
             raise Refused(f"the nest calls a function ('{n}'): its memory effects are unknown")
-        if not (n in _ALLOWED or n.startswith(_ALLOWED_PREFIXES) or n in _INDEX_OPS):
+        if not (n in _ALLOWED or n.startswith(_ALLOWED_PREFIXES) or n in _INDEX_OPS or _computes_only(inner)):
             if n.startswith("memref.") and n in ("memref.load", "memref.store"):
                 raise Refused(f"'{n}' is not an affine access: its subscripts cannot be modelled")
+            if op_traits.unknown_extent_accesses(inner):
+                raise Refused(f"'{n}' touches memrefs with an unknown extent: the scheduler needs exact accesses")
             raise Refused(f"'{n}' may have memory effects the dependence analysis does not model")
+
+
+def _computes_only(op: Operation) -> bool:
+    """An op that only computes values (no region, free of memory effects:
+    ``Pure`` or ``NoMemoryEffect`` in its ODS, upstream or the user's): a
+    part of its statement like an ``arith`` op."""
+    return op.known and not op.regions and op_traits.is_memory_effect_free(op.name)
 
 
 class _Builder:

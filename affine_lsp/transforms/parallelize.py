@@ -198,8 +198,8 @@ def memory_effect_reason(loop: Operation) -> str | None:
             return f"'{op.name}' frees a memref allocated outside the loop"
         if op.name in ("affine.prefetch", "affine.dma_start", "affine.dma_wait"):
             return f"'{op.name}' has memory effects"
-        if unknown_effects(op):
-            return f"'{op.name}' may have side effects"
+        if unknown_effects(op) and not op_traits.unknown_extent_accesses(op):
+            return f"'{op.name}' may have side effects"  # (else: accesses of unknown extent, in the dependences)
     return None
 
 

@@ -181,20 +181,8 @@ TYPE_CONSTRAINTS: dict[str, Callable[[Type], bool]] = {
 def _group_sizes(op: Operation, info: op_registry.OpInfo) -> list[int] | None:
     """How many of ``op``'s operands each ODS operand group holds (None
     when it cannot be told)."""
-    kinds = [g.kind for g in info.operands]
-    n = len(op.operands)
-    if info.operand_segments:
-        values = getattr(op.attributes.get("operandSegmentSizes"), "values", None)
-        if values is None or len(values) != len(kinds) or not all(isinstance(v, int) for v in values):
-            return None
-        return list(values)
-    varying = [i for i, k in enumerate(kinds) if k != "1"]
-    fixed = len(kinds) - len(varying)
-    if not varying:
-        return [1] * len(kinds) if n == fixed else None
-    if len(varying) == 1:
-        return [n - fixed if i in varying else 1 for i in range(len(kinds))] if n >= fixed else None
-    return None  # several variadic groups without segment sizes (SameVariadicOperandSize): not modelled
+    values = getattr(op.attributes.get("operandSegmentSizes"), "values", None)
+    return info.operand_group_sizes(len(op.operands), values)
 
 
 def _operand_type_message(op: Operation, info: op_registry.OpInfo) -> str | None:

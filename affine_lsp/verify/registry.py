@@ -101,6 +101,13 @@ def is_unregistered(op: Operation) -> bool:
     return r
 
 
+def _forget() -> None:
+    """The user's ops changed (:func:`affine_lsp.ir.op_registry.add_ops`)."""
+    global _isolated_names
+    _UNREGISTERED.clear()
+    _isolated_names = None
+
+
 def is_affine_scope(op: Operation) -> Tri:
     if not op.known:
         return None
@@ -108,6 +115,7 @@ def is_affine_scope(op: Operation) -> Tri:
 
 
 _isolated_names: frozenset[str] | None = None
+op_registry.on_change(_forget)
 
 
 def is_isolated(op: Operation) -> Tri:
