@@ -174,15 +174,16 @@ def load_dialects(args: argparse.Namespace) -> list[str]:
     for the rest of the process; the lines of their problems (a ``.td``
     that llvm-tblgen does not process, a project file that cannot be read:
     ``PATH: error: MESSAGE``, llvm-tblgen's message included)."""
-    td, include, exe = getattr(args, "td", None) or [], getattr(args, "include", None) or [], getattr(args, "tblgen", "") or ""
     if not hasattr(args, "td"):
-        return []
-    from affine_lsp.ods import project_file, user_dialects
+        return []  # a command that reads no MLIR
+    td, include, exe = args.td or [], args.include or [], args.tblgen or ""
+    from affine_lsp.ods import project_file
+    from affine_lsp.ods.dialect_set import DialectSet
 
-    sets: list[user_dialects.DialectSet] = []
+    sets: list[DialectSet] = []
     lines: list[str] = []
     if td:
-        sets.append(user_dialects.DialectSet.of(td, include, tblgen=exe, origin="--td"))
+        sets.append(DialectSet.of(td, include, tblgen=exe, origin="--td"))
     seen: set[str] = set()
     for path in _input_paths(args):
         found = project_file.find(path)
@@ -193,9 +194,12 @@ def load_dialects(args: argparse.Namespace) -> list[str]:
             lines.append(found.problem.line())
         ds = found.dialects
         if ds:
-            sets.append(user_dialects.DialectSet.of(list(ds.td), [*ds.include, *include], tblgen=exe, origin=found.path))
-    for ds in sets:
-        lines.extend(p.line() for p in user_dialects.load(ds).problems)
+            sets.append(DialectSet.of(list(ds.td), [*ds.include, *include], tblgen=exe, origin=found.path))
+    if sets:
+        from affine_lsp.ods import user_dialects
+
+        for ds in sets:
+            lines.extend(p.line() for p in user_dialects.load(ds).problems)
     return lines
 
 

@@ -19,8 +19,6 @@ import json
 import os
 from pathlib import Path
 
-from affine_lsp.atomic_write import write_atomic
-
 SCHEMA = 1
 """Bumped when the shape of an entry changes."""
 
@@ -94,6 +92,8 @@ def write(td: str, includes: list[str], deps: list[str], formats: dict, facts: d
     entry = {"schema": SCHEMA, "td": td, "includes": includes, "files": files, "digest": digest, "formats": formats, "facts": facts}
     path = entry_path(td, includes)
     if path is not None and all(files.values()):
+        from affine_lsp.atomic_write import write_atomic
+
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(path, json.dumps(entry, separators=(",", ":")).encode(), fsync=False)

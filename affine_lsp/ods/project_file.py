@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import os
 import threading
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from affine_lsp.ods.user_dialects import DialectSet, Problem
+from affine_lsp.ods.dialect_set import DialectSet, Problem
 
 PROJECT_FILE = "affine-lsp.toml"
 PYPROJECT = "pyproject.toml"
@@ -75,6 +74,8 @@ def read(path: str) -> ProjectDialects | None:
 
 
 def _parse(path: str) -> ProjectDialects | None:
+    import tomllib
+
     empty = DialectSet(())
     try:
         with open(path, "rb") as f:

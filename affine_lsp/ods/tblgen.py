@@ -13,13 +13,10 @@ data (``scripts/op_traits_td.py``, ``scripts/gen_op_formats.py``).
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shutil
 import site
-import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -109,6 +106,10 @@ def dump(td: str, includes: list[str], exe: str, timeout: float = TIMEOUT_S) -> 
     """``llvm-tblgen --dump-json -I ... td``: its records and the files it
     read, or tblgen's message (a syntax error, a missing include, a program
     that does not run, a timeout). Never raises."""
+    import json
+    import subprocess
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="affine-lsp-tblgen-") as tmp:
         out, dep = os.path.join(tmp, "records.json"), os.path.join(tmp, "records.d")
         args = [exe, "--dump-json"]

@@ -30,49 +30,14 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from affine_lsp.ods import dialect_cache, formats, tblgen, td_facts
+from affine_lsp.ods.dialect_set import DialectSet, Problem
 from affine_lsp.ods.td_records import formats_of
 
 INSTALL_HINT = 'pip install "affine-lsp[dialects]"'
-
-
-@dataclass(frozen=True)
-class DialectSet:
-    """``.td`` files and include folders (absolute paths), and the
-    ``llvm-tblgen`` to run (``""``: found, see :func:`tblgen.find_tblgen`).
-    ``origin`` says where the set was named (for messages)."""
-
-    td: tuple[str, ...]
-    include: tuple[str, ...] = ()
-    tblgen: str = ""
-    origin: str = field(default="", compare=False)
-
-    @staticmethod
-    def of(td: list[str], include: list[str], base: str = "", tblgen: str = "", origin: str = "") -> DialectSet:
-        """A set from paths relative to ``base`` (the current folder when empty)."""
-
-        def absolute(p: str) -> str:
-            p = os.path.expanduser(p)
-            return os.path.normpath(p if os.path.isabs(p) else os.path.join(base or os.getcwd(), p))
-
-        return DialectSet(tuple(dict.fromkeys(absolute(p) for p in td)), tuple(dict.fromkeys(absolute(p) for p in include)), tblgen, origin)
-
-    def __bool__(self) -> bool:
-        return bool(self.td)
-
-
-@dataclass(frozen=True)
-class Problem:
-    """A ``.td`` file that gave no ops: llvm-tblgen's message."""
-
-    td: str
-    message: str
-
-    def line(self) -> str:
-        """``PATH: error: MESSAGE``, as the CLI prints its input errors."""
-        return f"{self.td}: error: {self.message}"
+__all__ = ["DialectSet", "Loaded", "Problem", "fingerprint", "load", "loaded", "release", "summary"]
 
 
 @dataclass
