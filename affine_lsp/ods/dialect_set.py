@@ -19,19 +19,26 @@ class DialectSet:
     include: tuple[str, ...] = ()
     tblgen: str = ""
     origin: str = field(default="", compare=False)
+    irdl: tuple[str, ...] = ()  # IRDL files (--irdl-file): their dialects' op names (affine_lsp/ods/irdl.py)
 
     @staticmethod
-    def of(td: list[str], include: list[str], base: str = "", tblgen: str = "", origin: str = "") -> DialectSet:
+    def of(td: list[str], include: list[str], base: str = "", tblgen: str = "", origin: str = "", irdl: list[str] | None = None) -> DialectSet:
         """A set from paths relative to ``base`` (the current folder when empty)."""
 
         def absolute(p: str) -> str:
             p = os.path.expanduser(p)
             return os.path.normpath(p if os.path.isabs(p) else os.path.join(base or os.getcwd(), p))
 
-        return DialectSet(tuple(dict.fromkeys(absolute(p) for p in td)), tuple(dict.fromkeys(absolute(p) for p in include)), tblgen, origin)
+        return DialectSet(
+            tuple(dict.fromkeys(absolute(p) for p in td)),
+            tuple(dict.fromkeys(absolute(p) for p in include)),
+            tblgen,
+            origin,
+            tuple(dict.fromkeys(absolute(p) for p in irdl or [])),
+        )
 
     def __bool__(self) -> bool:
-        return bool(self.td)
+        return bool(self.td or self.irdl)
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ the table is passed over)::
 
     td = ["include/MyDialect/MyOps.td"]   # paths relative to the file
     include = ["include"]
+    irdl = ["dialects/cmath.irdl.mlir"]   # IRDL files, as --irdl-file
 
 The CLI (every command that reads MLIR) and the server read it the same way.
 It names no program: ``llvm-tblgen`` is found (:mod:`affine_lsp.ods.tblgen`)
@@ -93,8 +94,9 @@ def _parse(path: str) -> ProjectDialects | None:
             return None
     td, p1 = _strings(table, "td", path)
     include, p2 = _strings(table, "include", path)
+    irdl, p3 = _strings(table, "irdl", path)
     base = os.path.dirname(os.path.abspath(path))
-    return ProjectDialects(path, DialectSet.of(td, include, base, origin=path), p1 or p2)
+    return ProjectDialects(path, DialectSet.of(td, include, base, origin=path, irdl=irdl), p1 or p2 or p3)
 
 
 def find(start: str) -> ProjectDialects | None:

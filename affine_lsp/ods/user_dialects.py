@@ -127,6 +127,16 @@ def _load(ds: DialectSet) -> Loaded:
             ops.setdefault(k, v)
         for k, v in entry["facts"].items():
             facts.setdefault(k, v)
+    for path in ds.irdl:
+        from affine_lsp.ods.irdl import facts_of_irdl
+
+        got, problem = facts_of_irdl(path)
+        if problem is not None:
+            problems.append(problem)
+            continue
+        digests.append(str(dialect_cache.file_sha(path)))
+        for k, v in got.items():
+            facts.setdefault(k, v)
     held_formats = {n for g in _LOADED.values() for n in g.formats}  # another set's ops stay its own (the first loaded gives them)
     held_facts = {n for g in _LOADED.values() for n in g.facts}
     added = formats.add_formats({k: v for k, v in ops.items() if k not in held_formats})

@@ -48,6 +48,7 @@ def dialect_set(uri: str, settings: Settings, folders: list[str] | None = None) 
     path = uri_path(uri)
     td: list[str] = []
     include: list[str] = []
+    irdl: list[str] = []
     problems: list[Problem] = []
     if path is not None:
         found = project_file.find(path)
@@ -56,6 +57,7 @@ def dialect_set(uri: str, settings: Settings, folders: list[str] | None = None) 
                 problems.append(found.problem)
             td.extend(found.dialects.td)
             include.extend(found.dialects.include)
+            irdl.extend(found.dialects.irdl)
     if settings.dialects_td or settings.dialects_include:
         base = next((f for f in folders if path is not None and (path + os.sep).startswith(f.rstrip(os.sep) + os.sep)), folders[0] if folders else "")
         extra = DialectSet.of(list(settings.dialects_td), list(settings.dialects_include), base)
@@ -64,7 +66,7 @@ def dialect_set(uri: str, settings: Settings, folders: list[str] | None = None) 
         td.extend(extra.td)
         include.extend(extra.include)
     exe = settings.dialects_tblgen if settings.workspace_trusted else ""
-    return DialectSet.of(td, include, tblgen=exe, origin=uri), problems
+    return DialectSet.of(td, include, tblgen=exe, origin=uri, irdl=irdl), problems
 
 
 _EARLY: dict[str, DialectSet] = {}
