@@ -214,3 +214,25 @@ def test_irdl_file_registers_its_dialect(tmp_path: Path) -> None:
         exe, env = found
         assert subprocess.run([str(exe), f"--irdl-file={IRDL / 'cmath.irdl.mlir'}", use], capture_output=True, env=env).returncode == 0
         assert subprocess.run([str(exe), use], capture_output=True, env=env).returncode == 1
+
+
+def test_editor_settings_of_the_dialects(tmp_path: Path) -> None:
+    """``affineLsp.dialects``: relative ``.td`` paths are the workspace
+    folder's; ``tblgen`` names a program: an absolute path, and not used in
+    an untrusted folder."""
+    from affine_lsp.server.dialects import dialect_set
+    from affine_lsp.server.settings import Settings
+
+    problems: list[str] = []
+    s = Settings().merged({"dialects": {"td": ["d/My.td"], "include": "inc", "tblgen": "bin/llvm-tblgen"}}, problems)
+    assert s.dialects_td == ("d/My.td",) and s.dialects_include == ("inc",) and s.dialects_tblgen == ""
+    assert problems == ["affineLsp.dialects.tblgen must be an absolute path; 'bin/llvm-tblgen' is ignored"]
+    s = s.merged({"dialects": {"tblgen": "/opt/llvm/bin/llvm-tblgen"}})
+    doc = (tmp_path / "a.mlir").as_uri()
+    ds, found = dialect_set(doc, s, [str(tmp_path)])
+    assert found == [] and ds.td == (str(tmp_path / "d" / "My.td"),) and ds.include == (str(tmp_path / "inc"),)
+    assert ds.tblgen == "/opt/llvm/bin/llvm-tblgen"
+    ds, _ = dialect_set(doc, s.merged({"trusted": False}), [str(tmp_path)])
+    assert ds.tblgen == ""
+    _, found = dialect_set("untitled:Untitled-1", s, [])
+    assert [p.message for p in found] == ["a relative path needs a workspace folder; use an absolute path"]

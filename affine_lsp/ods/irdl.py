@@ -26,7 +26,6 @@ def facts_of_irdl(path: str) -> tuple[dict[str, dict], Problem | None]:
     """``{"cmath.norm": {"summary": ""}, ...}`` of the IRDL file ``path``, or
     why it gives none (it cannot be read, it has errors, it defines no
     dialect)."""
-    from affine_lsp import diagnostics
     from affine_lsp.syntax.document import Document
 
     try:
@@ -37,7 +36,8 @@ def facts_of_irdl(path: str) -> tuple[dict[str, dict], Problem | None]:
     doc = Document(text, uri=path)
     errors = [n for n in doc.notes() if n.severity == "error"]
     if errors:
-        return {}, Problem(path, f"not a valid IRDL file: {diagnostics.format_text(path, doc, errors[:1]).splitlines()[0]}")
+        line, col = doc.lines.position(errors[0].span.start)
+        return {}, Problem(path, f"not a valid IRDL file: {path}:{line + 1}:{col + 1}: error: {errors[0].message}")
     out: dict[str, dict] = {}
 
     def walk(op: object, dialect: str | None) -> None:
