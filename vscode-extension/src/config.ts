@@ -261,6 +261,10 @@ export function serverConfiguration(section: unknown, trusted: boolean = isWorks
     result.toolchain = trusted
         ? { ...toolchain, mlirBin: userLevel<string>(c, 'toolchain.mlirBin', '', notes) ?? '' }
         : { mlirBin: '', timeAfter: '' };
+    // dialects.td/include name files llvm-tblgen reads, as the server reads the folder's .mlir
+    // files: a workspace may set them. dialects.tblgen names a program: user level, trusted only.
+    const dialects = typeof result.dialects === 'object' && result.dialects !== null ? (result.dialects as Record<string, unknown>) : {};
+    result.dialects = { ...dialects, tblgen: trusted ? (userLevel<string>(c, 'dialects.tblgen', '', notes) ?? '') : '' };
     if (!trusted) {
         result.trusted = false;
     } else {

@@ -99,6 +99,8 @@ before(() => {
                 'affineLsp.server.pythonPath': '${workspaceFolder}/evil/python',
                 'affineLsp.toolchain.mlirBin': path.join(folder, 'tools', 'bin'),
                 'affineLsp.server.extraArgs': ['--log-file', path.join(markers, 'log-file')],
+                'affineLsp.dialects.tblgen': path.join(folder, 'tools', 'bin', 'mlir-opt'),
+                'affineLsp.dialects.td': ['include/MyOps.td'],
             },
             null,
             2,
@@ -258,6 +260,7 @@ for (const editorFilters of [true, false]) {
         const sent = serverConfiguration(fake.sectionObject('affineLsp')) as Record<string, unknown>;
         assert.equal(sent.trusted, false);
         assert.deepEqual(sent.toolchain, { mlirBin: '', timeAfter: '' });
+        assert.equal((sent.dialects as { tblgen: string }).tblgen, '', 'the workspace chose llvm-tblgen');
         assert.equal(readInitializationOptions([]).trusted, false);
     });
 
@@ -269,8 +272,14 @@ for (const editorFilters of [true, false]) {
         assert.equal(s.pythonPath, '');
         assert.deepEqual(s.extraArgs, []);
         assertNoWorkspaceValues(s.notes);
-        const sent = serverConfiguration(fake.sectionObject('affineLsp')) as { toolchain: { mlirBin: string }; trusted?: boolean };
+        const sent = serverConfiguration(fake.sectionObject('affineLsp')) as {
+            toolchain: { mlirBin: string };
+            dialects: { tblgen: string; td: string[] };
+            trusted?: boolean;
+        };
         assert.equal(sent.toolchain.mlirBin, '', 'the workspace chose the toolchain');
+        assert.equal(sent.dialects.tblgen, '', 'the workspace chose llvm-tblgen');
+        assert.deepEqual(sent.dialects.td, ['include/MyOps.td'], 'the .td files are data the workspace may name');
         assert.equal(sent.trusted, undefined);
         assert.equal(readInitializationOptions([]).trusted, undefined);
     });
