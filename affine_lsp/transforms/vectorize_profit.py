@@ -26,7 +26,10 @@ pays only where LLVM cannot, and the model says which case a plan is in
   - a loop with loops inside (outer-loop vectorization): LLVM vectorizes
     only innermost loops; here ``N`` iterations of the outer loop run the
     inner loops together, each access unit-stride or invariant along it
-    (the ``j`` loop around the ``k`` reduction of a matrix product).
+    (the ``j`` loop around the ``k`` reduction of a matrix product);
+    full over a loop of :data:`FULL_VECTORS` vectors or more, or whatever
+    its length when its inner loop accumulates in ``iter_args`` (a
+    register tile: the accumulators are loaded once per inner loop).
 """
 
 from __future__ import annotations
@@ -54,7 +57,10 @@ REDUCTION_SPEEDUP = 2.0
 
 
 def _outer_speedup(plan: VectorPlan) -> float:
-    if plan.trip_count is None:
+    """Full when the loop is long, or when its inner loop accumulates in
+    registers (``iter_args`` carried as vectors: a register tile, whose
+    set-up, loading the accumulators, is paid once per inner loop)."""
+    if plan.trip_count is None or plan.vector_args:
         return OUTER_SPEEDUP
     share = min(1.0, plan.trip_count / (plan.vf * FULL_VECTORS))
     return 1.0 + (OUTER_SPEEDUP - 1.0) * share
