@@ -241,31 +241,68 @@ def _then(text: str, start: int, end: int, comp: Composition, step_fn) -> Compos
     return Composition(region, [*comp.steps, step], comp.declined + declined)
 
 
-def compositions(text: str, start: int, end: int, region: str) -> list[Composition]:
+class Budget:
+    """A deadline on the candidate compositions, in CPU seconds of this
+    process (``time.process_time()``: the same answer on a loaded machine;
+    None: no deadline). Once it has passed, no further candidate is
+    built: the answer is the best among those built (each valid: every step
+    went through the safety net); ``skipped`` counts the others."""
+
+    def __init__(self, seconds: float | None) -> None:
+        import time
+
+        self.seconds = seconds
+        self.deadline = None if seconds is None else time.process_time() + seconds
+        self.skipped = 0
+
+    def spent(self) -> bool:
+        import time
+
+        return self.deadline is not None and time.process_time() > self.deadline
+
+
+def compositions(text: str, start: int, end: int, region: str, budget: Budget | None = None) -> list[Composition]:
     """The candidate compositions on ``region`` (the replacement of
     ``text[start:end]``): none, vectorize, unroll-and-jam, unroll-and-jam
     then vectorize (the last only when unroll-and-jam applies), each with
     the register accumulators of :mod:`.accumulate` before vectorization
     where there are some (a reduction in ``iter_args`` is one that
     vectorizes with a vector accumulator)."""
+    budget = budget or Budget(None)
     base = Composition(region)
-    out = [base, _then(text, start, end, base, _vectorize)]
-    acc = _then(text, start, end, base, _accumulate)
-    if acc.steps:
-        out += [acc, _then(text, start, end, acc, _vectorize)]
-    uj = _then(text, start, end, base, _unroll_jam)
-    if uj.steps:
-        out += [uj, _then(text, start, end, uj, _vectorize)]
-        ujacc = _then(text, start, end, uj, _accumulate)
-        if len(ujacc.steps) > len(uj.steps):
-            out += [ujacc, _then(text, start, end, ujacc, _vectorize)]
+    out = [base]
+    # (the composition extended, the step): in order, each built from an
+    # earlier one; past the budget, the rest are skipped
+    plan: list[tuple[str, str, object]] = [  # the longest composition first: it is most often the best
+        ("base", "uj", _unroll_jam),
+        ("uj", "ujacc", _accumulate),
+        ("ujacc", "ujaccvec", _vectorize),
+        ("base", "acc", _accumulate),
+        ("acc", "accvec", _vectorize),
+        ("base", "vec", _vectorize),
+        ("uj", "ujvec", _vectorize),
+    ]
+    built: dict[str, Composition] = {"base": base}
+    for k, (src, name, step) in enumerate(plan):
+        prev = built.get(src)
+        if prev is None or (src != "base" and len(prev.steps) <= len(built.get(_parent(plan, src), base).steps)):
+            continue  # the step before did nothing: this candidate would be another's
+        if budget.spent():
+            budget.skipped = len(plan) - k
+            break
+        built[name] = _then(text, start, end, prev, step)
+        out.append(built[name])
     return out
 
 
-def best_composition(text: str, start: int, end: int, region: str) -> Composition:
+def _parent(plan: list[tuple[str, str, object]], name: str) -> str:
+    return next(src for src, n, _ in plan if n == name)
+
+
+def best_composition(text: str, start: int, end: int, region: str, budget: Budget | None = None) -> Composition:
     """The composition predicted fastest (ties: the first, i.e. the fewest
     steps). Its ``declined`` lists what the models declined on the base."""
-    cands = compositions(text, start, end, region)
+    cands = compositions(text, start, end, region, budget)
     best = cands[0]
     for c in cands[1:]:
         if c.speedup > best.speedup + 1e-9:
