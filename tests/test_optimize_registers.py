@@ -33,8 +33,10 @@ from tests import oracle
 from tests.test_tile_exec import run_variants
 from tests.test_vectorize_harness import needs_runner
 
-REDUCTIONS = """func.func @gesummv(%alpha: f64, %beta: f64, %A: memref<64x64xf64>, %B: memref<64x64xf64>, %tmp: memref<64xf64>, %x: memref<64xf64>, %y: memref<64xf64>) {
+REDUCTIONS = """func.func @gesummv(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %tmp: memref<64xf64>, %x: memref<64xf64>, %y: memref<64xf64>) {
   %zero = arith.constant 0.0 : f64
+  %alpha = arith.constant 1.5 : f64
+  %beta = arith.constant 1.25 : f64
   affine.for %i = 0 to 64 {
     affine.store %zero, %tmp[%i] : memref<64xf64>
     affine.store %zero, %y[%i] : memref<64xf64>

@@ -140,8 +140,8 @@ def _vectorize(full: str, start: int, stop: int) -> tuple[str, Step | None, list
                 width = VECTOR_WIDTH
                 if wide != VECTOR_WIDTH and _accumulates_inside(lp):
                     try:
-                        analyze(lp, wide)
-                        width = wide
+                        if predict(analyze(lp, wide)).profitable:  # not a remainder loop shorter than the wide vector
+                            width = wide
                     except Rejected:
                         pass
                 try:
