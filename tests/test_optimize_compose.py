@@ -98,9 +98,11 @@ def test_the_models_pick_unroll_and_jam_and_vectorization_and_explain_them() -> 
     done = list(_messages(outcomes).values())
     assert len(done) == 3, [o.message for o in outcomes]
     mv, conv, mm = done
-    assert "unroll-and-jam by 4 of %i" in mv and "vectorize" not in mv
+    # mv: the four rows' accumulators in registers, then a vector reduction each
+    assert "unroll-and-jam by 4 of %i" in mv and "accumulators of %j: 4 accumulator(s)" in mv and "vectorize (VF 8) of %j: float reduction" in mv
     assert "unroll-and-jam by 4 of %i" in conv and "vectorize (VF 8) of %j: outer-loop vectorization" in conv
-    assert "tiled 8x8x32" in mm and "unroll-and-jam by 4 of %i:" in mm
+    # mm: a register tile (k innermost in the point loops, its tile as long as the vector loop's)
+    assert "tiled 8x45x32" in mm and "unroll-and-jam by 4 of %i:" in mm and "accumulators of %k" in mm
     # the full tiles of mm are generated apart: their point loop %i (the
     # original name kept) runs from %i_t, without min, unrolled and jammed
     body = new[new.index("func.func @mm") :]

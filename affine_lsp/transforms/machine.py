@@ -1,4 +1,4 @@
-"""The machine the cost models predict for: data-cache sizes.
+"""The machine the cost models predict for: data-cache sizes, vector registers.
 
 Read once from Linux's sysfs (``/sys/devices/system/cpu/cpu0/cache/index*``:
 ``level``, ``type``, ``size``); where that is missing or unreadable (other
@@ -9,6 +9,11 @@ instead: to predict for the machine the code will run on, and so that the
 tests do not depend on the machine they run on (``tests/conftest.py`` sets
 it). The source is recorded so that a prediction can say which sizes it
 used.
+
+The vector registers (how many, how wide) come from the x86 flags of
+``/proc/cpuinfo`` (``avx512f``: 32 of 512 bits; ``avx``: 16 of 256 bits;
+otherwise 16 of 128 bits, SSE2 or NEON); ``AFFINE_LSP_VECTOR_REGISTERS``
+(``COUNTxBITS``, e.g. ``16x256``) names another machine's.
 """
 
 from __future__ import annotations
@@ -92,3 +97,42 @@ def human_bytes(n: int) -> str:
     if n >= 1024:
         return f"{n / 1024:.0f} KiB"
     return f"{n} B"
+
+
+CPUINFO = Path("/proc/cpuinfo")
+
+
+@dataclass(frozen=True, slots=True)
+class VectorRegisters:
+    count: int
+    bits: int
+    source: str  # "cpuinfo", "defaults" or "AFFINE_LSP_VECTOR_REGISTERS"
+
+
+def read_vector_registers(path: Path = CPUINFO) -> VectorRegisters:
+    """The vector registers of the CPU described in ``path`` (its first ``flags`` line)."""
+    try:
+        text = path.read_text()
+    except OSError:
+        return VectorRegisters(16, 128, "defaults")
+    for line in text.splitlines():
+        if line.startswith("flags"):
+            flags = set(line.split(":", 1)[-1].split())
+            if "avx512f" in flags:
+                return VectorRegisters(32, 512, "cpuinfo")
+            if "avx" in flags:
+                return VectorRegisters(16, 256, "cpuinfo")
+            return VectorRegisters(16, 128, "cpuinfo")
+    return VectorRegisters(16, 128, "defaults")
+
+
+@lru_cache(maxsize=1)
+def vector_registers() -> VectorRegisters:
+    """The vector registers the models predict for (read once):
+    ``AFFINE_LSP_VECTOR_REGISTERS`` when it is set and well formed, else this
+    machine's."""
+    spec = os.environ.get("AFFINE_LSP_VECTOR_REGISTERS", "")
+    count, _, bits = spec.lower().partition("x")
+    if count.isdigit() and bits.isdigit() and int(count) > 0 and int(bits) >= 64:
+        return VectorRegisters(int(count), int(bits), "AFFINE_LSP_VECTOR_REGISTERS")
+    return read_vector_registers()

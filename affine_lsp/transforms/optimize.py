@@ -36,7 +36,7 @@ from affine_lsp.ir.core import Operation
 from affine_lsp.transforms import optimize_stencil
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
 from affine_lsp.transforms.optimize_codegen import Codegen
-from affine_lsp.transforms.optimize_compose import Composition, best_composition, summary
+from affine_lsp.transforms.optimize_compose import Budget, Composition, best_composition, summary
 from affine_lsp.transforms.optimize_model import NestModel, Refused, build_model
 from affine_lsp.transforms.optimize_schedule import Schedule, compute, is_identity, stride_counts, strided_made_unit, violations
 from affine_lsp.transforms.profitability import Prediction
@@ -53,6 +53,16 @@ STRIDED_TO_UNIT_SPEEDUP = 4.0
 walked an array across cache lines and now walks every access unit-stride or
 invariant (measured on ``bench/kernels`` with ``--no-compose``: mvt 5.3x,
 gemver 3.9x, 2mm/3mm/trmm 5.3x with tiling; see docs/optimize.md)."""
+MIN_PREDICTED_SPEEDUP = 1.1
+"""The smallest predicted speedup worth a rewrite: below it the nest is left
+alone. A smaller gain is within the noise of the measurements the models
+are calibrated on (the runtime benchmark's original against itself varies
+by up to 7%), so the model cannot tell it from a loss."""
+BUDGET_S = 2.0
+"""Seconds the composition of one group of nests may take by default
+(``--budget``): past it, the best candidate built so far is the answer
+(:class:`.optimize_compose.Budget`). isl's scheduler has its own bound,
+:data:`.optimize_schedule.SCHEDULE_TIMEOUT_S`."""
 MAX_STATEMENTS = 40
 """isl's scheduler is not bounded by the operation budget: larger groups are left alone."""
 MAX_DEPTH = 16
@@ -136,6 +146,8 @@ def _predict(model: NestModel, sched: Schedule) -> Prediction:
     elif after > before + 1e-9:
         speed *= 1.0 + 2.0 * (after - before)
         why.append(f"{after:.0%} of the accesses unit-stride or invariant along the innermost loop (was {before:.0%})")
+    elif after < before - 1e-9 and any(b.register for b in sched.bands):
+        why.append("register tile: the reduction member innermost (its written elements stay in registers), the vector member around it")
     elif after < before - 1e-9:
         speed *= 1.0 - (before - after)
         why.append(f"only {after:.0%} of the accesses unit-stride or invariant along the innermost loop (was {before:.0%})")
@@ -170,6 +182,7 @@ def plan_optimize(
     parallel: bool = False,
     compose: bool = True,
     context: tuple[str, int] | None = None,
+    budget: float | None = BUDGET_S,
 ) -> OptimizePlan:
     """How to rewrite the nests ``roots`` (consecutive top-level nests of one
     function), or why they are left alone. With ``compose``, unroll-and-jam
@@ -180,7 +193,10 @@ def plan_optimize(
     compositions, ``parallel``) run on instead of ``text``, and the shift of
     its offsets (``text`` offset = its offset + shift), e.g. the function with
     its environment (:func:`.rewrite.function_context`): the same answer as on
-    the whole text, without re-parsing a large file's other functions."""
+    the whole text, without re-parsing a large file's other functions.
+
+    ``budget``: seconds the compositions may take (None: no bound); past
+    it, the best one built so far, said in the explanation."""
     roots = list(roots)
     ctext, shift = context if context is not None else (text, 0)
     plan = OptimizePlan(roots)
@@ -235,7 +251,10 @@ def plan_optimize(
     try:
         if not force or plan.reason is not None:  # the original order, composed: when the schedule gains nothing, or less, or is refused
             bases.append((text[start:end], 1.0, None))
-        schedule_kept = _choose(plan, ctext, shift, bases, pred, compose)
+        clock = Budget(budget)
+        schedule_kept = _choose(plan, ctext, shift, bases, pred, compose, clock, force)
+        if clock.skipped:
+            plan.explain.append(f"budget: {budget:g} s spent; {clock.skipped} candidate composition(s) not tried (the best of those tried is kept)")
         if plan.ok and parallel and schedule_kept and time_tiles_only:
             plan.explain.append("--parallel: no loop outside the time tiles is parallel (left sequential: its point loops are too short for threads)")
         elif plan.ok and parallel:
@@ -245,7 +264,16 @@ def plan_optimize(
     return plan
 
 
-def _choose(plan: OptimizePlan, text: str, shift: int, bases: Sequence[tuple[str, float, Prediction | None]], pred: Prediction | None, compose: bool) -> bool:
+def _choose(
+    plan: OptimizePlan,
+    text: str,
+    shift: int,
+    bases: Sequence[tuple[str, float, Prediction | None]],
+    pred: Prediction | None,
+    compose: bool,
+    budget: Budget,
+    force: bool = False,
+) -> bool:
     """Fill ``plan`` with the base (the new schedule, the original order) and
     the composition predicted fastest, or say why the nests are left alone.
     ``plan.reason`` set on entry: the scheduler refused the nests (only the
@@ -257,7 +285,7 @@ def _choose(plan: OptimizePlan, text: str, shift: int, bases: Sequence[tuple[str
     if not compose:
         chosen = (Composition(bases[0][0]), bases[0][1], bases[0][2]) if bases and bases[0][2] is not None else None
     else:
-        chosen = _best_base(text, start, end, bases)
+        chosen = _best_base(text, start, end, bases, budget)
     if chosen is None or (chosen[2] is None and not chosen[0].steps):
         if refused is None:
             if pred is not None and pred.unchanged:
@@ -268,6 +296,11 @@ def _choose(plan: OptimizePlan, text: str, shift: int, bases: Sequence[tuple[str
             plan.explain += _declined(chosen[0])
         return False
     comp, speed, sched_pred = chosen
+    if speed < MIN_PREDICTED_SPEEDUP and not force:
+        plan.reason = f"left alone: the best rewrite is predicted ~{speed:.2f}x, below {MIN_PREDICTED_SPEEDUP:g}x (not told from noise)"
+        if compose:
+            plan.explain += comp.explain() + _declined(comp)
+        return False
     plan.reason = None
     if compose:
         plan.explain.append("schedule: " + (f"none ({refused})" if refused is not None else _kept(sched_pred, pred)))
@@ -277,12 +310,15 @@ def _choose(plan: OptimizePlan, text: str, shift: int, bases: Sequence[tuple[str
     return sched_pred is not None
 
 
-def _best_base(text: str, start: int, end: int, bases: Sequence[tuple[str, float, Prediction | None]]) -> tuple[Composition, float, Prediction | None] | None:
+def _best_base(
+    text: str, start: int, end: int, bases: Sequence[tuple[str, float, Prediction | None]], budget: Budget
+) -> tuple[Composition, float, Prediction | None] | None:
     """Over the bases (the new schedule, the original order), the composition
-    predicted fastest, with its total predicted speedup."""
+    predicted fastest, with its total predicted speedup (within ``budget``:
+    a base reached past it is taken as it is)."""
     best: tuple[Composition, float, Prediction | None] | None = None
     for region, speed, sched_pred in bases:
-        comp = best_composition(text, start, end, region)
+        comp = best_composition(text, start, end, region, budget)
         total = speed * comp.speedup
         if best is None or total > best[1] + 1e-9:
             best = (comp, total, sched_pred)
@@ -354,6 +390,8 @@ def _explain(model: NestModel, sched: Schedule) -> list[str]:
         line = f"band {k}: {b.maps}"
         if b.tiled:
             line += f", tiled {'x'.join(map(str, b.tiled))}"
+        if b.register:
+            line += f"; register tile: point loops in the order of members {', '.join(map(str, b.register))}"
         par = [j for j, c in enumerate(b.coincident) if c]
         if par:
             line += f"; parallel member(s) {', '.join(map(str, par))}"
@@ -444,6 +482,7 @@ def optimize_document(
     force: bool = False,
     compose: bool = True,
     progress: Callable[[str, list[LoopOutcome]], None] | None = None,
+    budget: float | None = BUDGET_S,
 ) -> tuple[str, list[LoopOutcome], list[tuple[int, list[str], Prediction | None]]]:
     """Optimize the top-level nests starting on ``lines`` (1-based, one nest
     each), or every group of consecutive top-level nests of the functions
@@ -477,7 +516,7 @@ def optimize_document(
         ops = block.operations
         i = ops.index(op)
         roots = [o for o in ops[i:] if o.name == "affine.for"][: sizes[op.span.start]]
-        plan = plan_optimize(cur, roots, tile, force, parallel, compose)
+        plan = plan_optimize(cur, roots, tile, force, parallel, compose, budget=budget)
         planned[op.span.start] = plan
         return plan.edits() if plan.ok else (plan.reason or "")
 
@@ -561,10 +600,13 @@ def optimize_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], t
 
     if args.tile is not None and args.tile < 1:
         raise OptionError("--tile must be a positive integer", status=1)
+    if getattr(args, "budget", None) is not None and not args.budget > 0:
+        raise OptionError("--budget must be a positive number of seconds", status=1)
 
     def transform(text: str, lines: Sequence[int] | None, progress: Callable[[str, list[LoopOutcome]], None] | None = None) -> tuple[str, list[LoopOutcome]]:
+        budget = BUDGET_S if getattr(args, "budget", None) is None else args.budget
         new, outcomes, explains = optimize_document(
-            text, None if args.func else lines, args.func, args.tile, args.parallel, args.force, not args.no_compose, progress
+            text, None if args.func else lines, args.func, args.tile, args.parallel, args.force, not args.no_compose, progress, budget
         )
         if args.explain:
             for line, explain, pred in explains:

@@ -93,32 +93,73 @@ def _line(doc: object, op: Operation) -> int:
     return doc.lines.line_of(op.span.start) + 1  # type: ignore[attr-defined]
 
 
+def register_tile_width(element_bits: int = 64) -> int:
+    """The vectorization width of a register tile's vector loop (the loop
+    around an accumulation, :mod:`.accumulate`): with the unroll-and-jam
+    by :data:`UNROLL_JAM_FACTOR` around it, the accumulators take about a
+    quarter of the vector registers (two per row with 32 registers of 512
+    bits: 8 chains of fused multiply-adds, enough to hide their latency;
+    one per row with 16), never less than :data:`VECTOR_WIDTH`."""
+    from affine_lsp.transforms.machine import vector_registers
+
+    regs = vector_registers()
+    per_row = max(1, regs.count // (4 * UNROLL_JAM_FACTOR))
+    return max(VECTOR_WIDTH, per_row * regs.bits // element_bits)
+
+
+def _accumulates_inside(loop: Operation) -> bool:
+    """``loop``'s body holds a loop accumulating scalars in ``iter_args``
+    (a register tile's reduction loop, after :mod:`.accumulate`)."""
+    from affine_lsp.ir.types import FloatType, IntegerType
+
+    body = ForView(loop).body
+    return body is not None and any(
+        op.name == "affine.for" and ForView(op).iter_args and all(isinstance(a.type, (FloatType, IntegerType)) for a in ForView(op).iter_args)
+        for op in body.operations
+    )
+
+
 def _vectorize(full: str, start: int, stop: int) -> tuple[str, Step | None, list[str]]:
     """The loops of ``[start, stop)`` that ``vectorize --all`` picks,
-    vectorized; the step, and the loops declined with the reason."""
+    vectorized (by :func:`register_tile_width` around an accumulation
+    loop, by :data:`VECTOR_WIDTH` otherwise); the step, and the loops
+    declined with the reason."""
     from affine_lsp.transforms.vectorize import select_loops, vectorize_document
     from affine_lsp.transforms.vectorize_analysis import Rejected, analyze
     from affine_lsp.transforms.vectorize_profit import predict
 
     doc, loops = _region_loops(full, start, stop)
     inside = set(loops)
-    picked: list[tuple[int, str, Prediction]] = []
+    picked: list[tuple[int, str, Prediction, int]] = []
     declined: list[str] = []
+    wide = register_tile_width()
     for sec in doc.sections:  # type: ignore[attr-defined]
         chosen, why = select_loops(sec.module, VECTOR_WIDTH)
         for lp in chosen:
             if lp in inside:
+                width = VECTOR_WIDTH
+                if wide != VECTOR_WIDTH and _accumulates_inside(lp):
+                    try:
+                        if predict(analyze(lp, wide)).profitable:  # not a remainder loop shorter than the wide vector
+                            width = wide
+                    except Rejected:
+                        pass
                 try:
-                    picked.append((_line(doc, lp), _iv_name(lp), predict(analyze(lp, VECTOR_WIDTH))))
+                    picked.append((_line(doc, lp), _iv_name(lp), predict(analyze(lp, width)), width))
                 except Rejected as e:  # select_loops analysed it already: not expected
                     declined.append(f"vectorize {_iv_name(lp)}: {e.reason}")
         declined.extend(f"vectorize {_iv_name(lp)}: {reason}" for lp, reason in why.items() if lp in inside)
     if not picked:
         return full, None, declined
-    new, outcomes = vectorize_document(full, VECTOR_WIDTH, [ln for ln, _, _ in picked])
-    done = {o.line for o in outcomes if o.done}
-    declined.extend(f"vectorize: {o.message}" for o in outcomes if not o.done and o.line in {ln for ln, _, _ in picked})
-    step = Step(f"vectorize (VF {VECTOR_WIDTH})", [(iv, p) for ln, iv, p in picked if ln in done])
+    new = full
+    done: set[int] = set()
+    for width in sorted({w for *_, w in picked}, reverse=True):  # each width's loops (lines stay valid: vectorize keeps a loop's first line)
+        new, outcomes = vectorize_document(new, width, [ln for ln, _, _, w in picked if w == width])
+        done |= {o.line for o in outcomes if o.done}
+        declined.extend(f"vectorize: {o.message}" for o in outcomes if not o.done and o.line in {ln for ln, _, _, w in picked if w == width})
+    widths = {w for *_, w in picked if w != VECTOR_WIDTH}
+    name = f"vectorize (VF {VECTOR_WIDTH}" + "".join(f", {w} around accumulations" for w in sorted(widths)) + ")"
+    step = Step(name, [(iv, p) for ln, iv, p, _ in picked if ln in done])
     return (new, step, declined) if step.loops else (full, None, declined)
 
 
@@ -154,6 +195,41 @@ def _unroll_jam(full: str, start: int, stop: int) -> tuple[str, Step | None, lis
     return (new, step, declined) if step.loops else (full, None, declined)
 
 
+ACCUMULATOR_SPEEDUP = 1.3
+"""Predicted speedup of a reduction held in registers (:mod:`.accumulate`)
+instead of a store and a load per iteration on its critical path, before
+vectorization (which then predicts its own vector-accumulator gain)."""
+
+
+def _accumulate(full: str, start: int, stop: int) -> tuple[str, Step | None, list[str]]:
+    """Register accumulators (:mod:`.accumulate`) in the loops of
+    ``[start, stop)``: a loop-invariant element loaded and stored by a loop
+    and touched by nothing else in it goes to ``iter_args``."""
+    from affine_lsp.transforms.accumulate import accumulate_document, plan_accumulate
+
+    _, loops = _region_loops(full, start, stop)
+    picked: list[tuple[int, str, Prediction]] = []
+    for op in loops:
+        plan = plan_accumulate(op)
+        if not plan.pairs:
+            continue
+        elems = ", ".join(p.load.operands[0].name + "[...]" for p in plan.pairs)
+        pred = Prediction(
+            True,
+            f"{len(plan.pairs)} accumulator(s) in registers ({elems})",
+            "the reduction's loop-carried value stays in a register instead of a store and a load per iteration (LLVM cannot promote it: the memrefs may alias for it)",
+            speedup=ACCUMULATOR_SPEEDUP,
+        )
+        picked.append((op.span.start, _iv_name(op), pred))
+    if not picked:
+        return full, None, []
+    new, outcomes = accumulate_document(full, [off for off, _, _ in picked])
+    done = {o.offset for o in outcomes if o.done}
+    declined = [f"accumulate: {o.message}" for o in outcomes if not o.done]
+    step = Step("accumulators", [(iv, p) for off, iv, p in picked if off in done])
+    return (new, step, declined) if step.loops else (full, None, declined)
+
+
 def _then(text: str, start: int, end: int, comp: Composition, step_fn) -> Composition:  # type: ignore[no-untyped-def]
     """``comp`` followed by one more step (``comp`` itself when the step
     applies to nothing)."""
@@ -165,23 +241,68 @@ def _then(text: str, start: int, end: int, comp: Composition, step_fn) -> Compos
     return Composition(region, [*comp.steps, step], comp.declined + declined)
 
 
-def compositions(text: str, start: int, end: int, region: str) -> list[Composition]:
+class Budget:
+    """A deadline on the candidate compositions, in CPU seconds of this
+    process (``time.process_time()``: the same answer on a loaded machine;
+    None: no deadline). Once it has passed, no further candidate is
+    built: the answer is the best among those built (each valid: every step
+    went through the safety net); ``skipped`` counts the others."""
+
+    def __init__(self, seconds: float | None) -> None:
+        import time
+
+        self.seconds = seconds
+        self.deadline = None if seconds is None else time.process_time() + seconds
+        self.skipped = 0
+
+    def spent(self) -> bool:
+        import time
+
+        return self.deadline is not None and time.process_time() > self.deadline
+
+
+def compositions(text: str, start: int, end: int, region: str, budget: Budget | None = None) -> list[Composition]:
     """The candidate compositions on ``region`` (the replacement of
     ``text[start:end]``): none, vectorize, unroll-and-jam, unroll-and-jam
-    then vectorize (the last only when unroll-and-jam applies)."""
+    then vectorize (the last only when unroll-and-jam applies), each with
+    the register accumulators of :mod:`.accumulate` before vectorization
+    where there are some (a reduction in ``iter_args`` is one that
+    vectorizes with a vector accumulator)."""
+    budget = budget or Budget(None)
     base = Composition(region)
-    vec = _then(text, start, end, base, _vectorize)
-    uj = _then(text, start, end, base, _unroll_jam)
-    out = [base, vec, uj]
-    if uj.steps:
-        out.append(_then(text, start, end, uj, _vectorize))
+    out = [base]
+    # (the composition extended, the step): in order, each built from an
+    # earlier one; past the budget, the rest are skipped
+    plan: list[tuple[str, str, object]] = [  # the longest composition first: it is most often the best
+        ("base", "uj", _unroll_jam),
+        ("uj", "ujacc", _accumulate),
+        ("ujacc", "ujaccvec", _vectorize),
+        ("base", "acc", _accumulate),
+        ("acc", "accvec", _vectorize),
+        ("base", "vec", _vectorize),
+        ("uj", "ujvec", _vectorize),
+    ]
+    built: dict[str, Composition] = {"base": base}
+    for k, (src, name, step) in enumerate(plan):
+        prev = built.get(src)
+        if prev is None or (src != "base" and len(prev.steps) <= len(built.get(_parent(plan, src), base).steps)):
+            continue  # the step before did nothing: this candidate would be another's
+        if budget.spent():
+            budget.skipped = len(plan) - k
+            break
+        built[name] = _then(text, start, end, prev, step)
+        out.append(built[name])
     return out
 
 
-def best_composition(text: str, start: int, end: int, region: str) -> Composition:
+def _parent(plan: list[tuple[str, str, object]], name: str) -> str:
+    return next(src for src, n, _ in plan if n == name)
+
+
+def best_composition(text: str, start: int, end: int, region: str, budget: Budget | None = None) -> Composition:
     """The composition predicted fastest (ties: the first, i.e. the fewest
     steps). Its ``declined`` lists what the models declined on the base."""
-    cands = compositions(text, start, end, region)
+    cands = compositions(text, start, end, region, budget)
     best = cands[0]
     for c in cands[1:]:
         if c.speedup > best.speedup + 1e-9:
@@ -193,5 +314,5 @@ def best_composition(text: str, start: int, end: int, region: str) -> Compositio
 
 def summary(steps: list[Step]) -> str:
     """A few words for the action's title: ``unroll-and-jam x4, vectorized``."""
-    words = {"unroll-and-jam": f"unroll-and-jam x{UNROLL_JAM_FACTOR}", "vectorize": "vectorized"}
+    words = {"unroll-and-jam": "unroll-and-jam", "vectorize": "vectorized", "accumulators": "register accumulators"}
     return ", ".join(words[s.name.split(" ")[0]] for s in steps)

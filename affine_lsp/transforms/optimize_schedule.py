@@ -64,6 +64,7 @@ class BandInfo:
     tiled: list[int] | None
     vector: int | None  # the innermost member when it is unit-stride and parallel
     maps: str  # the band's partial schedule, as affine maps of the original loops
+    register: list[int] | None = None  # register tiling: the point loops' order (positions in ``order``), the reduction member innermost
 
 
 @dataclass
@@ -464,6 +465,9 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, o
         pays = optimize_stencil.time_tiling_pays(model, _member_extents(model, partial)) if auto_time else _tiling_pays(model, node, partial, min_bytes)
         if permutable and n >= 2 and tile > 1 and _extents_exceed(node, tile) and pays:
             tiles = [tile] * (n - 1) + [tile * INNER_TILE_FACTOR if vector is not None else tile]
+            reg = register_order(model, partial, info.coincident, vector) if not time_band else None
+            if reg is not None:
+                tiles = register_tile_sizes(tiles, reg, info.coincident, _member_extents(model, partial), INNER_TILE_FACTOR)
             if auto_time:
                 tiles = optimize_stencil.tile_sizes(model, _member_extents(model, partial))
             sizes = isl.MultiVal.zero(node.band_get_space())
@@ -475,6 +479,9 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, o
             if not time_band:  # a skewed time tile's full part is no simpler, and its isolated code ran 0.6x on jacobi-1d
                 node = _isolate_full_tiles(node, tiles)
             node = node.child(0)  # the point band: its order is set; leave its subtree as is
+            if reg is not None:
+                node = _reorder_band(node, reg, [info.coincident[k] for k in reg])
+                info.register = reg
             for k in range(n):  # guards of partial tiles and of fused statements are hoisted out of the point loops
                 node = node.band_member_set_ast_loop_type(k, isl.ast_loop_type.separate)
             if time_band:
@@ -483,6 +490,61 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, o
         out.bands.append(info)
     for k in range(node.n_children()):
         node = _walk(node.child(k), model, tile, min_bytes, out).parent()
+    return node
+
+
+def register_order(model: NestModel, partial: isl.MultiUnionPwAff, coincident: list[bool], vector: int | None) -> list[int] | None:
+    """The point-loop order of a register tile (BLAS's micro-kernel, Pluto's
+    and PPCG's register tiling): in a tiled band whose innermost member is a
+    vector loop, a member along which every write is invariant (a reduction
+    member: gemm's ``k``) goes innermost, inside the vector member. The
+    written elements then stay the same along the innermost loop
+    (:mod:`.accumulate` keeps them in registers), the vector loop becomes an
+    outer-loop vectorization of the reduction, and unroll-and-jam of the
+    other parallel members gives independent vector accumulators. None when
+    the band has no such member, or no other parallel member to unroll."""
+    n = len(coincident)
+    if vector is None or n < 3:
+        return None
+    for r in range(n - 1):
+        if coincident[r]:
+            continue
+        strides = _access_strides(model, _member_map(partial, r))  # the band's statements' accesses only
+        writes = [kind for a, kind in strides if a.is_write]  # type: ignore[attr-defined]
+        if writes and all(kind == "invariant" for kind in writes) and any(coincident[k] for k in range(n - 1) if k != r):
+            return [k for k in range(n - 1) if k != r] + [vector, r]
+    return None
+
+
+def register_tile_sizes(tiles: list[int], order: list[int], coincident: list[bool], extents: list[int], factor: int) -> list[int]:
+    """The tile sizes of a register tile (``order``: its point loops, the
+    reduction member last): the reduction member as long as the vector
+    member (``factor`` times the others), and every member but the vector
+    one sized, where some size between half its tile and its tile divides
+    its extent, to that divisor (a multiple of 4 for the parallel members,
+    which unroll-and-jam unrolls by 4): no partial tile along it, whose
+    code (a ``min`` bound, no full-tile separation) runs scalar."""
+    out = list(tiles)
+    red, vec = order[-1], order[-2]
+    out[red] = out[red] * factor
+    for m in range(len(out)):
+        if m == vec or m >= len(extents):
+            continue
+        quantum = 4 if coincident[m] else 1
+        for size in [*range(out[m], 2 * out[m] + 1), *range(out[m] - 1, out[m] // 2 - 1, -1)]:
+            if size > 0 and size % quantum == 0 and extents[m] % size == 0:
+                out[m] = size
+                break
+    return out
+
+
+def _reorder_band(node: isl.ScheduleNode, order: list[int], coincident: list[bool]) -> isl.ScheduleNode:
+    """The band ``node`` with its members in ``order`` (a permutable band:
+    any order is legal)."""
+    newp = _permuted(node.band_get_partial_schedule(), order)
+    node = node.delete().insert_partial_schedule(newp).band_set_permutable(1)
+    for j, c in enumerate(coincident):
+        node = node.band_member_set_coincident(j, int(c))
     return node
 
 

@@ -309,6 +309,13 @@ TRANSFORMATIONS: tuple[Transformation, ...] = (
             option("--parallel", action="store_true", help="turn the outermost parallel loops of the result into affine.parallel"),
             option("--explain", action="store_true", help="print the new schedule, its parallel and vector loops and the prediction on standard error"),
             option("--no-compose", action="store_true", help="the schedule alone: no unroll-and-jam or vectorization of the result"),
+            option(
+                "--budget",
+                type=float,
+                default=None,
+                metavar="SECONDS",
+                help="seconds the composition of one group of nests may take (default 2): past it, the best composition found so far",
+            ),
             _force("emit the new schedule even when it is predicted to gain nothing"),
         ),
     ),

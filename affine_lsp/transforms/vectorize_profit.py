@@ -26,7 +26,10 @@ pays only where LLVM cannot, and the model says which case a plan is in
   - a loop with loops inside (outer-loop vectorization): LLVM vectorizes
     only innermost loops; here ``N`` iterations of the outer loop run the
     inner loops together, each access unit-stride or invariant along it
-    (the ``j`` loop around the ``k`` reduction of a matrix product).
+    (the ``j`` loop around the ``k`` reduction of a matrix product);
+    full over a loop of :data:`FULL_VECTORS` vectors or more, or whatever
+    its length when its inner loop accumulates in ``iter_args`` (a
+    register tile: the accumulators are loaded once per inner loop).
 """
 
 from __future__ import annotations
@@ -50,14 +53,29 @@ set-up and gains in proportion (conv2d's tiled 32-iteration loop: 2.1x
 where the untiled one gives 3.1x)."""
 
 REDUCTION_SPEEDUP = 2.0
-"""Predicted speedup of a float reduction accumulated in a vector."""
+"""Predicted speedup of a float reduction accumulated in a vector, over a
+loop of :data:`FULL_VECTORS` vectors or more."""
 
 
 def _outer_speedup(plan: VectorPlan) -> float:
-    if plan.trip_count is None:
+    """Full when the loop is long, or when its inner loop accumulates in
+    registers (``iter_args`` carried as vectors: a register tile, whose
+    set-up, loading the accumulators, is paid once per inner loop)."""
+    if plan.trip_count is None or plan.vector_args:
         return OUTER_SPEEDUP
     share = min(1.0, plan.trip_count / (plan.vf * FULL_VECTORS))
     return 1.0 + (OUTER_SPEEDUP - 1.0) * share
+
+
+def _reduction_speedup(plan: VectorPlan) -> float:
+    """Full over a loop of :data:`FULL_VECTORS` vectors or more, less in
+    proportion below: each run of the loop ends with a horizontal
+    ``vector.reduction`` and its scalar remainder (conv2d's 11-iteration
+    reduction over a filter row gains little)."""
+    if plan.trip_count is None:
+        return REDUCTION_SPEEDUP
+    share = min(1.0, plan.trip_count / (plan.vf * FULL_VECTORS))
+    return 1.0 + (REDUCTION_SPEEDUP - 1.0) * share
 
 
 def _has_inner_loop(plan: VectorPlan) -> bool:
@@ -115,6 +133,6 @@ def predict(plan: VectorPlan) -> Prediction:
             f"float reduction, in-bounds transfers{rest}",
             f"float reduction of {floats[0].iter_arg.name}: LLVM -O3 keeps it scalar (no reassociation without fast-math); "
             "the vectorized loop accumulates in a vector",
-            speedup=REDUCTION_SPEEDUP,
+            speedup=_reduction_speedup(plan),
         )
     return Prediction(False, "LLVM -O3 already vectorizes it", LLVM_DOES_IT)
