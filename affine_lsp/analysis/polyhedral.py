@@ -133,7 +133,7 @@ def _ident(name: str) -> str:
     return s
 
 
-_SEMI_LOCK = threading.Lock()
+SEMI_LOCK = threading.Lock()
 
 _SetOrMap = TypeVar("_SetOrMap", isl.Set, isl.Map)
 
@@ -505,7 +505,7 @@ class FunctionModel:
             if pos is not None:
                 out.append(pos)
                 continue
-            c = _constant_of(v)
+            c = constant_of(v)
             if c is not None:
                 out.append(("c", c))
                 continue
@@ -725,7 +725,7 @@ class FunctionModel:
         count_value, strided = data  # type: ignore[misc]
         count: int | str | None = None
         if isinstance(count_value, Value):
-            count = _constant_of(count_value)
+            count = constant_of(count_value)
             if count is None and self._is_invariant(count_value):
                 count = self.param_name(count_value)
         if strided:
@@ -770,7 +770,7 @@ class FunctionModel:
             return None
         # The semi-affine mode is this thread's only (other threads may query
         # the model meanwhile) and bypasses the level's memo (not polluted).
-        with _SEMI_LOCK:
+        with SEMI_LOCK:
             self._semi_owner = threading.get_ident()
             fresh: list[str] = []
             self._semi_terms = fresh
@@ -1026,10 +1026,10 @@ class FunctionModel:
             sizes = owner.segment(0) if owner.operand_segments else list(owner.operands)
             if dyn_pos < len(sizes):
                 sz = sizes[dyn_pos]
-                c = _constant_of(sz)
+                c = constant_of(sz)
                 if c is not None:
                     return c
-                if self._is_invariant(sz) and _constant_of(sz) is None and not _is_computed(sz):
+                if self._is_invariant(sz) and constant_of(sz) is None and not _is_computed(sz):
                     name = self.param_name(sz)
         if name is None:
             name = self._fresh(f"{self.name_of(memref)}_d{r}")
@@ -1043,7 +1043,7 @@ class FunctionModel:
         return name
 
 
-def _constant_of(v: Value) -> int | None:
+def constant_of(v: Value) -> int | None:
     owner = v.defining_op if isinstance(v, OpResult) else None
     if owner is not None and owner.name in ("arith.constant", "index.constant"):
         a = owner.attributes.get("value")

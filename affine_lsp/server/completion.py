@@ -26,7 +26,7 @@ from affine_lsp.server import describe as D
 from affine_lsp.server.convert import offset_of, range_of
 from affine_lsp.server.index import innermost_op
 from affine_lsp.server.state import DocumentState
-from affine_lsp.server.symbols import _FUNC_RE
+from affine_lsp.server.symbols import FUNC_RE
 from affine_lsp.syntax.document import Chunk, Document, Section
 from affine_lsp.syntax.scratch import scratch_documents
 
@@ -316,7 +316,7 @@ def _value_items(st: DocumentState, doc: Document, chunk: Chunk | None, offset: 
     if top is not None:
         return [_value_item(v, line_of) for v in _visible_values(top, offset)]
     # The function does not parse right now: offer the values of its last good version.
-    m = _FUNC_RE.search(chunk.text)
+    m = FUNC_RE.search(chunk.text)
     if m is not None:
         good = st.last_good.get(m.group(1)[1:].strip('"'))
         if good is not None:

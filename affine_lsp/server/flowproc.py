@@ -101,11 +101,11 @@ def _worker_locks() -> list[Any]:
     lock and the analysis caches' (a fork beside running threads is made
     holding them, see :meth:`FlowWorker.prefork`), in the order the
     analysis nests them."""
-    from affine_lsp.analysis import _CACHE_LOCK
+    from affine_lsp.analysis import CACHE_LOCK
     from affine_lsp.analysis.isl_support import LOCK
-    from affine_lsp.analysis.polyhedral import _SEMI_LOCK
+    from affine_lsp.analysis.polyhedral import SEMI_LOCK
 
-    return [_SEMI_LOCK, LOCK, _CACHE_LOCK]
+    return [SEMI_LOCK, LOCK, CACHE_LOCK]
 
 
 def _write(f: IO[bytes], obj: Any) -> None:

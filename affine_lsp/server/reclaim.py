@@ -143,9 +143,7 @@ def forget_document(st: DocumentState, flow_worker: Any = None) -> None:
     doc = st._doc
     if doc is not None:
         chunk_ids = {id(c) for c in doc.chunks}
-        with document_mod._recent_lock:
-            for key in [k for k in document_mod._recent if k in chunk_ids]:
-                del document_mod._recent[key]
+        document_mod.forget_reparsed(chunk_ids)
         for c in doc.chunks:
             c.ir_op = None
             c.parse = None

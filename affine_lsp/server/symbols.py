@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from affine_lsp.server.server import AffineLanguageServer
 
 NEST_OPS = frozenset({"affine.for", "affine.parallel", "affine.if", "scf.for", "scf.parallel", "scf.if", "scf.while"})
-_FUNC_RE = re.compile(r"\bfunc(?:\.func)?\s+(?:(?:private|public|nested)\s+)?(@[\w$.\-]+|@\"[^\"]*\")")
+FUNC_RE = re.compile(r"\bfunc(?:\.func)?\s+(?:(?:private|public|nested)\s+)?(@[\w$.\-]+|@\"[^\"]*\")")
 
 
 def _rng(lines: LineIndex, s: int, e: int) -> types.Range:
@@ -105,7 +105,7 @@ def _chunk_symbol(lines: LineIndex, c: Chunk) -> types.DocumentSymbol | None:
     if op is not None and c.kind == "item":
         return _top_symbol(lines, op)
     if c.kind == "item" and c.text.strip() and (c.parse is None or item is None):
-        m = _FUNC_RE.search(c.text)
+        m = FUNC_RE.search(c.text)
         if m is not None:
             span = Span(c.start, c.end)
             sel = Span(c.start + m.start(1), c.start + m.end(1))

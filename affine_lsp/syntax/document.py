@@ -678,6 +678,14 @@ def item_syntax(c: Chunk) -> object | None:
     return again.item
 
 
+def forget_reparsed(chunk_ids: set[int]) -> None:
+    """Drop the cached parses of the chunks of ``chunk_ids`` (``id(chunk)``
+    of a closed document's chunks, see :func:`item_syntax`)."""
+    with _recent_lock:
+        for key in [k for k in _recent if k in chunk_ids]:
+            del _recent[key]
+
+
 def result_names(op: Operation, untyped_only: bool = False) -> set[str]:
     """The names of the values ``op`` defines, as items name them (``%a``
     for ``%a#1``); ``untyped_only``: of those with no type of their own (a
