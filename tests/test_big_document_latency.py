@@ -101,7 +101,7 @@ def test_a_pull_on_a_big_document_being_built_is_cancelled_for_a_retrigger_then_
     async def run(server: Any) -> None:
         loop = asyncio.get_running_loop()
         refreshed = asyncio.Event()
-        server.client_pull_diagnostics = server.client_diagnostic_refresh = True
+        server.client.pull_diagnostics = server.client.diagnostic_refresh = True
         server.workspace_diagnostic_refresh = lambda _params: loop.call_soon_threadsafe(refreshed.set)
         st = server.documents.open("file:///latency/big.mlir", text, 1, "mlir")
         release = _hold(server.lanes(st).submit_fast)

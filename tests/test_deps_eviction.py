@@ -103,7 +103,7 @@ def _analysis_slice(eng: Engine, settings: Settings, st: DocumentState, doc: obj
     from affine_lsp.server.engine import function_sources
     from affine_lsp.server.state import DiagnosticsResult
 
-    server = SimpleNamespace(engine=eng, settings=settings, interactive=0, client_work_done_progress=False)
+    server = SimpleNamespace(engine=eng, settings=settings, interactive=0, client=SimpleNamespace(work_done_progress=False))
     fast = FastResult(st.version, DiagnosticsResult(st.version, st.version, [], [], complete=False), [], list(todo), function_sources(doc, todo))  # type: ignore[arg-type]
     return DiagnosticsManager(server)._analyse_sync(st, fast, list(todo), _Progress(server, len(todo)))  # type: ignore[arg-type]
 

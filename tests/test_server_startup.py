@@ -229,7 +229,7 @@ def _fast_while_isl_is_locked(server: Any, st: Any, version: int) -> Any:
     lock; its result (the test fails if it waits for the lock)."""
     out: list[Any] = []
     with _isl_lock_held_elsewhere():
-        runner = threading.Thread(target=lambda: out.append(server.diagnostics._fast(st, version)), daemon=True)
+        runner = threading.Thread(target=lambda: out.append(server.diagnostics.fast_now(st, version)), daemon=True)
         runner.start()
         runner.join(20)
         assert out, "the fast phase waited for the isl lock"
@@ -240,7 +240,7 @@ def test_the_fast_phase_of_an_edit_does_not_wait_for_the_isl_lock() -> None:
     """Analysed functions (cached), a new edit with an error, isl busy in
     another thread: the edit's diagnostics come all the same."""
     with _server_and_state(OOB_AND_VERIFIER_ERROR) as (server, st):
-        first = server.diagnostics._fast(st, 1)
+        first = server.diagnostics.fast_now(st, 1)
         assert first is not None and first.missing
         for f in first.missing:  # as the analysis phase does
             server.engine.analyse_function(st, f, server.settings)
@@ -437,7 +437,7 @@ def test_the_first_pull_answer_carries_the_verifier_error_not_the_isl_warnings()
     import asyncio
 
     with _server_and_state(OOB_AND_VERIFIER_ERROR) as (server, st):
-        server.client_pull_diagnostics = True
+        server.client.pull_diagnostics = True
 
         async def first_pull() -> Any:
             return await server.diagnostics.pull(st, None)

@@ -31,7 +31,7 @@ from affine_lsp.syntax.document import Chunk, Document, Section
 from affine_lsp.syntax.scratch import scratch_documents
 
 if TYPE_CHECKING:
-    from affine_lsp.server.server import AffineLanguageServer
+    from affine_lsp.server.snapshot import Snapshot
 
 TRIGGERS = ["%", "#", "!", "^", "@", "."]
 
@@ -192,12 +192,16 @@ def _section_functions(section: Section) -> list[Operation]:
     return out
 
 
-def complete(ls: AffineLanguageServer, st: DocumentState, pos: types.Position) -> types.CompletionList:
-    with st.locked() as doc:
-        return _complete(ls, st, doc, pos)
+def answer(snap: Snapshot, params: types.CompletionParams) -> types.CompletionList:
+    return complete(snap, params.position)
 
 
-def _complete(ls: AffineLanguageServer, st: DocumentState, doc: Document, pos: types.Position) -> types.CompletionList:
+def complete(snap: Snapshot, pos: types.Position) -> types.CompletionList:
+    with snap.st.locked() as doc:
+        return _complete(snap, snap.st, doc, pos)
+
+
+def _complete(snap: Snapshot, st: DocumentState, doc: Document, pos: types.Position) -> types.CompletionList:
     lines = doc.lines
     text = doc.text
     offset = offset_of(lines, pos)
@@ -209,8 +213,8 @@ def _complete(ls: AffineLanguageServer, st: DocumentState, doc: Document, pos: t
     prefix = m.group(0) if m else ""
     rng = range_of(lines, offset - len(prefix), offset)
     section, chunk = st.chunk_at(doc, offset)
-    snip = ls.client_snippets
-    md = ls.client_completion_markdown
+    snip = snap.client.snippets
+    md = snap.client.completion_markdown
     items: list[types.CompletionItem] = []
     incomplete = False
     sigil = prefix[:1]
@@ -384,12 +388,3 @@ def _memref_snippet(name: str, values: list[ValueItem], ivs: list[str]) -> str |
     if name == "affine.store":
         return f"affine.store ${{{next(tab)}:%v}}, ${{1:{mem}}}[{sub}] : {ty}"
     return None
-
-
-def register(server: AffineLanguageServer) -> None:
-    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=TRIGGERS, resolve_provider=False))
-    async def completion(ls: AffineLanguageServer, params: types.CompletionParams) -> types.CompletionList:
-        st = ls.doc(params.text_document.uri)
-        if st is None:
-            return types.CompletionList(is_incomplete=False, items=[])
-        return await ls.in_thread(complete, ls, st, params.position)

@@ -60,13 +60,13 @@ from affine_lsp.server.convert import to_diagnostic
 from affine_lsp.server.engine import FunctionAnalysis, function_sources, functions_of
 from affine_lsp.server.memory import CollectionPolicy, collect_young_and_freeze, freeze, full_collection
 from affine_lsp.server.reclaim import Reclaimer, shared_workers
-from affine_lsp.server.server import ServerCancelled
+from affine_lsp.server.session import ServerCancelled
 from affine_lsp.server.state import DiagnosticsResult, DocumentState
 from affine_lsp.syntax.document import Document, gc_paused
 from affine_lsp.syntax.nodes import Note
 
 if TYPE_CHECKING:
-    from affine_lsp.server.server import AffineLanguageServer
+    from affine_lsp.server.session import Session
 
 log = logging.getLogger("affine_lsp.server.diagnostics")
 
@@ -134,7 +134,7 @@ class FastResult:
 
 
 class DiagnosticsManager:
-    def __init__(self, server: AffineLanguageServer) -> None:
+    def __init__(self, server: Session) -> None:
         self.server = server
         self.runs = 0  # completed fast phases (tests, benchmarks)
         self.settled_runs = 0  # runs whose analysis phase completed (the typing paused)
@@ -266,7 +266,7 @@ class DiagnosticsManager:
         except Exception:
             log.exception("diagnostics failed for %s", st.uri)
 
-    def _trace(self, message: str, verbose: str | None = None) -> None:
+    def trace(self, message: str, verbose: str | None = None) -> None:
         """``$/logTrace`` when the client asked for traces (event loop only)."""
         proto = self.server.protocol
         trace = getattr(proto, "trace", None)
@@ -352,14 +352,14 @@ class DiagnosticsManager:
         pending = st.fast_future
         if pending is None or pending[0] != version or (pending[1].cancelled() and st.is_current(version)):
             loop = asyncio.get_running_loop()
-            cf = self.server.lanes(st).submit_fast(self._fast, st, version)
+            cf = self.server.lanes(st).submit_fast(self.fast_now, st, version)
 
             def done(f: Any, version: int = version) -> None:
                 if not f.cancelled() and f.exception() is None and f.result() is not None:
                     res: FastResult = f.result()
                     with contextlib.suppress(RuntimeError):  # the loop is closed (shutdown)
                         loop.call_soon_threadsafe(
-                            self._trace,
+                            self.trace,
                             f"diagnostics {st.uri} v{version}: fast phase" + (f" (two processes, child {res.child_mb:.1f} MB)" if res.partial else ""),
                             f"{res.elapsed_ms:.1f} ms, {len(res.missing)} functions to analyse",
                         )
@@ -375,7 +375,7 @@ class DiagnosticsManager:
                 return None  # a newer version cancelled it before it started
             raise
 
-    def _fast(self, st: DocumentState, version: int) -> FastResult | None:
+    def fast_now(self, st: DocumentState, version: int) -> FastResult | None:
         if not st.is_current(version):
             return None
         t0 = time.perf_counter()
@@ -498,7 +498,7 @@ class DiagnosticsManager:
         token: str | None = None
         started = time.monotonic()
         todo = list(fast.missing)
-        self._trace(f"diagnostics {st.uri} v{fast.version}: analysis", f"{len(todo)} functions")
+        self.trace(f"diagnostics {st.uri} v{fast.version}: analysis", f"{len(todo)} functions")
         try:
             if len(todo) >= PROGRESS_MIN_FUNCTIONS:
                 token = await progress.begin()
@@ -525,13 +525,13 @@ class DiagnosticsManager:
                 else:
                     # (the value flows are for hovers only: complete does not wait for them)
                     flows = self.server.engine.flows_pending(st)
-                    self._trace(
+                    self.trace(
                         f"diagnostics {st.uri} v{fast.version}: analysis complete", f"value flows of {flows} functions not answered yet" if flows else None
                     )
         finally:
             if token is not None:
                 progress.end()
-        if self.server.client_inlay_refresh and st.is_current(fast.version):
+        if self.server.client.inlay_refresh and st.is_current(fast.version):
             self.server.workspace_inlay_hint_refresh(None)
 
     def _analyse_sync(self, st: DocumentState, fast: FastResult, todo: list[Operation], progress: _Progress) -> list[Operation]:
@@ -649,8 +649,8 @@ class DiagnosticsManager:
             log.exception("reading the diagnostics cache failed")
             return
         st.preloaded = (st.version, diags)
-        self._trace(f"diagnostics {st.uri} v{st.version}: from the cache", f"{len(diags)} diagnostics")
-        if not self.server.client_pull_diagnostics and not st.closed:
+        self.trace(f"diagnostics {st.uri} v{st.version}: from the cache", f"{len(diags)} diagnostics")
+        if not self.server.client.pull_diagnostics and not st.closed:
             st.published_version = st.version
             st.last_published = diags
             self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=st.uri, version=st.version, diagnostics=list(diags)))
@@ -696,9 +696,9 @@ class DiagnosticsManager:
                 elif st.published_version == result.version:
                     st.last_published = result.diagnostics  # the same: not published again
         st.result_counter += 1
-        if self.server.client_pull_diagnostics:
+        if self.server.client.pull_diagnostics:
             # The client pulls on every change; tell it when the analysis adds more.
-            if final and self.server.client_diagnostic_refresh:
+            if final and self.server.client.diagnostic_refresh:
                 self.server.workspace_diagnostic_refresh(None)
             return
         if not force and st.published_version == result.version and st.last_published == result.diagnostics:
@@ -752,7 +752,7 @@ class DiagnosticsManager:
         """Ask the client to pull again once the fast phase of ``version`` is
         done (a pull was answered ``ServerCancelled`` meanwhile)."""
         pending = st.fast_future
-        if pending is None or pending[0] != version or not self.server.client_diagnostic_refresh:
+        if pending is None or pending[0] != version or not self.server.client.diagnostic_refresh:
             return
         loop = asyncio.get_running_loop()
 
@@ -798,7 +798,7 @@ def _func_label(f: Operation) -> str:
 class _Progress:
     """``$/progress`` for one long analysis (server-initiated token)."""
 
-    def __init__(self, server: AffineLanguageServer, total: int) -> None:
+    def __init__(self, server: Session, total: int) -> None:
         self.server = server
         self.total = max(1, total)
         self.done = 0
@@ -807,7 +807,7 @@ class _Progress:
         self._last: tuple[int, str] | None = None
 
     async def begin(self) -> str | None:
-        if not self.server.client_work_done_progress:
+        if not self.server.client.work_done_progress:
             return None
         token = f"affine-lsp/analysis/{uuid.uuid4().hex[:12]}"
         try:
@@ -842,24 +842,3 @@ class _Progress:
             return
         self.server.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=f"analysed {self.done} functions"))
         self.token = None
-
-
-def register(server: AffineLanguageServer) -> None:
-    @server.feature(
-        types.TEXT_DOCUMENT_DIAGNOSTIC,
-        types.DiagnosticOptions(identifier="affine-lsp", inter_file_dependencies=False, workspace_diagnostics=False),
-    )
-    async def document_diagnostic(ls: AffineLanguageServer, params: types.DocumentDiagnosticParams) -> Any:
-        st = ls.doc(params.text_document.uri)
-        if st is None:
-            return types.RelatedFullDocumentDiagnosticReport(items=[])
-        return await ls.diagnostics.pull(st, params.previous_result_id)
-
-    def on_settings(old: Any, new: Any) -> None:
-        if old.analysis_key() != new.analysis_key():
-            server.engine.clear()
-            server.diagnostics.refresh_all()
-        elif old.unknown_ops != new.unknown_ops or old.verify_diagnostics != new.verify_diagnostics:
-            server.diagnostics.refresh_all()
-
-    server.on_settings_changed.append(on_settings)

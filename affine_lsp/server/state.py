@@ -48,7 +48,7 @@ from affine_lsp.syntax.nodes import Note
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
-    from affine_lsp.server.expected_checks import View
+    from affine_lsp.server.expected_view import View
     from affine_lsp.transforms.upgrade import UpgradeResult
 
 Change = types.TextDocumentContentChangeEvent

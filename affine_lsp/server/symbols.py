@@ -21,7 +21,7 @@ from affine_lsp.syntax.document import Chunk, Document, LineIndex, Section
 from affine_lsp.syntax.nodes import AliasDefSyn
 
 if TYPE_CHECKING:
-    from affine_lsp.server.server import AffineLanguageServer
+    from affine_lsp.server.snapshot import Snapshot
 
 NEST_OPS = frozenset({"affine.for", "affine.parallel", "affine.if", "scf.for", "scf.parallel", "scf.if", "scf.while"})
 FUNC_RE = re.compile(r"\bfunc(?:\.func)?\s+(?:(?:private|public|nested)\s+)?(@[\w$.\-]+|@\"[^\"]*\")")
@@ -135,7 +135,7 @@ def _section_symbols(lines: LineIndex, section: Section) -> list[types.DocumentS
     return out
 
 
-def document_symbols(ls: AffineLanguageServer, st: DocumentState) -> list[types.DocumentSymbol]:
+def document_symbols(st: DocumentState) -> list[types.DocumentSymbol]:
     with st.locked() as doc:
         return symbols_of(doc)
 
@@ -156,10 +156,5 @@ def symbols_of(doc: Document) -> list[types.DocumentSymbol]:
     return out
 
 
-def register(server: AffineLanguageServer) -> None:
-    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-    async def document_symbol(ls: AffineLanguageServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
-        st = ls.doc(params.text_document.uri)
-        if st is None:
-            return []
-        return await ls.in_thread(document_symbols, ls, st)
+def answer(snap: Snapshot, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+    return document_symbols(snap.st)
