@@ -13,13 +13,13 @@ from typing import Any
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
+from affine_lsp.ide import describe as D
+from affine_lsp.ide.occurrences import innermost_op
 from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir.affine_ops import ACCESS_OPS, LOOP_OPS
 from affine_lsp.ir.core import Operation
-from affine_lsp.server import describe as D
 from affine_lsp.server.engine import scope_of
 from affine_lsp.server.hover import COMMAND_ANALYSIS_WAIT_S, HoverBuilder
-from affine_lsp.server.index import innermost_op
 from affine_lsp.server.snapshot import Snapshot
 
 SHOW_DEPENDENCES = "affine-lsp.showDependences"

@@ -91,7 +91,7 @@ def preload() -> None:
     so that a worker forked afterwards shares them."""
     from affine_lsp.analysis import dependences_of_function  # noqa: F401
     from affine_lsp.diagnostics import analysis_scopes  # noqa: F401
-    from affine_lsp.server.describe import value_distance  # noqa: F401
+    from affine_lsp.ide.describe import value_distance  # noqa: F401
 
     _init()
 
@@ -261,7 +261,7 @@ def value_flows(prefix: str, func_text: str, budget: int, seconds: float | None 
 def _value_flows(prefix: str, func_text: str, budget: int) -> list[Triple] | None:  # pragma: no cover - worker process
     from affine_lsp.analysis import dependences_of_function
     from affine_lsp.diagnostics import analysis_scopes as functions_of
-    from affine_lsp.server.describe import value_distance
+    from affine_lsp.ide.describe import value_distance
     from affine_lsp.syntax.document import Document
 
     doc = Document(prefix + func_text)

@@ -22,16 +22,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
 
-from affine_lsp.ide.symbols import func_name
-from affine_lsp.ir import op_registry
-from affine_lsp.ir.affine_ops import ACCESS_OPS, access_of, enclosing_loops
-from affine_lsp.ir.attributes import AffineMapAttr, IntegerSetAttr, TypeAttr
-from affine_lsp.ir.core import BlockArgument, Operation, Span, Value
-from affine_lsp.ir.types import MemRefType
-from affine_lsp.server import describe as D
-from affine_lsp.server.convert import offset_of, span_range
-from affine_lsp.server.engine import run_within_budget, scope_of
-from affine_lsp.server.index import (
+from affine_lsp.ide import describe as D
+from affine_lsp.ide.occurrences import (
     MapUse,
     Occ,
     chunk_occurrences,
@@ -42,6 +34,14 @@ from affine_lsp.server.index import (
     map_uses,
     occurrence_at,
 )
+from affine_lsp.ide.symbols import func_name
+from affine_lsp.ir import op_registry
+from affine_lsp.ir.affine_ops import ACCESS_OPS, access_of, enclosing_loops
+from affine_lsp.ir.attributes import AffineMapAttr, IntegerSetAttr, TypeAttr
+from affine_lsp.ir.core import BlockArgument, Operation, Span, Value
+from affine_lsp.ir.types import MemRefType
+from affine_lsp.server.convert import offset_of, span_range
+from affine_lsp.server.engine import run_within_budget, scope_of
 from affine_lsp.syntax.document import Document, Section
 from affine_lsp.syntax.legacy import FUNC_DEFAULT_OK, legacy_op_at
 from affine_lsp.syntax.legacy import hover_text as legacy_hover_text
@@ -244,7 +244,7 @@ class HoverBuilder:
         return "\n".join(out)
 
     def alias_uses(self, name: str) -> int:
-        from affine_lsp.server.index import section_occurrences
+        from affine_lsp.ide.occurrences import section_occurrences
 
         return sum(1 for _ in section_occurrences(self.section, frozenset({"alias-use"}), name))
 

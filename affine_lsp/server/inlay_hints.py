@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from affine_lsp.server import describe as D
+from affine_lsp.ide import describe as D
 from affine_lsp.server.convert import position
 from affine_lsp.server.engine import run_within_budget, scope_of
 

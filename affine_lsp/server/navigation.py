@@ -16,10 +16,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from affine_lsp.ir.builder import UndefinedValue
-from affine_lsp.ir.core import Block, OpResult, Span, Value
-from affine_lsp.server.convert import offset_of, span_range
-from affine_lsp.server.index import (
+from affine_lsp.ide.occurrences import (
     Occ,
     block_label_span,
     chunk_occurrences,
@@ -28,6 +25,9 @@ from affine_lsp.server.index import (
     occurrence_at,
     section_occurrences,
 )
+from affine_lsp.ir.builder import UndefinedValue
+from affine_lsp.ir.core import Block, OpResult, Span, Value
+from affine_lsp.server.convert import offset_of, span_range
 from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Chunk, Document, Section
 

@@ -1,6 +1,6 @@
 """``textDocument/semanticTokens/full`` and ``/range``.
 
-Token kinds come from the IR occurrences (:mod:`.index`): op names, SSA
+Token kinds come from the IR occurrences (:mod:`affine_lsp.ide.occurrences`): op names, SSA
 values (block arguments and loop IVs as parameters), values bound to affine
 maps colored by what :func:`affine_lsp.verify.dimsym.classify` says they are
 (dimension vs symbol, with the custom modifiers ``dimension``/``symbol``),
@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from affine_lsp.ide.occurrences import Occ, chunk_occurrences, map_use_of_operand
 from affine_lsp.ir.core import BlockArgument
-from affine_lsp.server.index import Occ, chunk_occurrences, map_use_of_operand
 from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Chunk, Document, line_starts
 

@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from affine_lsp.ide import describe as D
+from affine_lsp.ide.occurrences import map_uses
 from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir.attributes import StringAttr, TypeAttr
 from affine_lsp.ir.core import Operation, Span
-from affine_lsp.server import describe as D
-from affine_lsp.server.index import map_uses
 from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Chunk, Document, LineIndex, Section
 from affine_lsp.syntax.nodes import AliasDefSyn
