@@ -235,3 +235,49 @@ def test_the_graph_reader_sees_every_kind_of_import() -> None:
     bad = _private_uses("affine_lsp.server.probe", path, tree)
     assert any("_private_helper" in b for b in bad) and any("tile._hidden" in b for b in bad)
     assert _circles({"p.a": {"p.b"}, "p.b": {"p.a"}, "p.c": {"p.a"}}, "p") == [["p.a", "p.b"]]
+
+
+def _module_locks(tree: ast.Module) -> list[str]:
+    """The names bound at module level to a new lock (``threading.Lock()``
+    or ``RLock()``, wrapped in a registration or not)."""
+    out = []
+    for node in tree.body:
+        value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+        if value is None:
+            continue
+        makes = any(isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(n.func, "id", None)) in ("Lock", "RLock") for n in ast.walk(value))
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        if makes:
+            out += [t.id for t in targets if isinstance(t, ast.Name)]
+    return out
+
+
+def test_every_module_level_lock_is_registered_with_the_fork_protocol() -> None:
+    import importlib
+
+    from affine_lsp import forking
+
+    locks = [(name, lock) for name, path in MODULES.items() for lock in _module_locks(ast.parse(path.read_text(encoding="utf-8")))]
+    assert len(locks) >= 8  # (the analyses', the parser's, the caches')
+    for name, _ in locks:
+        importlib.import_module(name)
+    held, exempt = forking.registered()
+    missing = [f"{name}.{lock}" for name, lock in locks if f"{name}.{lock}" not in held and f"{name}.{lock}" not in exempt]
+    assert missing == []
+    assert held == ["affine_lsp.analysis.polyhedral.SEMI_LOCK", "affine_lsp.analysis.isl_support.LOCK", "affine_lsp.analysis.CACHE_LOCK"]
+
+
+def test_the_lock_finder_sees_a_lock_that_is_not_registered() -> None:
+    tree = ast.parse("import threading\nX = 1\n_L = threading.Lock()\nR: object = forking.held_across_fork(threading.RLock(), 'm.R', 0)\n")
+    assert _module_locks(tree) == ["_L", "R"]
+
+
+def test_only_the_fork_protocol_forks() -> None:
+    forks = [
+        f"{name}:{n.lineno}"
+        for name, path in MODULES.items()
+        if name != "affine_lsp.forking"
+        for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(n, ast.Attribute) and n.attr == "fork" and isinstance(n.value, ast.Name) and n.value.id == "os"
+    ]
+    assert forks == []

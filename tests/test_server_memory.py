@@ -27,6 +27,7 @@ from lsprotocol import types
 from pygls.protocol import default_converter
 from pytest_lsp import LanguageClient
 
+from affine_lsp.gc_pause import gc_paused
 from affine_lsp.ir.core import Operation
 from affine_lsp.ir.release import break_cycles
 from affine_lsp.server.engine import Engine, functions_of
@@ -34,7 +35,7 @@ from affine_lsp.server.memory import BIG_BUILD, CollectionPolicy, SlowCollection
 from affine_lsp.server.reclaim import Reclaimer
 from affine_lsp.server.settings import Settings
 from affine_lsp.server.state import DocumentState
-from affine_lsp.syntax.document import Document, gc_paused, item_syntax
+from affine_lsp.syntax.document import Document, item_syntax
 from bench.content import CONSTANT
 from bench.generate import generate
 from tests.test_server_support import change, code_actions_at, config, diagnostics_for, no_server_errors, open_doc, pos, start

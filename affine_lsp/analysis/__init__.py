@@ -76,6 +76,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
+from affine_lsp import forking
 from affine_lsp.analysis import bounds_check as _bounds_check  # noqa: F401  (imported eagerly: no first-use cost)
 from affine_lsp.analysis import dataflow as _dataflow  # noqa: F401
 from affine_lsp.analysis import summary as _summary  # noqa: F401
@@ -125,7 +126,7 @@ __all__ = [
 ]
 
 CACHE_ATTR = "_affine_lsp_function_deps"
-CACHE_LOCK = threading.RLock()
+CACHE_LOCK = forking.held_across_fork(threading.RLock(), f"{__name__}.CACHE_LOCK", order=2)
 
 
 class _DepsCache(dict):

@@ -49,6 +49,7 @@ from typing import TypeVar
 
 import islpy as isl
 
+from affine_lsp import forking
 from affine_lsp.analysis.isl_support import CTX, DT, BudgetExceeded, IslFailure, limited, param_id, val
 from affine_lsp.ir import op_traits
 from affine_lsp.ir.affine_expr import AffineExpr, AffineExprKind, AffineMap, IntegerSet
@@ -133,7 +134,7 @@ def _ident(name: str) -> str:
     return s
 
 
-SEMI_LOCK = threading.Lock()
+SEMI_LOCK = forking.held_across_fork(threading.Lock(), f"{__name__}.SEMI_LOCK", order=0)
 
 _SetOrMap = TypeVar("_SetOrMap", isl.Set, isl.Map)
 

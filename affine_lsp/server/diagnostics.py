@@ -62,7 +62,7 @@ from affine_lsp.server.memory import CollectionPolicy, collect_young_and_freeze,
 from affine_lsp.server.reclaim import Reclaimer, shared_workers
 from affine_lsp.server.session import ServerCancelled
 from affine_lsp.server.state import DiagnosticsResult, DocumentState
-from affine_lsp.syntax.document import Document, gc_paused
+from affine_lsp.syntax.document import Document
 from affine_lsp.syntax.nodes import Note
 
 if TYPE_CHECKING:
@@ -486,7 +486,7 @@ class DiagnosticsManager:
         then nothing is left of it)."""
         if not self.server.settings.parallel_open:
             return None
-        return parallel.split_open(doc, lambda: self.server.engine.verify(doc, st), on_fork=_in_forked_child, what=st.uri)
+        return parallel.split_open(doc, lambda: self.server.engine.verify(doc, st), what=st.uri)
 
     # ------------------------------------------------------------ phase 2
     async def _analyse(self, st: DocumentState, fast: FastResult) -> None:
@@ -762,12 +762,6 @@ class DiagnosticsManager:
                     loop.call_soon_threadsafe(self.server.workspace_diagnostic_refresh, None)
 
         pending[1].add_done_callback(done)
-
-
-def _in_forked_child() -> None:
-    """In the child of :meth:`DiagnosticsManager._split_open`, forked from a
-    worker thread: locks other threads may have held at the fork are new."""
-    gc_paused.reset()
 
 
 def _differ(a: list[types.Diagnostic], b: list[types.Diagnostic]) -> bool:

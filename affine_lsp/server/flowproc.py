@@ -40,6 +40,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import IO, Any
 
+from affine_lsp import forking
 from affine_lsp.syntax.scratch import scratch_documents
 
 log = logging.getLogger("affine_lsp.server.flowproc")
@@ -94,18 +95,6 @@ def preload() -> None:
     from affine_lsp.ide.describe import value_distance  # noqa: F401
 
     _init()
-
-
-def _worker_locks() -> list[Any]:
-    """The locks of this process that the worker's analysis takes: the isl
-    lock and the analysis caches' (a fork beside running threads is made
-    holding them, see :meth:`FlowWorker.prefork`), in the order the
-    analysis nests them."""
-    from affine_lsp.analysis import CACHE_LOCK
-    from affine_lsp.analysis.isl_support import LOCK
-    from affine_lsp.analysis.polyhedral import SEMI_LOCK
-
-    return [SEMI_LOCK, LOCK, CACHE_LOCK]
 
 
 def _write(f: IO[bytes], obj: Any) -> None:
@@ -178,34 +167,23 @@ class _Forked(_Channel):
     and its standard output goes to standard error (the server's standard
     streams may carry LSP)."""
 
-    def __init__(self, held: list[Any] = ()) -> None:  # type: ignore[assignment]
-        """``held``: the locks the forking thread holds (released in the worker at once)."""
+    def __init__(self) -> None:
+        """Forked holding the locks the worker's analysis takes (registered
+        in :mod:`affine_lsp.forking`, which makes them anew in the child)."""
         req_r, req_w = os.pipe()
         ans_r, ans_w = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - the worker process
-            status = 0
-            try:
-                for lock in reversed(held):
-                    lock.release()
-                from affine_lsp.syntax.document import gc_paused
 
-                gc_paused.reset()  # (the parse of another thread may have held it)
-                from affine_lsp.syntax.parser import after_fork
+        def child() -> None:  # pragma: no cover - the worker process
+            os.close(req_w)
+            os.close(ans_r)
+            null = os.open(os.devnull, os.O_RDONLY)
+            os.dup2(null, 0)
+            os.close(null)
+            os.dup2(2, 1)
+            sys.stdout = sys.stderr
+            _serve(os.fdopen(req_r, "rb"), os.fdopen(ans_w, "wb"))
 
-                after_fork()  # (lark's parser may be built by another thread meanwhile)
-                os.close(req_w)
-                os.close(ans_r)
-                null = os.open(os.devnull, os.O_RDONLY)
-                os.dup2(null, 0)
-                os.close(null)
-                os.dup2(2, 1)
-                sys.stdout = sys.stderr
-                _serve(os.fdopen(req_r, "rb"), os.fdopen(ans_w, "wb"))
-            except BaseException:
-                status = 1
-            finally:
-                os._exit(status)
+        pid = forking.fork(child, hold_locks=True)
         os.close(req_r)
         os.close(ans_w)
         self.pid = pid
@@ -301,12 +279,12 @@ class FlowWorker:
         new interpreter, started at the first request) where there is no
         ``fork``, or where another thread runs (a fork would copy the locks
         it holds) unless ``beside_threads``: then the fork is made holding
-        every lock the worker takes (:func:`_worker_locks`), so that none is
+        every lock the worker takes (:func:`affine_lsp.forking.held_across_fork`), so that none is
         held by a thread that does not exist in the worker. The server
         forks it so, on its parse worker, once ``initialize`` is answered
         and before it builds its first document (whose pages the worker
         would otherwise share, and own once the server writes to them)."""
-        if not hasattr(os, "fork") or (threading.active_count() > 1 and not beside_threads):
+        if not forking.available() or (threading.active_count() > 1 and not beside_threads):
             return False
         with self._cv:
             if self._proc is not None or self._stopped:
@@ -317,17 +295,11 @@ class FlowWorker:
                 # garbage of the imports is left to the freeze, 50 ms sooner.)
                 gc.collect()
             gc.freeze()  # the collector then writes to none of the shared pages
-            locks = _worker_locks()
-            for lock in locks:
-                lock.acquire()
             try:
-                self._proc = _Forked(locks)
+                self._proc = _Forked()
             except OSError as e:
                 log.warning("could not fork the dataflow worker (%s)", e)
                 return False
-            finally:
-                for lock in reversed(locks):
-                    lock.release()
         return True
 
     def submit(

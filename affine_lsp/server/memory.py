@@ -40,6 +40,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from affine_lsp import forking
+
 log = logging.getLogger("affine_lsp.server.memory")
 
 SLOW_GC_S = 0.1
@@ -173,7 +175,7 @@ def _malloc_trim() -> Any:
 
 
 _TRIM = _malloc_trim()
-_FULL_LOCK = threading.Lock()
+_FULL_LOCK = forking.not_held_across_fork(threading.Lock(), f"{__name__}._FULL_LOCK", "full collections run in the server only")
 
 
 def full_collection() -> CollectionReport:
@@ -261,7 +263,7 @@ def install(server: Any) -> None:
     built (a request may build the sections of an edited document before
     its fast phase does), and slow collections are logged. Not in other processes
     (the CLI, tests: their IR is collected as usual)."""
-    from affine_lsp.syntax.document import gc_paused
+    from affine_lsp.gc_pause import gc_paused
 
     gc_paused.on_resume = freeze_if_big
     server.gc_log.install()

@@ -11,12 +11,13 @@ the chunks whose text changed and moves the others by updating their
 from __future__ import annotations
 
 import bisect
-import gc
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from affine_lsp import forking
+from affine_lsp.gc_pause import gc_paused
 from affine_lsp.ir.builder import AliasTable, IRBuilder, Scope, UndefinedValue, build_op
 from affine_lsp.ir.core import Anchor, Block, Operation, Region, Span
 from affine_lsp.syntax.chunks import ChunkSpan, exact_max_depth, iter_chunks, scan_chunks
@@ -31,48 +32,6 @@ MAX_CHUNK_CHARS = 2_000_000
 # walk regions recursively); real code nests a few dozen levels at most.
 MAX_NESTING = 200
 
-
-class _GcPause:
-    """Pause the cyclic garbage collector during bulk parsing and IR
-    building: they allocate millions of small objects (with parent links,
-    so cycles), and the collector's repeated full scans cost 35-50% of a
-    cold parse of a large file. Re-entrant and thread-safe (a counter)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._depth = 0
-        self._was_enabled = False
-        # Called when the last pause ends (the server freezes what was
-        # built, server/memory.py); None: nothing.
-        self.on_resume: Callable[[], None] | None = None
-
-    def __enter__(self) -> None:
-        with self._lock:
-            if self._depth == 0:
-                self._was_enabled = gc.isenabled()
-                gc.disable()
-            self._depth += 1
-
-    def __exit__(self, *exc: object) -> None:
-        with self._lock:
-            self._depth -= 1
-            if self._depth == 0:
-                if self.on_resume is not None:
-                    self.on_resume()
-                if self._was_enabled:
-                    gc.enable()
-
-    def reset(self) -> None:
-        """In a process forked from a thread: the lock may have been held by
-        another thread, which does not exist here; and it keeps its own
-        memory policy (none)."""
-        self._lock = threading.Lock()
-        self._depth = 0
-        self._was_enabled = False
-        self.on_resume = None
-
-
-gc_paused = _GcPause()
 
 _ALIAS_HEAD = re.compile(r"\s*([#!][A-Za-z_][A-Za-z0-9_$.\-]*)\s*=")  # an alias definition's head
 # The spellings of HASH_ID and BANG_ID in grammar/mlir.lark.
@@ -653,6 +612,15 @@ _RECENT_MAX = 8
 # same address.
 _recent: dict[int, tuple[ParseResult, ParseResult]] = {}
 _recent_lock = threading.Lock()
+
+
+def _renew_recent() -> None:
+    global _recent_lock
+    _recent_lock = threading.Lock()
+    _recent.clear()
+
+
+forking.renewed_in_child(f"{__name__}._recent_lock", _renew_recent)
 
 
 def item_syntax(c: Chunk) -> object | None:

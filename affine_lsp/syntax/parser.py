@@ -20,6 +20,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from affine_lsp import forking
 from affine_lsp.ir.affine_expr import AffineMap, IntegerSet
 from affine_lsp.ir.attributes import (
     AffineMapAttr,
@@ -417,6 +418,7 @@ class ChunkTransformer(
 
 _TABLES: ParserTables | None = None
 _TABLES_LOCK = threading.Lock()
+forking.renewed_in_child(f"{__name__}._TABLES_LOCK", lambda: after_fork())
 
 
 def shared_tables() -> ParserTables:
