@@ -443,7 +443,7 @@ def split_open(
     owned, their verifier results per section, for ``verify_section``'s
     ``foreign``, their private memory in MB), or None (not split, or a
     child failed: then nothing is left of the children). The server's first
-    fast phase and its early first publish (``server/early_open.py``) both
+    fast phase and its early first publish (``server/runtime/early_open.py``) both
     open through it."""
     shares = plan_shares(doc, processes() if n is None else n)
     if shares is None:

@@ -98,7 +98,7 @@ def loop_only(text: str) -> str:
 
 def split(text: str, processes: int) -> str:
     from affine_lsp import parallel
-    from affine_lsp.server import early_open
+    from affine_lsp.server.runtime import early_open
     from affine_lsp.server.settings import Settings
 
     os.environ["AFFINE_LSP_SPLIT_PROCESSES"] = str(processes)

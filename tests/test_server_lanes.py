@@ -1,6 +1,6 @@
 """A small document's answers do not queue behind a big one (issue #31).
 
-Each open document has its own worker threads (``server/lanes.py``): the
+Each open document has its own worker threads (``server/runtime/lanes.py``): the
 fast phase (diagnostics of a new edit) and the requests of a small document
 are answered while a big document's fast phase, its requests and its
 background analysis are all held on events, and a hover that needs an

@@ -1,7 +1,7 @@
 """What the background analysis leaves "to analyse" once it is complete.
 
 A function whose value flows are asked for and not answered yet (the
-dataflow worker of ``server/flowproc.py`` computes them in the background,
+dataflow worker of ``server/runtime/flowproc.py`` computes them in the background,
 one function at a time) is not left to analyse: an edit re-queues only the
 function it changed, and the analysis phase does not walk the others again
 at every pause of the typing. The flows still arrive and are what a fresh

@@ -335,7 +335,7 @@ def test_initialize_is_answered_from_the_cache_as_pygls_answers_it(tmp_path: Pat
 def test_a_first_message_that_is_not_initialize_is_left_to_pygls(tmp_path: Path) -> None:
     """Garbage, a notification or a request other than initialize first:
     pygls reads the same bytes and answers as it always did."""
-    from affine_lsp.server.early_initialize import Replay, read_first
+    from affine_lsp.server.runtime.early_initialize import Replay, read_first
 
     for raw in (
         b"Content-Length: 5\r\n\r\n{bad}",
@@ -365,7 +365,7 @@ def test_replay_gives_back_every_byte_in_order() -> None:
     import io
     import random
 
-    from affine_lsp.server.early_initialize import Replay, read_first
+    from affine_lsp.server.runtime.early_initialize import Replay, read_first
 
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}).encode()
     rest = b"Content-Length: 3\r\n\r\n{x}\nline two\n" * 5
@@ -389,7 +389,7 @@ import json, threading
 from affine_lsp.analysis import dependences_of_function
 from affine_lsp.analysis.isl_support import LOCK
 from affine_lsp.server.engine import functions_of
-from affine_lsp.server.flowproc import FlowWorker, value_flows
+from affine_lsp.server.runtime.flowproc import FlowWorker, value_flows
 from affine_lsp.syntax.document import Document
 from tests.test_flow_worker import STENCIL
 

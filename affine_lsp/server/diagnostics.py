@@ -58,8 +58,8 @@ from affine_lsp.server import engine as engine_mod
 from affine_lsp.server import expected_checks
 from affine_lsp.server.convert import to_diagnostic
 from affine_lsp.server.engine import FunctionAnalysis, function_sources, functions_of
-from affine_lsp.server.memory import CollectionPolicy, collect_young_and_freeze, freeze, full_collection
-from affine_lsp.server.reclaim import Reclaimer, shared_workers
+from affine_lsp.server.runtime.memory import CollectionPolicy, collect_young_and_freeze, freeze, full_collection
+from affine_lsp.server.runtime.reclaim import Reclaimer, shared_workers
 from affine_lsp.server.session import ServerCancelled
 from affine_lsp.server.state import DiagnosticsResult, DocumentState
 from affine_lsp.syntax.document import Document
@@ -86,7 +86,7 @@ PRELOADED_DEFER_S = 0.05
 """How long the build of an opened document waits when its diagnostics came
 from the persistent cache."""
 GC_QUIET_S = 0.3
-"""A full garbage collection (server/memory.py) waits for this long without
+"""A full garbage collection (server/runtime/memory.py) waits for this long without
 interactive work (requests, fast phases) ..."""
 GC_MAX_WAIT_S = 10.0
 """... but no longer than this after it was found due."""
@@ -143,7 +143,7 @@ class DiagnosticsManager:
         self._gc_task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._gc_checked = 0.0  # when _check_garbage last asked the policy
-        # Frees a closed document's IR on a background thread (server/reclaim.py).
+        # Frees a closed document's IR on a background thread (server/runtime/reclaim.py).
         self.reclaimer = Reclaimer(shared_workers(server), on_done=self._freed, on_fallback=self._not_freed, engine=server.engine)
 
     # ------------------------------------------------------------ lifecycle hooks (event loop)
@@ -183,9 +183,9 @@ class DiagnosticsManager:
 
     def document_replaced(self, st: DocumentState) -> None:
         """``st`` is closed (or replaced by a new open of its URI): its IR
-        is frozen (server/memory.py), and cyclic; the reclaimer frees it
+        is frozen (server/runtime/memory.py), and cyclic; the reclaimer frees it
         without a full collection once nothing runs for it any more
-        (server/reclaim.py), else the full collection does."""
+        (server/runtime/reclaim.py), else the full collection does."""
         self._loop = asyncio.get_running_loop()
         self.reclaimer.submit(st)
 
@@ -275,7 +275,7 @@ class DiagnosticsManager:
         self.server.log_trace(types.LogTraceParams(message=message, verbose=verbose if trace == types.TraceValue.Verbose else None))
 
     async def _housekeeping(self) -> None:
-        """Keep garbage collections short (server/memory.py): every fast
+        """Keep garbage collections short (server/runtime/memory.py): every fast
         phase freezes what it built, so the collector's own collections
         never walk a document's IR; the frozen garbage (IR of edited-away
         functions) is reclaimed by a full collection when the policy finds
@@ -412,7 +412,7 @@ class DiagnosticsManager:
 
     def _retire(self, st: DocumentState) -> None:
         """Hand the IR the document's edits replaced to the reclaimer
-        (server/reclaim.py): freed once no thread may read it any more."""
+        (server/runtime/reclaim.py): freed once no thread may read it any more."""
         doc = st._doc
         if doc is None:
             return
@@ -658,7 +658,7 @@ class DiagnosticsManager:
     def _persist(self, st: DocumentState, result: DiagnosticsResult) -> None:
         """Store ``result`` (complete) in the persistent cache, in the
         background, if it was asked for and does not depend on timing."""
-        from affine_lsp.server.persist import cacheable
+        from affine_lsp.server.runtime.persist import cacheable
 
         cache = self.server.disk_cache
         if not st.persist_wanted or not cache.enabled or not result.complete or not cacheable(result.notes):

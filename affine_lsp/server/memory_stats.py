@@ -1,8 +1,8 @@
 """``affine-lsp.memoryStats``: a debugging command, the collector's and
-the process's memory figures (server/memory.py); with the argument
+the process's memory figures (server/runtime/memory.py); with the argument
 ``{"count": true}``, after a full collection, the number of live IR
 operations (tests check that a closed document leaves none). The
-reclaimer's figures (server/reclaim.py): documents and operations freed
+reclaimer's figures (server/runtime/reclaim.py): documents and operations freed
 without a collection, documents left to the full collection; operations of
 the IR edits replaced freed without a collection, retired ops found still
 in use, batches of them left to the full collection. With
@@ -15,7 +15,7 @@ import asyncio
 import gc
 from typing import Any
 
-from affine_lsp.server.memory import live_operations, object_census, resident_mb
+from affine_lsp.server.runtime.memory import live_operations, object_census, resident_mb
 from affine_lsp.server.session import Session
 
 MEMORY_STATS = "affine-lsp.memoryStats"

@@ -5,7 +5,7 @@ A :class:`Route` names its handler and where it runs (:class:`Schedule`):
 
 * ``EVENT_LOOP``: on the event loop (the session's own routes, and the
   handlers that await work elsewhere without holding a thread);
-* ``LANE``: on the document's request lane (server/lanes.py), a thread of
+* ``LANE``: on the document's request lane (server/runtime/lanes.py), a thread of
   its own; ``$/cancelRequest`` abandons the answer (:func:`in_lane`);
 * ``ON_DEMAND``: as ``LANE``, with a time budget: the handler's waits for
   the on-demand analyses (``snap.wait``) share ``budget`` seconds, after

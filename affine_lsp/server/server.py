@@ -30,7 +30,7 @@ from pygls.protocol.language_server import lsp_method
 
 from affine_lsp import __version__
 from affine_lsp.server.engine import Engine
-from affine_lsp.server.lanes import DocumentLanes, TrackedPool
+from affine_lsp.server.runtime.lanes import DocumentLanes, TrackedPool
 from affine_lsp.server.session import ClientCapabilities, ServerCancelled
 from affine_lsp.server.settings import SECTION, Settings
 from affine_lsp.server.state import DocumentState, Workspace
@@ -191,7 +191,7 @@ class AffineLanguageServer(LanguageServer):
         self.settings = Settings()
         self.engine = Engine()
         # Workers: start-up and housekeeping, heavy analyses, requests about
-        # no document; each document has its own (server/lanes.py).
+        # no document; each document has its own (server/runtime/lanes.py).
         self.parse_pool = TrackedPool(1, thread_name_prefix="affine-parse")
         self.ready: Future[Any] | None = None  # the start-up work on the parse worker (every lane's first task waits for it)
         self.analysis_pool = TrackedPool(1, thread_name_prefix="affine-analysis")
@@ -209,10 +209,10 @@ class AffineLanguageServer(LanguageServer):
         from affine_lsp.server import diagnostics as _diag
 
         self.diagnostics = _diag.DiagnosticsManager(self)
-        from affine_lsp.server.memory import SlowCollectionLog
+        from affine_lsp.server.runtime.memory import SlowCollectionLog
 
-        self.gc_log = SlowCollectionLog()  # every collection over 0.1 s in the log, once serving (server/memory.py)
-        from affine_lsp.server.persist import DiagnosticsCache, default_directory
+        self.gc_log = SlowCollectionLog()  # every collection over 0.1 s in the log, once serving (server/runtime/memory.py)
+        from affine_lsp.server.runtime.persist import DiagnosticsCache, default_directory
 
         self.disk_cache = DiagnosticsCache(default_directory(), self.settings.cache_max_size_mb * 1024 * 1024)
 
@@ -221,7 +221,7 @@ class AffineLanguageServer(LanguageServer):
         return self.documents.get(uri)
 
     def lanes(self, st: DocumentState) -> DocumentLanes:
-        """The worker threads of ``st`` (see server/lanes.py)."""
+        """The worker threads of ``st`` (see server/runtime/lanes.py)."""
         if st.lanes is None:
             st.lanes = DocumentLanes(self.request_pool, self.ondemand_pool, self.ready)
         return st.lanes
@@ -290,7 +290,7 @@ class AffineLanguageServer(LanguageServer):
     def prefork_worker(self) -> bool:
         """Load the parser tables, the verifier and the analyses, then fork
         the dataflow worker, which shares them (see
-        :meth:`~affine_lsp.server.flowproc.FlowWorker.prefork`). Run on the
+        :meth:`~affine_lsp.server.runtime.flowproc.FlowWorker.prefork`). Run on the
         parse worker once ``initialize`` is answered, before the first
         document is built (``affine-lsp serve``: ``prefork`` is set), beside
         the threads already running. False when the worker will be started

@@ -19,7 +19,7 @@ from lsprotocol import types
 
 if TYPE_CHECKING:
     from affine_lsp.server.engine import Engine
-    from affine_lsp.server.lanes import DocumentLanes, TrackedPool
+    from affine_lsp.server.runtime.lanes import DocumentLanes, TrackedPool
     from affine_lsp.server.settings import Settings
     from affine_lsp.server.state import DocumentState, Workspace
 

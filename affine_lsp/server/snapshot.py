@@ -20,7 +20,7 @@ from affine_lsp.server.session import ClientCapabilities, Session
 
 if TYPE_CHECKING:
     from affine_lsp.server.engine import Engine
-    from affine_lsp.server.lanes import DocumentLanes
+    from affine_lsp.server.runtime.lanes import DocumentLanes
     from affine_lsp.server.settings import Settings
     from affine_lsp.server.state import DocumentState
 

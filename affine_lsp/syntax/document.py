@@ -201,7 +201,7 @@ class Retired:
     them again); ``shells``, module ops (a section's, a nested module's)
     whose blocks list ops that a newer build may still use (their own
     links only are theirs). Kept only when the document is asked to
-    (``Document.retired``; the server frees them: server/reclaim.py)."""
+    (``Document.retired``; the server frees them: server/runtime/reclaim.py)."""
 
     items: list[Operation] = field(default_factory=list)
     shells: list[Operation] = field(default_factory=list)

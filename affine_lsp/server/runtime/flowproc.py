@@ -43,7 +43,7 @@ from typing import IO, Any
 from affine_lsp import forking
 from affine_lsp.syntax.scratch import scratch_documents
 
-log = logging.getLogger("affine_lsp.server.flowproc")
+log = logging.getLogger("affine_lsp.server.runtime.flowproc")
 
 Triple = tuple[int, int, int, list[tuple[int | None, int | None]]]
 """A value-carrying RAW: source and destination access indices, depth, and its value-based distance."""
@@ -141,7 +141,7 @@ class _Process(_Channel):
     running :func:`_serve` on its standard input and output."""
 
     def __init__(self) -> None:
-        code = f"import sys; sys.path[:] = {sys.path!r}; from affine_lsp.server.flowproc import _serve; _serve()"
+        code = f"import sys; sys.path[:] = {sys.path!r}; from affine_lsp.server.runtime.flowproc import _serve; _serve()"
         self.proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.stdin, self.stdout = self.proc.stdin, self.proc.stdout
@@ -325,7 +325,7 @@ class FlowWorker:
 
     def purge_cancelled(self) -> int:
         """Drop the queued requests whose future was cancelled (a closed
-        document's: server/reclaim.py), and what their callbacks hold."""
+        document's: server/runtime/reclaim.py), and what their callbacks hold."""
         with self._cv:
             kept = [item for item in self._heap if not item[6].cancelled()]
             n = len(self._heap) - len(kept)

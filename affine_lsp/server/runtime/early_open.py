@@ -37,9 +37,9 @@ import os
 import select
 from typing import Any, BinaryIO
 
-from affine_lsp.server.early_initialize import read_body
+from affine_lsp.server.runtime.early_initialize import read_body
 
-log = logging.getLogger("affine_lsp.server.early_open")
+log = logging.getLogger("affine_lsp.server.runtime.early_open")
 
 WAIT_S = 0.5
 """How long to wait for each message after the answer to ``initialize``."""
@@ -175,7 +175,7 @@ def first_diagnostics(td: dict[str, Any], settings: Any) -> list[dict[str, Any]]
     if not _is_mlir(td) or len(text) > MAX_TEXT or "\0" in text:
         return None
     if settings.cache_enabled and settings.cache_max_size_mb > 0:
-        from affine_lsp.server.persist import DiagnosticsCache, default_directory
+        from affine_lsp.server.runtime.persist import DiagnosticsCache, default_directory
 
         cache = DiagnosticsCache(default_directory(), settings.cache_max_size_mb * 1024 * 1024)
         if cache.enabled:

@@ -17,7 +17,7 @@ every thread of the process, a request on a small document included
   only a full collection frees frozen garbage;
 * frozen objects that became garbage (a closed or replaced document, the IR
   of edited-away functions) are freed without a collection by the
-  reclaimer (server/reclaim.py), which cuts their links once no thread may
+  reclaimer (server/runtime/reclaim.py), which cuts their links once no thread may
   read them; what it leaves (work that ran too long, garbage of other
   kinds) is reclaimed by one full collection (:func:`full_collection`:
   unfreeze, collect, freeze, give the freed memory back to the system),
@@ -42,7 +42,7 @@ from typing import Any
 
 from affine_lsp import forking
 
-log = logging.getLogger("affine_lsp.server.memory")
+log = logging.getLogger("affine_lsp.server.runtime.memory")
 
 SLOW_GC_S = 0.1
 """Collections longer than this are logged (a warning)."""
@@ -128,7 +128,7 @@ class CollectionPolicy:
 
     def document_freed(self, key: int) -> None:
         """Document ``key``'s objects were freed without a collection
-        (server/reclaim.py): they are neither alive nor garbage any more."""
+        (server/runtime/reclaim.py): they are neither alive nor garbage any more."""
         size = self.sizes.pop(key, 0)
         if key in self.fresh:
             self.fresh.discard(key)

@@ -2,7 +2,7 @@
 full garbage collection.
 
 The IR of a document is cyclic (parent links, value uses, op memos), and
-frozen (server/memory.py): before this module, only a full collection freed
+frozen (server/runtime/memory.py): before this module, only a full collection freed
 a closed document's IR, and that collection stops every thread for as long
 as it walks and frees the objects (1.3-4.1 s for a closed 20,000-line
 document on a loaded machine). Instead, :class:`Reclaimer` (one background
@@ -53,14 +53,14 @@ from typing import TYPE_CHECKING, Any
 
 from affine_lsp.ir.core import Operation
 from affine_lsp.ir.release import break_cycles
-from affine_lsp.server.lanes import TrackedPool
+from affine_lsp.server.runtime.lanes import TrackedPool
 from affine_lsp.syntax.document import Retired
 
 if TYPE_CHECKING:
     from affine_lsp.server.engine import Engine
     from affine_lsp.server.state import DocumentState
 
-log = logging.getLogger("affine_lsp.server.reclaim")
+log = logging.getLogger("affine_lsp.server.runtime.reclaim")
 
 POLL_S = 0.02
 """How often the reclaimer looks whether the workers are done."""
