@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 def one_process(text: str) -> str:
     from affine_lsp import verify
-    from affine_lsp.server.engine import verify_items
+    from affine_lsp.server.analysis_engine import verify_items
     from affine_lsp.syntax.document import Document
 
     gc.disable()

@@ -226,12 +226,12 @@ def test_the_graph_reader_sees_every_kind_of_import() -> None:
     source = (
         "from typing import TYPE_CHECKING\n"
         "if TYPE_CHECKING:\n    from affine_lsp.server.server import AffineLanguageServer\n"
-        "def f():\n    from ..transforms import tile\n    from .engine import _private_helper\n    return tile._hidden\n"
+        "def f():\n    from ..transforms import tile\n    from .analysis_engine import _private_helper\n    return tile._hidden\n"
     )
     tree = ast.parse(source)
     path = PACKAGE / "server" / "probe.py"
     targets = {e.target for e in _edges("affine_lsp.server.probe", path, tree)}
-    assert {"affine_lsp.server.server", "affine_lsp.transforms.tile", "affine_lsp.server.engine"} <= targets
+    assert {"affine_lsp.server.server", "affine_lsp.transforms.tile", "affine_lsp.server.analysis_engine"} <= targets
     bad = _private_uses("affine_lsp.server.probe", path, tree)
     assert any("_private_helper" in b for b in bad) and any("tile._hidden" in b for b in bad)
     assert _circles({"p.a": {"p.b"}, "p.b": {"p.a"}, "p.c": {"p.a"}}, "p") == [["p.a", "p.b"]]

@@ -76,10 +76,10 @@ async def _answered_while_held(aw: Any, holds: list[threading.Event]) -> Any:
 
 def test_a_small_document_is_answered_while_a_big_one_holds_its_workers_and_the_isl_lock() -> None:
     from affine_lsp.analysis.isl_support import LOCK
+    from affine_lsp.server.document_symbols import document_symbols
     from affine_lsp.server.folding import folding_ranges
     from affine_lsp.server.hover import HOVER_ANALYSIS_WAIT_S, compute_hover
     from affine_lsp.server.routes import in_lane, snapshot
-    from affine_lsp.server.symbols import document_symbols
 
     async def run(server: Any) -> None:
         big = server.documents.open("file:///lanes/big.mlir", generate(3000), 1, "mlir")

@@ -30,7 +30,7 @@ from pytest_lsp import LanguageClient
 from affine_lsp.gc_pause import gc_paused
 from affine_lsp.ir.core import Operation
 from affine_lsp.ir.release import break_cycles
-from affine_lsp.server.engine import Engine, functions_of
+from affine_lsp.server.analysis_engine import Engine, functions_of
 from affine_lsp.server.runtime.memory import BIG_BUILD, CollectionPolicy, SlowCollectionLog, collect_young_and_freeze, freeze_if_big, full_collection
 from affine_lsp.server.runtime.reclaim import Reclaimer
 from affine_lsp.server.settings import Settings

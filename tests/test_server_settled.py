@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from lsprotocol import types
 
-from affine_lsp.server.engine import functions_of
+from affine_lsp.server.analysis_engine import functions_of
 from affine_lsp.server.inlay_hints import INLAY_WAIT_S, inlay_hints
 from affine_lsp.server.routes import snapshot
 from tests.test_server_support import in_process_server

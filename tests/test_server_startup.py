@@ -261,7 +261,7 @@ def test_dependence_remarks_wait_for_the_analysis_phase_not_the_fast_phase() -> 
         assert [d.message for d in fast.result.diagnostics if d.severity in (types.DiagnosticSeverity.Error, types.DiagnosticSeverity.Warning)] == []
         assert not any(d.code == "expected-matched" for d in fast.result.diagnostics)
         # The analysis phase (its thread's work, then the merge).
-        from affine_lsp.server.diagnostics import _Progress
+        from affine_lsp.server.diagnostics_manager import _Progress
 
         left = server.diagnostics._analyse_sync(st, fast, list(fast.missing), _Progress(server, 1))
         assert left == [] and fast.remarks
@@ -388,7 +388,7 @@ _FORK_BESIDE_BUSY_THREADS = """
 import json, threading
 from affine_lsp.analysis import dependences_of_function
 from affine_lsp.analysis.isl_support import LOCK
-from affine_lsp.server.engine import functions_of
+from affine_lsp.server.analysis_engine import functions_of
 from affine_lsp.server.runtime.flowproc import FlowWorker, value_flows
 from affine_lsp.syntax.document import Document
 from tests.test_flow_worker import STENCIL

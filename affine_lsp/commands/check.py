@@ -175,7 +175,7 @@ def _verify_file(path: str, doc: Document, opts: Options) -> FileReport:
     parse_notes = doc.notes() + diagnostics.unregistered_dialects(doc, opts.allow_unregistered)
     emitted = expected.mlir_opt_diagnostics(doc, parse_notes, verify_document(doc, strict=False))
     if opts.test_memref_dependence_check:
-        from affine_lsp.ide.remarks import section_remarks
+        from affine_lsp.ide.section_remarks import section_remarks
 
         emitted += expected.remark_diagnostics(doc, section_remarks([s.module for s in doc.sections]) or [])
     result = expected.verify(expected.parse_annotations(doc.text, doc), emitted, only_expected=opts.verify_diagnostics == "only-expected")

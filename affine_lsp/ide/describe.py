@@ -4,7 +4,7 @@ Shared by hover, inlay hints, completion and the ``showDependences`` command.
 Facts come from the IR (:mod:`affine_lsp.ir`), the affine expression model
 (:mod:`affine_lsp.ir.affine_expr`: printing, substitution, simplification),
 :mod:`affine_lsp.verify.dimsym` and :mod:`affine_lsp.analysis`, through the
-:class:`~affine_lsp.server.engine.Engine`.
+:class:`~affine_lsp.server.analysis_engine.Engine`.
 """
 
 from __future__ import annotations

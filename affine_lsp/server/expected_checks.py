@@ -116,10 +116,10 @@ def remarks_needed(st: DocumentState, doc_version: int) -> bool:
 
 def dependence_remarks(modules: list[Operation], settings: Settings, cancelled: Callable[[], bool] | None = None) -> list[object] | None:
     """The remarks of ``-test-memref-dependence-check`` on each section's
-    module op (:func:`affine_lsp.ide.remarks.section_remarks`, under the
+    module op (:func:`affine_lsp.ide.section_remarks.section_remarks`, under the
     ``isl_ops`` setting); None when ``cancelled`` says so between two
     sections."""
-    from affine_lsp.ide.remarks import section_remarks
+    from affine_lsp.ide.section_remarks import section_remarks
 
     return section_remarks(modules, settings.isl_ops, cancelled)  # type: ignore[return-value]
 

@@ -40,8 +40,8 @@ from affine_lsp.ir.affine_ops import ACCESS_OPS, access_of, enclosing_loops
 from affine_lsp.ir.attributes import AffineMapAttr, IntegerSetAttr, TypeAttr
 from affine_lsp.ir.core import BlockArgument, Operation, Span, Value
 from affine_lsp.ir.types import MemRefType
+from affine_lsp.server.analysis_engine import run_within_budget, scope_of
 from affine_lsp.server.convert import offset_of, span_range
-from affine_lsp.server.engine import run_within_budget, scope_of
 from affine_lsp.syntax.document import Document, Section
 from affine_lsp.syntax.legacy import FUNC_DEFAULT_OK, legacy_op_at
 from affine_lsp.syntax.legacy import hover_text as legacy_hover_text
@@ -139,7 +139,7 @@ class HoverBuilder:
         return D.dep_row(dep, this, self.line_of, self.flows)
 
     def source(self, func: Operation) -> tuple[str, str] | None:
-        from affine_lsp.server.engine import function_source
+        from affine_lsp.server.analysis_engine import function_source
 
         return function_source(self.doc, func)
 

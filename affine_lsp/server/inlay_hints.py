@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from affine_lsp.ide import describe as D
+from affine_lsp.server.analysis_engine import run_within_budget, scope_of
 from affine_lsp.server.convert import position
-from affine_lsp.server.engine import run_within_budget, scope_of
 
 if TYPE_CHECKING:
     from affine_lsp.server.snapshot import Snapshot

@@ -38,8 +38,8 @@ from lsprotocol import types
 from affine_lsp.server import (
     bytecode_view,
     code_actions,
-    commands,
     completion,
+    document_symbols,
     expected_checks,
     folding,
     hover,
@@ -48,7 +48,7 @@ from affine_lsp.server import (
     memory_stats,
     navigation,
     semantic_tokens,
-    symbols,
+    show_dependences,
     timing_lens,
     transform_actions,
     upgrade_action,
@@ -146,7 +146,7 @@ ROUTES: tuple[Route, ...] = (
     Route(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, navigation.highlights_answer, L),
     Route(types.TEXT_DOCUMENT_PREPARE_RENAME, navigation.prepare_rename_answer, L),
     Route(types.TEXT_DOCUMENT_RENAME, navigation.rename_answer, L),
-    Route(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, symbols.answer, L, missing=_empty_list),
+    Route(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, document_symbols.answer, L, missing=_empty_list),
     Route(types.TEXT_DOCUMENT_FOLDING_RANGE, folding.answer, L, missing=_empty_list),
     Route(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, semantic_tokens.full_answer, L, semantic_tokens.LEGEND, missing=lambda uri: types.SemanticTokens(data=[])),
     Route(
@@ -162,7 +162,13 @@ ROUTES: tuple[Route, ...] = (
     Route(types.TEXT_DOCUMENT_CODE_LENS, timing_lens.lenses, L, missing=_empty_list),
     # Commands (workspace/executeCommand).
     Route(
-        commands.SHOW_DEPENDENCES, commands.show_dependences, D, command=True, uri=commands.document_of, missing=_not_open, budget=hover.COMMAND_ANALYSIS_WAIT_S
+        show_dependences.SHOW_DEPENDENCES,
+        show_dependences.show_dependences,
+        D,
+        command=True,
+        uri=show_dependences.document_of,
+        missing=_not_open,
+        budget=hover.COMMAND_ANALYSIS_WAIT_S,
     ),
     Route(
         views.ITERATION_SPACE,

@@ -34,7 +34,7 @@ from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Chunk, Document, line_starts
 
 if TYPE_CHECKING:
-    from affine_lsp.server.engine import Engine
+    from affine_lsp.server.analysis_engine import Engine
     from affine_lsp.server.snapshot import Snapshot
 
 TOKEN_TYPES = ["function", "variable", "parameter", "macro", "type", "keyword", "label", "namespace"]

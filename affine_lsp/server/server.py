@@ -29,7 +29,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from affine_lsp import __version__
-from affine_lsp.server.engine import Engine
+from affine_lsp.server.analysis_engine import Engine
 from affine_lsp.server.runtime.lanes import DocumentLanes, TrackedPool
 from affine_lsp.server.session import ClientCapabilities, ServerCancelled
 from affine_lsp.server.settings import SECTION, Settings
@@ -206,7 +206,7 @@ class AffineLanguageServer(LanguageServer):
         self.early: Any = None  # early_initialize.Early: initialize read (and maybe answered) before the server was loaded
         self.client = ClientCapabilities()  # what the client can do (set at initialize)
         self.on_settings_changed: list[Callable[[Settings, Settings], None]] = []
-        from affine_lsp.server import diagnostics as _diag
+        from affine_lsp.server import diagnostics_manager as _diag
 
         self.diagnostics = _diag.DiagnosticsManager(self)
         from affine_lsp.server.runtime.memory import SlowCollectionLog

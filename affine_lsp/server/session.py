@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from lsprotocol import types
 
 if TYPE_CHECKING:
-    from affine_lsp.server.engine import Engine
+    from affine_lsp.server.analysis_engine import Engine
     from affine_lsp.server.runtime.lanes import DocumentLanes, TrackedPool
     from affine_lsp.server.settings import Settings
     from affine_lsp.server.state import DocumentState, Workspace
@@ -89,7 +89,7 @@ class Session(Protocol):
     documents: Workspace
     client: ClientCapabilities
     interactive: int
-    diagnostics: Any  # the DiagnosticsManager (server/diagnostics.py)
+    diagnostics: Any  # the DiagnosticsManager (server/diagnostics_manager.py)
     disk_cache: Any
     gc_log: Any
     parse_pool: TrackedPool

@@ -3,7 +3,7 @@
 A snapshot is made by the route table (:mod:`.routes`) for each request:
 the document the request is about (its state, read under its lock with
 ``snap.state.locked()``), the settings and the client's capabilities of
-the moment, the analysis facade (:class:`~affine_lsp.server.engine.Engine`),
+the moment, the analysis facade (:class:`~affine_lsp.server.analysis_engine.Engine`),
 and ``wait(fn, *args, budget=s)``: ``fn`` run on the document's on-demand
 lane, waited for at most ``budget`` seconds.
 """
@@ -19,7 +19,7 @@ from lsprotocol import types
 from affine_lsp.server.session import ClientCapabilities, Session
 
 if TYPE_CHECKING:
-    from affine_lsp.server.engine import Engine
+    from affine_lsp.server.analysis_engine import Engine
     from affine_lsp.server.runtime.lanes import DocumentLanes
     from affine_lsp.server.settings import Settings
     from affine_lsp.server.state import DocumentState

@@ -21,7 +21,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from affine_lsp.ide.occurrences import innermost_op
 from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir.core import Operation
-from affine_lsp.server.engine import scope_of
+from affine_lsp.server.analysis_engine import scope_of
 from affine_lsp.server.hover import HoverBuilder
 from affine_lsp.server.snapshot import Snapshot
 from affine_lsp.server.state import DocumentState

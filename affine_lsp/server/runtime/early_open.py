@@ -194,7 +194,7 @@ def fast_phase(uri: str, text: str, settings: Any) -> list[dict[str, Any]]:
     ``-verify-diagnostics`` mode, before any analysis result exists)."""
     from affine_lsp import diagnostics, parallel, verify
     from affine_lsp.gc_pause import gc_paused
-    from affine_lsp.server.engine import verify_items
+    from affine_lsp.server.analysis_engine import verify_items
     from affine_lsp.server.lsp_json import diagnostic_json
     from affine_lsp.syntax.document import Document
 

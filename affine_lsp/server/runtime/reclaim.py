@@ -57,7 +57,7 @@ from affine_lsp.server.runtime.lanes import TrackedPool
 from affine_lsp.syntax.document import Retired
 
 if TYPE_CHECKING:
-    from affine_lsp.server.engine import Engine
+    from affine_lsp.server.analysis_engine import Engine
     from affine_lsp.server.state import DocumentState
 
 log = logging.getLogger("affine_lsp.server.runtime.reclaim")

@@ -18,7 +18,7 @@ from affine_lsp.ide.occurrences import innermost_op
 from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir.affine_ops import ACCESS_OPS, LOOP_OPS
 from affine_lsp.ir.core import Operation
-from affine_lsp.server.engine import scope_of
+from affine_lsp.server.analysis_engine import scope_of
 from affine_lsp.server.hover import COMMAND_ANALYSIS_WAIT_S, HoverBuilder
 from affine_lsp.server.snapshot import Snapshot
 

@@ -54,10 +54,10 @@ from lsprotocol import types
 
 from affine_lsp import diagnostics, parallel
 from affine_lsp.ir.core import Operation
-from affine_lsp.server import engine as engine_mod
+from affine_lsp.server import analysis_engine as engine_mod
 from affine_lsp.server import expected_checks
+from affine_lsp.server.analysis_engine import FunctionAnalysis, function_sources, functions_of
 from affine_lsp.server.convert import to_diagnostic
-from affine_lsp.server.engine import FunctionAnalysis, function_sources, functions_of
 from affine_lsp.server.runtime.memory import CollectionPolicy, collect_young_and_freeze, freeze, full_collection
 from affine_lsp.server.runtime.reclaim import Reclaimer, shared_workers
 from affine_lsp.server.session import ServerCancelled
@@ -68,7 +68,7 @@ from affine_lsp.syntax.nodes import Note
 if TYPE_CHECKING:
     from affine_lsp.server.session import Session
 
-log = logging.getLogger("affine_lsp.server.diagnostics")
+log = logging.getLogger("affine_lsp.server.diagnostics_manager")
 
 PROGRESS_MIN_FUNCTIONS = 8
 PROGRESS_AFTER_S = 0.5

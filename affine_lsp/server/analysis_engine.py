@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from affine_lsp.server.settings import Settings
     from affine_lsp.server.state import DocumentState
 
-log = logging.getLogger("affine_lsp.server.engine")
+log = logging.getLogger("affine_lsp.server.analysis_engine")
 
 
 def functions_of(doc: Document) -> list[Operation]:
