@@ -16,7 +16,7 @@ from affine_lsp import forking
 class GcPause:
     """Pause the cyclic garbage collector during bulk parsing and IR
     building: they allocate millions of small objects (with parent links,
-    so cycles), and the collector's repeated full scans cost 35-50% of a
+    so cycles), and the collector's repeated full scans cost a large part of a
     cold parse of a large file. Re-entrant and thread-safe (a counter)."""
 
     def __init__(self) -> None:

@@ -92,11 +92,11 @@ GC_MAX_WAIT_S = 10.0
 """... but no longer than this after it was found due."""
 GC_CHECK_EVERY = 10
 """Completed analysis phases between two checks of the garbage policy
-(besides every close): the check counts the frozen objects, 15 ms for 1.5
-million."""
+(besides every close): the check counts the frozen objects, which takes
+time in proportion to them (docs/measurements.md)."""
 GC_CHECK_S = 2.0
 """... and after fast phases, at most this often (the count of frozen
-objects it needs walks them: 10 ms for a million)."""
+objects it needs walks them)."""
 PULL_WAIT_S = 1.0
 PULL_WAIT_MIN_CHARS = 200_000
 """A pull on a document of at least this many characters waits at most
@@ -382,8 +382,8 @@ class DiagnosticsManager:
         first = st.last is None or st.partial_open
         # Building a document allocates millions of objects that all survive:
         # collecting meanwhile is wasted work (they are frozen afterwards).
-        # (gc.get_freeze_count() walks the frozen objects: 15 ms for 1.5
-        # million, so only around a first build, never after an edit.)
+        # (gc.get_freeze_count() walks the frozen objects, so only around a
+        # first build, never after an edit.)
         frozen = 0
         if first:
             gc.disable()

@@ -3,7 +3,7 @@
 isl's dataflow computation (``compute_flow``, behind
 ``FunctionDeps.dataflow()``) is one long call that keeps Python's global
 interpreter lock: run in a thread of the server it would freeze the event
-loop and every request for as long (100-250 ms on a stencil). So the server
+loop and every request for as long (see docs/measurements.md). So the server
 asks a separate process: it sends the function's text (with its section's
 alias definitions), the process parses it with the same engine, runs the
 analysis package's dataflow and answers which RAW dependences carry values,
@@ -15,12 +15,11 @@ process when it starts (:meth:`FlowWorker.prefork`, from ``affine-lsp
 serve`` before any thread runs, with the parser tables and the analysis
 modules loaded and frozen for the garbage collector): the worker then
 shares their pages with the server (copy-on-write) and its own memory is
-what it allocates and what either process writes to afterwards (18 MB
-after a few dozen requests where a fresh interpreter loading the same
-modules takes 60-70 MB). Elsewhere (tests, no ``fork``) the worker is a
+what it allocates and what either process writes to afterwards (far less
+than a fresh interpreter loading the same modules: docs/measurements.md). Elsewhere (tests, no ``fork``) the worker is a
 plain child (``python -c``) started at the first request. A
 ``multiprocessing`` pool would start a second process too, its resource
-tracker (15 MB for a lock nobody shares).
+tracker (memory for a lock nobody shares).
 """
 
 from __future__ import annotations
@@ -292,7 +291,7 @@ class FlowWorker:
             preload()
             if not beside_threads:
                 # (The server's first document waits for this fork: the
-                # garbage of the imports is left to the freeze, 50 ms sooner.)
+                # garbage of the imports is left to the freeze, which is sooner.)
                 gc.collect()
             gc.freeze()  # the collector then writes to none of the shared pages
             try:

@@ -4,7 +4,7 @@ The IR of a big document is hundreds of thousands of long-lived objects
 with parent links (cycles). A collection of the oldest generation walks
 every object it tracks while holding the interpreter lock, so it stalls
 every thread of the process, a request on a small document included
-(0.25 s for one 20,000-line document on a loaded machine). Hence:
+(docs/measurements.md). Hence:
 
 * every fast phase ends with :func:`collect_young_and_freeze`, and a large
   build of IR elsewhere (a request may build an edited document before its

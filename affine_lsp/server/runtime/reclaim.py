@@ -4,8 +4,8 @@ full garbage collection.
 The IR of a document is cyclic (parent links, value uses, op memos), and
 frozen (server/runtime/memory.py): before this module, only a full collection freed
 a closed document's IR, and that collection stops every thread for as long
-as it walks and frees the objects (1.3-4.1 s for a closed 20,000-line
-document on a loaded machine). Instead, :class:`Reclaimer` (one background
+as it walks and frees the objects (seconds for a closed large document:
+docs/measurements.md). Instead, :class:`Reclaimer` (one background
 thread) breaks the cycles of a closed document's own IR in slices of
 :data:`affine_lsp.ir.release.SLICE_OPS` operations, letting other threads run between two slices
 (``time.sleep(0)``); reference counting then frees each slice as it goes.
