@@ -281,3 +281,15 @@ def test_only_the_fork_protocol_forks() -> None:
         if isinstance(n, ast.Attribute) and n.attr == "fork" and isinstance(n.value, ast.Name) and n.value.id == "os"
     ]
     assert forks == []
+
+
+def test_every_handler_is_short() -> None:
+    # a handler translates: from the params, to the answer (docs/architecture.md)
+    import functools
+    import inspect
+
+    from affine_lsp.server import routes
+
+    handlers = [r.handler.func if isinstance(r.handler, functools.partial) else r.handler for r in routes.ROUTES]
+    long = [f"{h.__module__}.{h.__name__}: {n} lines" for h in handlers if (n := len(inspect.getsource(h).splitlines())) > 25]
+    assert long == []

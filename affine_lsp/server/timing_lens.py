@@ -124,21 +124,22 @@ async def time_function_command(snap: Snapshot, args: tuple[Any, ...]) -> dict[s
     cancel = threading.Event()
     _running[a["uri"]] = a["function"]
     token = await _progress(snap, a["function"], cancel)
-
-    async def background() -> None:
-        try:
-            loop = asyncio.get_running_loop()
-            kind, message = await loop.run_in_executor(None, _time, text, a["function"], a["after"], a["repeat"], mlir_bin, cancel)
-            snap.show_message(kind, message)
-        finally:
-            _running.pop(a["uri"], None)
-            if token is not None:
-                snap.progress.end(token, types.WorkDoneProgressEnd())
-
-    task = asyncio.ensure_future(background())
+    task = asyncio.ensure_future(_time_in_background(snap, a, text, mlir_bin, cancel, token))
     _tasks.add(task)
     task.add_done_callback(_tasks.discard)
     return {"started": True, "function": a["function"], "after": a["after"]}
+
+
+async def _time_in_background(snap: Snapshot, a: dict[str, Any], text: str, mlir_bin: str | None, cancel: threading.Event, token: str | None) -> None:
+    """Time, then tell the user (and end the progress)."""
+    try:
+        loop = asyncio.get_running_loop()
+        kind, message = await loop.run_in_executor(None, _time, text, a["function"], a["after"], a["repeat"], mlir_bin, cancel)
+        snap.show_message(kind, message)
+    finally:
+        _running.pop(a["uri"], None)
+        if token is not None:
+            snap.progress.end(token, types.WorkDoneProgressEnd())
 
 
 async def _progress(snap: Snapshot, function: str, cancel: threading.Event) -> str | None:

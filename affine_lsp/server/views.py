@@ -13,6 +13,7 @@ off or over its budget) so that a view can say so and keep its place.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from lsprotocol import types
@@ -98,7 +99,7 @@ def dependence_graph_document(args: tuple[Any, ...]) -> str:
 
 
 def iteration_space_answer(snap: Snapshot, args: tuple[Any, ...]) -> dict:
-    from affine_lsp.analysis.iteration_space import MAX_POINTS, ViewError, iteration_space, lines_range_of
+    from affine_lsp.analysis.iteration_space import lines_range_of
 
     arg = _arg(ITERATION_SPACE, args)
     st = snap.st
@@ -112,19 +113,19 @@ def iteration_space_answer(snap: Snapshot, args: tuple[Any, ...]) -> dict:
         if loop is None:
             return {**base, "error": f"No affine loop at line {pos.line + 1}."}
         b = HoverBuilder(snap, doc, section, wait=VIEW_ANALYSIS_WAIT_S if snap.budget is None else snap.budget)
-        range_of = lines_range_of(doc.lines)
-        max_points = arg.get("maxPoints") or MAX_POINTS
-
-        def compute(fd: Any) -> dict:
-            try:
-                return iteration_space(fd, loop, range_of, arg.get("dims"), arg.get("fixed"), arg.get("params"), max_points=max_points)
-            except ViewError as e:
-                return {"error": str(e)}
-
-        res, why = b.with_deps(loop, compute)
+        res, why = b.with_deps(loop, functools.partial(_iteration_space, loop=loop, range_of=lines_range_of(doc.lines), arg=arg))
         if res is None:
             return {**base, "error": why}
         return {**base, **res}
+
+
+def _iteration_space(fd: Any, loop: Operation, range_of: Any, arg: dict) -> dict:
+    from affine_lsp.analysis.iteration_space import MAX_POINTS, ViewError, iteration_space
+
+    try:
+        return iteration_space(fd, loop, range_of, arg.get("dims"), arg.get("fixed"), arg.get("params"), max_points=arg.get("maxPoints") or MAX_POINTS)
+    except ViewError as e:
+        return {"error": str(e)}
 
 
 def dependence_graph_answer(snap: Snapshot, args: tuple[Any, ...]) -> dict:
