@@ -1,11 +1,9 @@
-"""The affine-lsp language server: registration of the features.
-
-Each feature lives in its own module with a ``register(server)`` function
-(hover, navigation, symbols, semantic tokens, completion, inlay hints, code
-actions, commands, diagnostics); this module builds the server, wires the
-document lifecycle and settings, and hardens the protocol against malformed
-traffic. Answers are computed in worker threads from the one Document/IR
-(:mod:`.state`), never on the event loop.
+"""The affine-lsp language server: the session (its pools, documents,
+settings, client capabilities) and pygls' protocol hardened against
+malformed traffic. What it answers is the route table (:mod:`.routes`),
+whose handlers see a :class:`~affine_lsp.server.snapshot.Snapshot`, never
+this class; answers are computed in worker threads from the one
+Document/IR (:mod:`.state`), never on the event loop.
 """
 
 from __future__ import annotations
@@ -19,7 +17,7 @@ import threading
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
@@ -37,8 +35,6 @@ from affine_lsp.server.state import DocumentState, Workspace
 from affine_lsp.server.writer import QueuedWriter
 
 log = logging.getLogger("affine_lsp.server")
-
-T = TypeVar("T")
 
 
 class _BadRequest:
