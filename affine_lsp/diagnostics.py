@@ -81,7 +81,7 @@ def verifier_notes(doc: Document) -> list[Note]:
     --verify-diagnostics`` and the editor's ``expected-*`` matching report
     what mlir-opt itself emits: :func:`affine_lsp.verify.expected.mlir_opt_diagnostics`.)
     The server verifies incrementally with the same rule
-    (``server/engine.py``, ``verify_items``)."""
+    (``server/analysis_engine.py``, ``verify_items``)."""
     from affine_lsp.verify import verify_document
 
     return verify_document(doc, strict=False)

@@ -50,6 +50,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from affine_lsp import forking
 from affine_lsp.ir.core import ROOT_ANCHOR, Anchor
 from affine_lsp.syntax.document import Chunk, Document, is_function_chunk
 from affine_lsp.syntax.nodes import Note
@@ -297,29 +298,22 @@ class Child:
         self.owned = owned
         self.doc = doc
         r, w = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the child: compute, send, leave without cleaning up
-            status = 0
-            try:
-                os.close(r)
-                from affine_lsp.syntax.parser import after_fork
 
-                after_fork()  # (another thread may be building lark's parser: this process builds its own if needed)
-                if on_fork is not None:
-                    on_fork()
-                try:
-                    payload = _dumps(doc, compute_items(doc, owned, analyses))
-                    data = pickle.dumps(("ok", payload, _private_mb()))
-                except BaseException as e:
-                    data = pickle.dumps(("error", f"{type(e).__name__}: {e}", _private_mb()))
-                view = memoryview(data)
-                while view:
-                    n = os.write(w, view)
-                    view = view[n:]
-            except BaseException:
-                status = 1
-            finally:
-                os._exit(status)
+        def child() -> None:  # compute, send, leave without cleaning up (affine_lsp.forking)
+            os.close(r)
+            if on_fork is not None:
+                on_fork()
+            try:
+                payload = _dumps(doc, compute_items(doc, owned, analyses))
+                data = pickle.dumps(("ok", payload, _private_mb()))
+            except BaseException as e:
+                data = pickle.dumps(("error", f"{type(e).__name__}: {e}", _private_mb()))
+            view = memoryview(data)
+            while view:
+                n = os.write(w, view)
+                view = view[n:]
+
+        pid = forking.fork(child)
         os.close(w)
         self.pid = pid
         self.fd = r
@@ -449,7 +443,7 @@ def split_open(
     owned, their verifier results per section, for ``verify_section``'s
     ``foreign``, their private memory in MB), or None (not split, or a
     child failed: then nothing is left of the children). The server's first
-    fast phase and its early first publish (``server/early_open.py``) both
+    fast phase and its early first publish (``server/runtime/early_open.py``) both
     open through it."""
     shares = plan_shares(doc, processes() if n is None else n)
     if shares is None:

@@ -270,7 +270,7 @@ def write_doc(cells: list[Cell], args: argparse.Namespace, path: Path) -> None:
         *table(cells),
         "",
         "*initialize* is answered before the server loads, from the answer pygls gave at the first start of this"
-        " version of affine-lsp with this editor's capabilities (`affine_lsp/server/early_initialize.py`; the"
+        " version of affine-lsp with this editor's capabilities (`affine_lsp/server/runtime/early_initialize.py`; the"
         " script makes that first start, unmeasured, before measuring). That first start, where pygls answers"
         f" (`AFFINE_LSP_EARLY_INITIALIZE=0`): initialize in {args.pygls_initialize_s:.3f} s (median of {args.repeat}).",
         "affine-lsp runs as installed: its modules compiled to byte code once (`PYTHONPYCACHEPREFIX`);"

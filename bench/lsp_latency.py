@@ -30,7 +30,7 @@ it is measured with the push client only.
   ``Private_Dirty``: the pages no other process maps; a forked child shares
   the server's pages until either writes, and those are counted once, in
   the server). affine-lsp's children are the dataflow worker,
-  :mod:`affine_lsp.server.flowproc`, forked when the server starts (its
+  :mod:`affine_lsp.server.runtime.flowproc`, forked when the server starts (its
   largest sample after the open, the edits and the hovers), and the
   short-lived child that opens a large file on two processes,
   :mod:`affine_lsp.parallel`, which measures itself at its end and which

@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 def one_process(text: str) -> str:
     from affine_lsp import verify
-    from affine_lsp.server.engine import verify_items
+    from affine_lsp.server.analysis_engine import verify_items
     from affine_lsp.syntax.document import Document
 
     gc.disable()
@@ -98,7 +98,7 @@ def loop_only(text: str) -> str:
 
 def split(text: str, processes: int) -> str:
     from affine_lsp import parallel
-    from affine_lsp.server import early_open
+    from affine_lsp.server.runtime import early_open
     from affine_lsp.server.settings import Settings
 
     os.environ["AFFINE_LSP_SPLIT_PROCESSES"] = str(processes)

@@ -91,7 +91,7 @@ def test_a_pull_on_a_big_document_being_built_is_cancelled_for_a_retrigger_then_
     diagnostics of another version), the client is asked to pull again
     once the fast phase is done, and the next pull gets that version's
     diagnostics, the same as the fast phase computed."""
-    from affine_lsp.server import diagnostics as diag_mod
+    from affine_lsp.server import diagnostics_manager as diag_mod
     from affine_lsp.server.server import ServerCancelled
 
     monkeypatch.setattr(diag_mod, "PULL_WAIT_MIN_CHARS", 0)
@@ -101,7 +101,7 @@ def test_a_pull_on_a_big_document_being_built_is_cancelled_for_a_retrigger_then_
     async def run(server: Any) -> None:
         loop = asyncio.get_running_loop()
         refreshed = asyncio.Event()
-        server.client_pull_diagnostics = server.client_diagnostic_refresh = True
+        server.client.pull_diagnostics = server.client.diagnostic_refresh = True
         server.workspace_diagnostic_refresh = lambda _params: loop.call_soon_threadsafe(refreshed.set)
         st = server.documents.open("file:///latency/big.mlir", text, 1, "mlir")
         release = _hold(server.lanes(st).submit_fast)
@@ -123,7 +123,7 @@ def test_a_pull_on_a_big_document_being_built_is_cancelled_for_a_retrigger_then_
 
 
 def test_a_small_document_pull_waits_for_its_fast_phase(monkeypatch: Any) -> None:
-    from affine_lsp.server import diagnostics as diag_mod
+    from affine_lsp.server import diagnostics_manager as diag_mod
 
     monkeypatch.setattr(diag_mod, "PULL_WAIT_S", 0.0)  # (not applied below PULL_WAIT_MIN_CHARS)
     text = "func.func @bad() {\n  %x = arith.addf %nope, %nope : f32\n  return\n}\n"

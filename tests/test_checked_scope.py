@@ -157,7 +157,7 @@ def test_a_code_action_does_not_check_a_context_over_its_limit() -> None:
 
 
 def test_a_function_too_large_to_check_gets_its_actions_disabled_with_the_reason() -> None:
-    from affine_lsp.server.engine import functions_of
+    from affine_lsp.server.analysis_engine import functions_of
     from affine_lsp.server.transform_actions import transforms_for
 
     body = "".join(f"  %c{i} = arith.constant {i} : index\n" for i in range(CODE_ACTION_CHECK_LINES))
@@ -174,7 +174,7 @@ def test_fusion_checks_the_fused_function_in_its_context_only(monkeypatch: pytes
     names, as every other transformation does, not the whole file (on a
     20,000-line file its code action took 10-15 s, under the document's
     lock): no text it parses again is a tenth of the file."""
-    from affine_lsp.server.engine import functions_of
+    from affine_lsp.server.analysis_engine import functions_of
     from affine_lsp.syntax import document as document_module
     from affine_lsp.transforms.fusion import fusion_candidates
     from tests.test_bytecode import TWO_LOOPS

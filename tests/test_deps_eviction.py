@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from affine_lsp.ir.core import memo_if_any
-from affine_lsp.server import engine as engine_mod
-from affine_lsp.server.engine import Engine, functions_of
+from affine_lsp.server import analysis_engine as engine_mod
+from affine_lsp.server.analysis_engine import Engine, functions_of
 from affine_lsp.server.settings import Settings
 from affine_lsp.server.state import DocumentState
 
@@ -99,11 +99,11 @@ def _analysis_slice(eng: Engine, settings: Settings, st: DocumentState, doc: obj
     over ``todo``; the functions it leaves."""
     from types import SimpleNamespace
 
-    from affine_lsp.server.diagnostics import DiagnosticsManager, FastResult, _Progress
-    from affine_lsp.server.engine import function_sources
+    from affine_lsp.server.analysis_engine import function_sources
+    from affine_lsp.server.diagnostics_manager import DiagnosticsManager, FastResult, _Progress
     from affine_lsp.server.state import DiagnosticsResult
 
-    server = SimpleNamespace(engine=eng, settings=settings, interactive=0, client_work_done_progress=False)
+    server = SimpleNamespace(engine=eng, settings=settings, interactive=0, client=SimpleNamespace(work_done_progress=False))
     fast = FastResult(st.version, DiagnosticsResult(st.version, st.version, [], [], complete=False), [], list(todo), function_sources(doc, todo))  # type: ignore[arg-type]
     return DiagnosticsManager(server)._analyse_sync(st, fast, list(todo), _Progress(server, len(todo)))  # type: ignore[arg-type]
 
@@ -164,7 +164,7 @@ def test_loop_summaries_left_at_the_end_of_a_slices_time_go_to_the_next_slice(sm
     warms them (nothing computed twice, nothing lost)."""
     import time
 
-    from affine_lsp.server import diagnostics as diagnostics_mod
+    from affine_lsp.server import diagnostics_manager as diagnostics_mod
 
     text = "\n".join(KERNEL.format(k=k, ub=60 + k, off=k % 3) for k in range(6))
     settings = Settings(time_budget_ms=60_000)

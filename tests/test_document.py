@@ -261,7 +261,7 @@ def test_an_edit_after_release_parses_only_the_edited_function() -> None:
     parse's; and ``item_syntax`` gives a released function's records as a
     document that keeps them has them (what go-to-definition, references,
     hover and semantic tokens read)."""
-    from affine_lsp.server.index import chunk_occurrences
+    from affine_lsp.ide.occurrences import chunk_occurrences
     from affine_lsp.syntax import document as document_mod
 
     text = "#m = affine_map<(d0) -> (d0 + 1)>\n" + "".join(GOOD.format(n=k) for k in range(6)) + BROKEN[0]

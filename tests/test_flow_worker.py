@@ -1,4 +1,4 @@
-"""The dataflow worker process (affine_lsp.server.flowproc): a plain child
+"""The dataflow worker process (affine_lsp.server.runtime.flowproc): a plain child
 process answering over pipes, with no multiprocessing helper process."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import os
 import time
 from concurrent.futures import Future
 
-from affine_lsp.server.flowproc import FlowWorker, value_flows
+from affine_lsp.server.runtime.flowproc import FlowWorker, value_flows
 
 STENCIL = """func.func @f(%A: memref<64xf32>) {
   affine.for %t = 0 to 4 {
@@ -65,7 +65,7 @@ def test_a_dead_worker_disables_the_value_flows_without_hanging() -> None:
 
 _PREFORK = """
 import json, os, sys
-from affine_lsp.server.flowproc import FlowWorker, value_flows
+from affine_lsp.server.runtime.flowproc import FlowWorker, value_flows
 from tests.test_flow_worker import STENCIL, _children
 
 worker = FlowWorker()
@@ -92,7 +92,7 @@ def test_the_server_forks_the_worker_before_its_threads_start() -> None:
     import sys
     from pathlib import Path
 
-    from affine_lsp.server.flowproc import WORKER_NICENESS
+    from affine_lsp.server.runtime.flowproc import WORKER_NICENESS
 
     root = str(Path(__file__).resolve().parent.parent)
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))

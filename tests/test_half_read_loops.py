@@ -76,7 +76,7 @@ def test_no_unroll_of_a_loop_that_ends_a_block_without_terminator() -> None:
 def test_a_loop_with_step_zero_gets_no_transformation_and_hovers(caplog: pytest.LogCaptureFixture) -> None:
     """Found by a fuzz run: ``step 0`` (a verifier error) made the trip
     count divide by zero in the hover and in the new transformations."""
-    from affine_lsp.server.describe import trip_count
+    from affine_lsp.ide.describe import trip_count
 
     doc = Document("func.func @f(%A: memref<8xf32>) {\n  affine.for %i = 0 to 8 step 0 {\n    %v = affine.load %A[%i] : memref<8xf32>\n  }\n  return\n}\n")
     (loop,) = _loops(doc)

@@ -250,7 +250,7 @@ def test_an_edit_that_breaks_a_call_in_a_large_document_is_found() -> None:
     an edit of its callee, far from it in a 2,000-line document, or typed
     into a function that held no call, is found, and gone once the edit is
     undone."""
-    from affine_lsp.server.engine import Engine
+    from affine_lsp.server.analysis_engine import Engine
     from affine_lsp.server.state import DocumentState
     from bench.generate import generate
 

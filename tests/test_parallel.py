@@ -173,7 +173,7 @@ def test_a_child_past_its_time_is_killed(forced: None, monkeypatch: pytest.Monke
 def _first_publish(text: str, parallel_open: bool) -> list[dict]:
     import dataclasses
 
-    from affine_lsp.server.early_open import fast_phase
+    from affine_lsp.server.runtime.early_open import fast_phase
     from affine_lsp.server.settings import Settings
 
     return fast_phase("file:///f.mlir", text, dataclasses.replace(Settings(), parallel_open=parallel_open))

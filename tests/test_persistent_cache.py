@@ -1,4 +1,4 @@
-"""The persistent diagnostics cache (affine_lsp/server/persist.py): a file
+"""The persistent diagnostics cache (affine_lsp/server/runtime/persist.py): a file
 reopened, in the same server or after a restart, shows its complete
 diagnostics at once, exactly those a computation gives; an entry is never
 used for another text, URI, setting or version of the code; the cache
@@ -20,7 +20,7 @@ from lsprotocol import types
 from pygls.protocol import default_converter
 from pytest_lsp import LanguageClient
 
-from affine_lsp.server import persist
+from affine_lsp.server.runtime import persist
 from tests.test_server_support import SERVER_CMD, make_client, open_doc, server_env, start, wait_for
 
 TEXT = """func.func @oob(%A: memref<10xf32>) {
@@ -108,7 +108,7 @@ async def test_reopen_after_restart_shows_the_complete_diagnostics_at_once(tmp_p
         open_doc(second, URI, TEXT)
         await wait_for(lambda: [p for p in second.diag_log if p.uri == URI], 10, "the first publish")  # type: ignore[attr-defined]
         pubs = [p for p in second.diag_log if p.uri == URI]  # type: ignore[attr-defined]
-        # (the first publish may come before the server loads, from the same cache: server/early_open.py)
+        # (the first publish may come before the server loads, from the same cache: server/runtime/early_open.py)
         await wait_for(lambda: _traces(second, "v1: from the cache"), 10, "the server's trace of the cached diagnostics")
         # The first publish is the complete set, analysis warnings included.
         assert _json(list(pubs[0].diagnostics)) == _json(computed)

@@ -1,5 +1,5 @@
 """The first opened file's first diagnostics, published before pygls and the
-server load (``server/early_open.py``, issue #34), through a real
+server load (``server/runtime/early_open.py``, issue #34), through a real
 ``affine-lsp serve`` process.
 
 A probe wraps the server's standard output and notes, for each

@@ -48,11 +48,14 @@ def _params(uri: str, p: types.Position) -> types.CodeActionParams:
 
 
 def _resolving_client(server: Any) -> None:
+    from affine_lsp.server.session import ClientCapabilities
+
     server.protocol.client_capabilities = types.ClientCapabilities(
         text_document=types.TextDocumentClientCapabilities(
             code_action=types.CodeActionClientCapabilities(data_support=True, resolve_support=types.ClientCodeActionResolveOptions(properties=["edit"]))
         )
     )
+    server.client = ClientCapabilities.of(server.protocol.client_capabilities, None)
 
 
 def _held_transformations(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Event, threading.Event]:
@@ -94,7 +97,8 @@ def _edited(uri: str, a: types.CodeAction) -> str:
 
 def test_a_hover_and_an_edit_are_answered_while_a_code_action_computation_is_held(monkeypatch: pytest.MonkeyPatch) -> None:
     from affine_lsp.server.code_actions import answer
-    from affine_lsp.server.hover import compute_hover
+    from affine_lsp.server.hover import HOVER_ANALYSIS_WAIT_S, compute_hover
+    from affine_lsp.server.routes import CODE_ACTIONS, in_lane, snapshot
 
     running, release = _held_transformations(monkeypatch)
 
@@ -103,9 +107,9 @@ def test_a_hover_and_an_edit_are_answered_while_a_code_action_computation_is_hel
         await server.diagnostics.fast(st, 1)
         try:
             # A client without resolveSupport: the answer waits for the computation.
-            pending = asyncio.ensure_future(answer(server, st, _params(st.uri, OUTER)))
+            pending = asyncio.ensure_future(answer(snapshot(server, st), _params(st.uri, OUTER), CODE_ACTIONS))
             assert await asyncio.to_thread(running.wait, 60)
-            hover = await asyncio.wait_for(server.in_thread(compute_hover, server, st, LOAD), 60)
+            hover = await asyncio.wait_for(in_lane(server, compute_hover, snapshot(server, st, HOVER_ANALYSIS_WAIT_S), LOAD), 60)
             assert not pending.done() and not release.is_set()
         finally:
             release.set()
@@ -116,7 +120,7 @@ def test_a_hover_and_an_edit_are_answered_while_a_code_action_computation_is_hel
         # An edit while the actions of another loop are being computed.
         release.clear()
         running.clear()
-        pending = asyncio.ensure_future(answer(server, st, _params(st.uri, INNER)))
+        pending = asyncio.ensure_future(answer(snapshot(server, st), _params(st.uri, INNER), CODE_ACTIONS))
         try:
             assert await asyncio.to_thread(running.wait, 60)
             p = types.Position(line=7, character=0)
@@ -134,6 +138,7 @@ def test_a_hover_and_an_edit_are_answered_while_a_code_action_computation_is_hel
 
 def test_a_client_that_resolves_edits_gets_the_menu_first_and_the_edit_by_resolve(monkeypatch: pytest.MonkeyPatch) -> None:
     from affine_lsp.server.code_actions import answer
+    from affine_lsp.server.routes import CODE_ACTIONS, snapshot
     from affine_lsp.transforms.registry import TRANSFORMATIONS
 
     _running, release = _held_transformations(monkeypatch)
@@ -143,7 +148,7 @@ def test_a_client_that_resolves_edits_gets_the_menu_first_and_the_edit_by_resolv
         st = server.documents.open("file:///first/menu.mlir", TEXT, 1, "mlir")
         await server.diagnostics.fast(st, 1)
         try:
-            first = await asyncio.wait_for(answer(server, st, _params(st.uri, OUTER)), 60)
+            first = await asyncio.wait_for(answer(snapshot(server, st), _params(st.uri, OUTER), CODE_ACTIONS), 60)
             assert not release.is_set()  # (the job is queued or held in its first transformation: nothing is done)
         finally:
             release.set()
@@ -152,14 +157,14 @@ def test_a_client_that_resolves_edits_gets_the_menu_first_and_the_edit_by_resolv
         assert all(a.edit is None and a.disabled is None and isinstance(a.data, dict) for a in first)
         expected = _expected(st.uri, OUTER)
         parallel = next(a for a in first if a.title == "Parallelize loop")
-        resolved = await asyncio.wait_for(transform_actions.resolve(server, parallel), 120)
+        resolved = await asyncio.wait_for(transform_actions.resolve(snapshot(server, None), parallel), 120)
         assert resolved.edit is not None and resolved.title in expected
         assert _edited(st.uri, resolved) == expected[resolved.title]
         # Once computed (the job may still run the transformations after the
         # one resolved), the next request has every action, with its edit.
         for job in list(st.transform_actions.values()):
             await asyncio.wait_for(asyncio.wrap_future(job.future), 120)
-        again = await asyncio.wait_for(answer(server, st, _params(st.uri, OUTER)), 60)
+        again = await asyncio.wait_for(answer(snapshot(server, st), _params(st.uri, OUTER), CODE_ACTIONS), 60)
         assert {a.title: (None if a.edit is None else _edited(st.uri, a)) for a in again} == expected
         assert all(a.data is None for a in again)
 
@@ -193,11 +198,12 @@ VECTORIZABLE = """func.func @v(%A: memref<1024xf32>, %B: memref<1024xf32>) {
 
 def _actions(server: Any, uri: str, text: str, p: types.Position) -> list[types.CodeAction]:
     from affine_lsp.server.code_actions import code_actions
+    from affine_lsp.server.routes import CODE_ACTIONS, in_lane, snapshot
 
     async def run() -> list[types.CodeAction]:
         st = server.documents.open(uri, text, 1, "mlir")
         await server.diagnostics.fast(st, 1)
-        return await server.in_thread(code_actions, server, st, _params(uri, p))
+        return await in_lane(server, code_actions, snapshot(server, st), _params(uri, p), CODE_ACTIONS)
 
     return asyncio.run(run())
 

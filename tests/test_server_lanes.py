@@ -1,6 +1,6 @@
 """A small document's answers do not queue behind a big one (issue #31).
 
-Each open document has its own worker threads (``server/lanes.py``): the
+Each open document has its own worker threads (``server/runtime/lanes.py``): the
 fast phase (diagnostics of a new edit) and the requests of a small document
 are answered while a big document's fast phase, its requests and its
 background analysis are all held on events, and a hover that needs an
@@ -76,9 +76,10 @@ async def _answered_while_held(aw: Any, holds: list[threading.Event]) -> Any:
 
 def test_a_small_document_is_answered_while_a_big_one_holds_its_workers_and_the_isl_lock() -> None:
     from affine_lsp.analysis.isl_support import LOCK
+    from affine_lsp.server.document_symbols import document_symbols
     from affine_lsp.server.folding import folding_ranges
-    from affine_lsp.server.hover import compute_hover
-    from affine_lsp.server.symbols import document_symbols
+    from affine_lsp.server.hover import HOVER_ANALYSIS_WAIT_S, compute_hover
+    from affine_lsp.server.routes import in_lane, snapshot
 
     async def run(server: Any) -> None:
         big = server.documents.open("file:///lanes/big.mlir", generate(3000), 1, "mlir")
@@ -100,9 +101,9 @@ def test_a_small_document_is_answered_while_a_big_one_holds_its_workers_and_the_
 
             async def answers() -> tuple[Any, ...]:
                 fast = await server.diagnostics.fast(small, 2)
-                folds = await server.in_thread(folding_ranges, server, small)
-                symbols = await server.in_thread(document_symbols, server, small)
-                hover = await server.in_thread(compute_hover, server, small, LOOP)
+                folds = await in_lane(server, folding_ranges, small)
+                symbols = await in_lane(server, document_symbols, small)
+                hover = await in_lane(server, compute_hover, snapshot(server, small, HOVER_ANALYSIS_WAIT_S), LOOP)
                 return fast, folds, symbols, hover
 
             fast, folds, symbols, hover = await _answered_while_held(answers(), holds)
@@ -120,16 +121,16 @@ def test_a_small_document_is_answered_while_a_big_one_holds_its_workers_and_the_
         # Released: the same hover, complete now, as the fresh computation of the same text.
         with contextlib.suppress(Exception):
             await asyncio.wait_for(server.diagnostics.fast(big, 1), 120)
-        after = await server.in_thread(compute_hover, server, small, LOOP)
+        after = await in_lane(server, compute_hover, snapshot(server, small, HOVER_ANALYSIS_WAIT_S), LOOP)
         fresh = server.documents.open("file:///lanes/fresh.mlir", small.document_unsafe.text, 2, "mlir")
         await server.diagnostics.fast(fresh, 2)
-        again = await server.in_thread(compute_hover, server, fresh, LOOP)
+        again = await in_lane(server, compute_hover, snapshot(server, fresh, HOVER_ANALYSIS_WAIT_S), LOOP)
         for _ in range(100):  # until neither says that its analysis is pending
             if not any(m in h.contents.value for h in (after, again) for m in ("still running", "not analysed yet")):
                 break
             await asyncio.sleep(0.2)
-            after = await server.in_thread(compute_hover, server, small, LOOP)
-            again = await server.in_thread(compute_hover, server, fresh, LOOP)
+            after = await in_lane(server, compute_hover, snapshot(server, small, HOVER_ANALYSIS_WAIT_S), LOOP)
+            again = await in_lane(server, compute_hover, snapshot(server, fresh, HOVER_ANALYSIS_WAIT_S), LOOP)
         assert after.contents.value == again.contents.value
 
     with _server() as server:
@@ -142,22 +143,23 @@ def test_a_full_semantic_tokens_answer_past_its_wait_says_it_is_partial_and_is_c
     the background, the client is asked to refresh, and the next answer is
     the complete one (the same as without a wait)."""
     from affine_lsp.server import semantic_tokens as sem
+    from affine_lsp.server.routes import in_lane, snapshot
 
     text = generate(200)
 
     async def run(server: Any) -> None:
         st = server.documents.open("file:///lanes/tokens.mlir", text, 1, "mlir")
         await server.diagnostics.fast(st, 1)
-        whole = await server.in_thread(sem.tokens_for, server, st, None)  # (FULL_WAIT_S as shipped: a small file, complete)
+        whole = await in_lane(server, sem.tokens_for, snapshot(server, st), None)  # (FULL_WAIT_S as shipped: a small file, complete)
         assert whole.result_id is None and whole.data
         st.token_cache.clear()
         monkeypatch.setattr(sem, "FULL_WAIT_S", -1.0)
         refreshed = asyncio.Event()
         loop = asyncio.get_running_loop()
-        partial = await server.in_thread(sem.tokens_for, server, st, None, lambda: loop.call_soon_threadsafe(refreshed.set))
+        partial = await in_lane(server, sem.tokens_for, snapshot(server, st), None, lambda: loop.call_soon_threadsafe(refreshed.set))
         assert partial.result_id == sem.PARTIAL and len(partial.data) < len(whole.data)
         await asyncio.wait_for(refreshed.wait(), 60)
-        again = await server.in_thread(sem.tokens_for, server, st, None)
+        again = await in_lane(server, sem.tokens_for, snapshot(server, st), None)
         assert again.result_id is None and again.data == whole.data
 
     with _server() as server:
@@ -172,6 +174,7 @@ def test_completing_the_tokens_lets_an_on_demand_analysis_queued_behind_it_run(m
     ran until the document was closed, nor did the background analysis of
     any document, which yields to interactive work)."""
     from affine_lsp.server import semantic_tokens as sem
+    from affine_lsp.server.routes import in_lane, snapshot, within_budget
 
     text = generate(3000)
 
@@ -181,13 +184,13 @@ def test_completing_the_tokens_lets_an_on_demand_analysis_queued_behind_it_run(m
         monkeypatch.setattr(sem, "FULL_WAIT_S", -1.0)
         refreshed = asyncio.Event()
         loop = asyncio.get_running_loop()
-        partial = await server.in_thread(sem.tokens_for, server, st, None, lambda: loop.call_soon_threadsafe(refreshed.set))
+        partial = await in_lane(server, sem.tokens_for, snapshot(server, st), None, lambda: loop.call_soon_threadsafe(refreshed.set))
         assert partial.result_id == sem.PARTIAL and st.tokens_warming  # the completion is queued or running
-        ok, got = await asyncio.to_thread(server.bounded, lambda: "analysed", timeout=30.0, doc=st)
+        ok, got = await asyncio.to_thread(within_budget, server, lambda: "analysed", budget=30.0, doc=st)
         assert ok and got == "analysed"
         assert server.interactive == 0
         await asyncio.wait_for(refreshed.wait(), 60)
-        whole = await server.in_thread(sem.tokens_for, server, st, None)
+        whole = await in_lane(server, sem.tokens_for, snapshot(server, st), None)
         assert whole.result_id is None and len(whole.data) > len(partial.data)
 
     with _server() as server:
@@ -202,6 +205,7 @@ def test_the_upgrade_action_waits_a_moment_then_says_it_is_still_being_computed(
     from pathlib import Path
 
     from affine_lsp.server.code_actions import code_actions
+    from affine_lsp.server.routes import CODE_ACTIONS, in_lane, snapshot
     from affine_lsp.server.upgrade_action import TITLE
     from affine_lsp.transforms.upgrade import upgrade_text
 
@@ -218,7 +222,7 @@ def test_the_upgrade_action_waits_a_moment_then_says_it_is_still_being_computed(
         holds: list[threading.Event] = []
         assert _hold(server.lanes(st).submit_ondemand, holds).wait(30)
         try:
-            first = await server.in_thread(code_actions, server, st, params)
+            first = await in_lane(server, code_actions, snapshot(server, st), params, CODE_ACTIONS)
         finally:
             for h in holds:
                 h.set()
@@ -226,7 +230,7 @@ def test_the_upgrade_action_waits_a_moment_then_says_it_is_still_being_computed(
         assert len(upgrade) == 1 and upgrade[0].disabled is not None and "still being computed" in upgrade[0].disabled.reason
         assert upgrade[0].edit is None
         for _ in range(100):
-            later = [a for a in await server.in_thread(code_actions, server, st, params) if a.title.startswith(TITLE)]
+            later = [a for a in await in_lane(server, code_actions, snapshot(server, st), params, CODE_ACTIONS) if a.title.startswith(TITLE)]
             if later and later[0].disabled is None:
                 break
             await asyncio.sleep(0.1)
@@ -243,7 +247,8 @@ def test_a_hover_during_the_first_build_of_a_document_reads_its_function_alone()
     file takes minutes), a hover is answered from the function under the
     cursor and the file's aliases, on the same lines and columns, and says
     so; once the build is done, the same hover without the note."""
-    from affine_lsp.server.hover import OPENING_NOTE, compute_hover
+    from affine_lsp.server.hover import HOVER_ANALYSIS_WAIT_S, OPENING_NOTE, compute_hover
+    from affine_lsp.server.routes import in_lane, snapshot
 
     funcs = [SMALL.replace("@small", f"@f{k}").replace("affine.load %A[%i]", "affine.load %A[%i + 0]" if k % 2 else "affine.load %A[%i]") for k in range(40)]
     text = "#id = affine_map<(d0) -> (d0)>\nmodule {\n" + "".join(funcs) + "}\n"
@@ -257,12 +262,12 @@ def test_a_hover_during_the_first_build_of_a_document_reads_its_function_alone()
         holds: list[threading.Event] = []
         try:
             _hold_lock(st.lock, holds)
-            during = await _answered_while_held(server.in_thread(compute_hover, server, st, pos), holds)
+            during = await _answered_while_held(in_lane(server, compute_hover, snapshot(server, st, HOVER_ANALYSIS_WAIT_S), pos), holds)
         finally:
             for h in holds:
                 h.set()
         await server.diagnostics.fast(st, 1)
-        after = await server.in_thread(compute_hover, server, st, pos)
+        after = await in_lane(server, compute_hover, snapshot(server, st, HOVER_ANALYSIS_WAIT_S), pos)
         assert during is not None and after is not None
         assert during.contents.value.endswith("\n\n" + OPENING_NOTE)
         assert OPENING_NOTE not in after.contents.value

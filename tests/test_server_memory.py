@@ -1,5 +1,5 @@
 """A closed document's memory is given back (issue #31): the server's
-garbage-collection policy (``server/memory.py``).
+garbage-collection policy (``server/runtime/memory.py``).
 
 Every fast phase freezes what it built (``gc.freeze``), so the collector's
 own collections never walk a document's IR; a closed document's frozen IR
@@ -27,14 +27,15 @@ from lsprotocol import types
 from pygls.protocol import default_converter
 from pytest_lsp import LanguageClient
 
+from affine_lsp.gc_pause import gc_paused
 from affine_lsp.ir.core import Operation
 from affine_lsp.ir.release import break_cycles
-from affine_lsp.server.engine import Engine, functions_of
-from affine_lsp.server.memory import BIG_BUILD, CollectionPolicy, SlowCollectionLog, collect_young_and_freeze, freeze_if_big, full_collection
-from affine_lsp.server.reclaim import Reclaimer
+from affine_lsp.server.analysis_engine import Engine, functions_of
+from affine_lsp.server.runtime.memory import BIG_BUILD, CollectionPolicy, SlowCollectionLog, collect_young_and_freeze, freeze_if_big, full_collection
+from affine_lsp.server.runtime.reclaim import Reclaimer
 from affine_lsp.server.settings import Settings
 from affine_lsp.server.state import DocumentState
-from affine_lsp.syntax.document import Document, gc_paused, item_syntax
+from affine_lsp.syntax.document import Document, item_syntax
 from bench.content import CONSTANT
 from bench.generate import generate
 from tests.test_server_support import change, code_actions_at, config, diagnostics_for, no_server_errors, open_doc, pos, start
@@ -172,7 +173,7 @@ def _edit(client: LanguageClient, uri: str, version: int, text: str, start: int,
 @pytest.mark.asyncio(loop_scope="module")
 async def test_edits_free_the_ir_they_replace_without_a_collection(client: LanguageClient):
     """The IR an edit replaces is freed by the reclaimer while the document
-    stays open (server/reclaim.py): after edits of every kind (a function
+    stays open (server/runtime/reclaim.py): after edits of every kind (a function
     built again, broken and mended, deleted; an alias changed, which builds
     again the functions that use it), with requests in between, no IR
     operation is left for a collection to find, none ran, and the answers
@@ -355,7 +356,7 @@ def test_the_code_actions_of_a_loop_leave_no_garbage_ir():
 def test_the_dataflow_workers_scratch_documents_leave_no_garbage_ir():
     """The dataflow worker parses each function it is sent: that IR is
     freed when the answer is computed, not by the worker's collections."""
-    from affine_lsp.server.flowproc import value_flows
+    from affine_lsp.server.runtime.flowproc import value_flows
 
     gc.collect()
     gc.disable()
@@ -429,7 +430,7 @@ def test_the_dependence_analysis_leaves_no_cycles(text: str):
     represent is remembered without its traceback: dropping a function's
     analysis frees it by reference counting. (Before, each was a cycle: a
     worker process collecting them stopped for up to 1.3 s in a fuzz run.)"""
-    from affine_lsp.server.flowproc import value_flows
+    from affine_lsp.server.runtime.flowproc import value_flows
 
     flows: list[object] = []
     assert _cyclic_garbage(lambda: flows.append(value_flows("", text, 10_000, None))) == Counter()
@@ -507,7 +508,7 @@ def test_policy_collects_after_a_large_close_or_enough_garbage():
     assert p.garbage(frozen=10_000) == 6_000 and p.due(frozen=10_000)
     p.collected(live=10_000)
     p.built(key=4, objects=40_000)
-    p.document_freed(key=4)  # freed without a collection (server/reclaim.py): neither alive nor garbage
+    p.document_freed(key=4)  # freed without a collection (server/runtime/reclaim.py): neither alive nor garbage
     assert p.garbage(frozen=10_000) == 0 and not p.due(frozen=10_000)
     p.built(key=5, objects=40_000)
     p.collected(live=50_000)
@@ -576,7 +577,7 @@ def test_slow_collections_are_logged(caplog):
     log = SlowCollectionLog(threshold=0.0)
     log.install()
     try:
-        with caplog.at_level("WARNING", logger="affine_lsp.server.memory"):
+        with caplog.at_level("WARNING", logger="affine_lsp.server.runtime.memory"):
             gc.collect()
     finally:
         log.uninstall()

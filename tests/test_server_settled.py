@@ -1,7 +1,7 @@
 """What the background analysis leaves "to analyse" once it is complete.
 
 A function whose value flows are asked for and not answered yet (the
-dataflow worker of ``server/flowproc.py`` computes them in the background,
+dataflow worker of ``server/runtime/flowproc.py`` computes them in the background,
 one function at a time) is not left to analyse: an edit re-queues only the
 function it changed, and the analysis phase does not walk the others again
 at every pause of the typing. The flows still arrive and are what a fresh
@@ -21,8 +21,9 @@ from typing import Any
 import pytest
 from lsprotocol import types
 
-from affine_lsp.server.engine import functions_of
-from affine_lsp.server.inlay_hints import inlay_hints
+from affine_lsp.server.analysis_engine import functions_of
+from affine_lsp.server.inlay_hints import INLAY_WAIT_S, inlay_hints
+from affine_lsp.server.routes import snapshot
 from tests.test_server_support import in_process_server
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("islpy") is None, reason="islpy not available")
@@ -51,8 +52,8 @@ NESTED = "gpu.module @g {\n" + "".join("  " + line for line in _FUNC.format(name
 @contextlib.contextmanager
 def _server() -> Iterator[Any]:
     with in_process_server() as server:
-        server.client_pull_diagnostics = True  # (nothing to publish to: no client)
-        server.client_diagnostic_refresh = server.client_inlay_refresh = False
+        server.client.pull_diagnostics = True  # (nothing to publish to: no client)
+        server.client.diagnostic_refresh = server.client.inlay_refresh = False
         yield server
 
 
@@ -88,7 +89,7 @@ def _answers(server: Any, st: Any) -> tuple[list[Any], list[Any]]:
     with st.locked() as doc:
         n_lines = doc.text.count("\n")
     rng = types.Range(start=types.Position(line=0, character=0), end=types.Position(line=n_lines, character=0))
-    hints = inlay_hints(server, st, rng)
+    hints = inlay_hints(snapshot(server, st, INLAY_WAIT_S), rng)
     last = st.last
     return [(d.range, d.severity, d.message) for d in last.diagnostics], [(h.position, h.label) for h in hints]
 

@@ -229,7 +229,7 @@ def _fast_while_isl_is_locked(server: Any, st: Any, version: int) -> Any:
     lock; its result (the test fails if it waits for the lock)."""
     out: list[Any] = []
     with _isl_lock_held_elsewhere():
-        runner = threading.Thread(target=lambda: out.append(server.diagnostics._fast(st, version)), daemon=True)
+        runner = threading.Thread(target=lambda: out.append(server.diagnostics.fast_now(st, version)), daemon=True)
         runner.start()
         runner.join(20)
         assert out, "the fast phase waited for the isl lock"
@@ -240,7 +240,7 @@ def test_the_fast_phase_of_an_edit_does_not_wait_for_the_isl_lock() -> None:
     """Analysed functions (cached), a new edit with an error, isl busy in
     another thread: the edit's diagnostics come all the same."""
     with _server_and_state(OOB_AND_VERIFIER_ERROR) as (server, st):
-        first = server.diagnostics._fast(st, 1)
+        first = server.diagnostics.fast_now(st, 1)
         assert first is not None and first.missing
         for f in first.missing:  # as the analysis phase does
             server.engine.analyse_function(st, f, server.settings)
@@ -261,7 +261,7 @@ def test_dependence_remarks_wait_for_the_analysis_phase_not_the_fast_phase() -> 
         assert [d.message for d in fast.result.diagnostics if d.severity in (types.DiagnosticSeverity.Error, types.DiagnosticSeverity.Warning)] == []
         assert not any(d.code == "expected-matched" for d in fast.result.diagnostics)
         # The analysis phase (its thread's work, then the merge).
-        from affine_lsp.server.diagnostics import _Progress
+        from affine_lsp.server.diagnostics_manager import _Progress
 
         left = server.diagnostics._analyse_sync(st, fast, list(fast.missing), _Progress(server, 1))
         assert left == [] and fast.remarks
@@ -335,7 +335,7 @@ def test_initialize_is_answered_from_the_cache_as_pygls_answers_it(tmp_path: Pat
 def test_a_first_message_that_is_not_initialize_is_left_to_pygls(tmp_path: Path) -> None:
     """Garbage, a notification or a request other than initialize first:
     pygls reads the same bytes and answers as it always did."""
-    from affine_lsp.server.early_initialize import Replay, read_first
+    from affine_lsp.server.runtime.early_initialize import Replay, read_first
 
     for raw in (
         b"Content-Length: 5\r\n\r\n{bad}",
@@ -365,7 +365,7 @@ def test_replay_gives_back_every_byte_in_order() -> None:
     import io
     import random
 
-    from affine_lsp.server.early_initialize import Replay, read_first
+    from affine_lsp.server.runtime.early_initialize import Replay, read_first
 
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}).encode()
     rest = b"Content-Length: 3\r\n\r\n{x}\nline two\n" * 5
@@ -388,8 +388,8 @@ _FORK_BESIDE_BUSY_THREADS = """
 import json, threading
 from affine_lsp.analysis import dependences_of_function
 from affine_lsp.analysis.isl_support import LOCK
-from affine_lsp.server.engine import functions_of
-from affine_lsp.server.flowproc import FlowWorker, value_flows
+from affine_lsp.server.analysis_engine import functions_of
+from affine_lsp.server.runtime.flowproc import FlowWorker, value_flows
 from affine_lsp.syntax.document import Document
 from tests.test_flow_worker import STENCIL
 
@@ -437,7 +437,7 @@ def test_the_first_pull_answer_carries_the_verifier_error_not_the_isl_warnings()
     import asyncio
 
     with _server_and_state(OOB_AND_VERIFIER_ERROR) as (server, st):
-        server.client_pull_diagnostics = True
+        server.client.pull_diagnostics = True
 
         async def first_pull() -> Any:
             return await server.diagnostics.pull(st, None)

@@ -8,7 +8,7 @@ import pytest
 from lsprotocol import types
 from pygls.workspace import TextDocument
 
-from affine_lsp.server.engine import Engine, functions_of
+from affine_lsp.server.analysis_engine import Engine, functions_of
 from affine_lsp.server.semantic_tokens import _paint, encode
 from affine_lsp.server.settings import Settings
 from affine_lsp.server.state import DocumentState

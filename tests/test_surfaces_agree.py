@@ -352,7 +352,7 @@ def _expected_hints(text: str) -> list[int]:
     """The header line of every loop whose inlay hint the analysis gives
     (``describe.loop_hint`` of its summary is not empty)."""
     from affine_lsp.analysis import loop_summary
-    from affine_lsp.server.describe import loop_hint
+    from affine_lsp.ide.describe import loop_hint
 
     doc = Document(text)
     out = []

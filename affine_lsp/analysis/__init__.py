@@ -76,6 +76,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
+from affine_lsp import forking
 from affine_lsp.analysis import bounds_check as _bounds_check  # noqa: F401  (imported eagerly: no first-use cost)
 from affine_lsp.analysis import dataflow as _dataflow  # noqa: F401
 from affine_lsp.analysis import summary as _summary  # noqa: F401
@@ -124,8 +125,8 @@ __all__ = [
     "time_limit",
 ]
 
-_CACHE_ATTR = "_affine_lsp_function_deps"
-_CACHE_LOCK = threading.RLock()
+CACHE_ATTR = "_affine_lsp_function_deps"
+CACHE_LOCK = forking.held_across_fork(threading.RLock(), f"{__name__}.CACHE_LOCK", order=2)
 
 
 class _DepsCache(dict):
@@ -150,10 +151,10 @@ class _DepsCache(dict):
 def forget_dependences(func_op: Operation) -> None:
     """Drop the cached dependence engines of ``func_op`` (to bound memory;
     :func:`dependences_of_function` builds a new one when asked)."""
-    with _CACHE_LOCK:
+    with CACHE_LOCK:
         memo = memo_if_any(func_op)
         if memo is not None:
-            memo.pop(_CACHE_ATTR, None)
+            memo.pop(CACHE_ATTR, None)
 
 
 def dependences_of_function(func_op: Operation, budget: int = DEFAULT_BUDGET, max_pairs: int = DEFAULT_MAX_PAIRS) -> FunctionDeps:
@@ -164,11 +165,11 @@ def dependences_of_function(func_op: Operation, budget: int = DEFAULT_BUDGET, ma
     engine, and no global table keeps old IR alive.
     """
     key = (budget, max_pairs)
-    with _CACHE_LOCK:
+    with CACHE_LOCK:
         store = memo_of(func_op)
-        per = store.get(_CACHE_ATTR)
+        per = store.get(CACHE_ATTR)
         if not isinstance(per, _DepsCache) or per.owner is not func_op:
-            per = store[_CACHE_ATTR] = _DepsCache(func_op)
+            per = store[CACHE_ATTR] = _DepsCache(func_op)
         fd = per.get(key)
     if fd is not None:
         return fd
@@ -177,21 +178,21 @@ def dependences_of_function(func_op: Operation, budget: int = DEFAULT_BUDGET, ma
     # analyses do), so holding both here in the other order deadlocks. Two
     # threads may build the same engine at once; the first one stored wins.
     built = FunctionDeps(func_op, budget, max_pairs)
-    with _CACHE_LOCK:
+    with CACHE_LOCK:
         return per.setdefault(key, built)
 
 
 def _cached_deps(func_op: Operation, budget: int, max_pairs: int = DEFAULT_MAX_PAIRS) -> FunctionDeps | None:
     """The engine :func:`dependences_of_function` cached for ``func_op``, if any."""
-    with _CACHE_LOCK:
+    with CACHE_LOCK:
         memo = memo_if_any(func_op)
-        per = memo.get(_CACHE_ATTR) if memo is not None else None
+        per = memo.get(CACHE_ATTR) if memo is not None else None
         if isinstance(per, _DepsCache) and per.owner is func_op:
             return per.get((budget, max_pairs))
     return None
 
 
-def _deps_for(op: Operation, budget: int) -> FunctionDeps | None:
+def deps_for(op: Operation, budget: int) -> FunctionDeps | None:
     scope = scope_of(op)
     return dependences_of_function(scope, budget) if scope is not None else None
 
@@ -206,7 +207,7 @@ def check_dependence(
 ) -> DepResult:
     """The dependence from ``src_op`` to ``dst_op`` at ``depth`` (MLIR's
     semantics; exact bounds). Ops in different functions never depend."""
-    fs, fd = _deps_for(src_op, budget), _deps_for(dst_op, budget)
+    fs, fd = deps_for(src_op, budget), deps_for(dst_op, budget)
     if fs is None or fd is None or fs is not fd:
         return DepResult(None, None, depth, 0, NONE, reason="different functions")
     a, b = fs.access(src_op, src_role), fs.access(dst_op, dst_role)
@@ -217,7 +218,7 @@ def check_dependence(
 
 def loop_summary(loop_op: Operation, budget: int = DEFAULT_BUDGET) -> LoopSummary:
     """The summary of an ``affine.for`` / ``affine.parallel``."""
-    fd = _deps_for(loop_op, budget)
+    fd = deps_for(loop_op, budget)
     if fd is None:
         from affine_lsp.analysis.summary import LoopSummary
 
@@ -230,14 +231,14 @@ def access_in_bounds(op: Operation, role: str | None = None, budget: int = DEFAU
     its memref (:func:`~affine_lsp.analysis.bounds_check.provably_in_bounds`)."""
     from affine_lsp.analysis.bounds_check import provably_in_bounds
 
-    fd = _deps_for(op, budget)
+    fd = deps_for(op, budget)
     a = fd.access(op, role) if fd is not None else None
     return a is not None and provably_in_bounds(fd, a)  # type: ignore[arg-type]
 
 
 def access_relation_str(op: Operation, role: str | None = None, budget: int = DEFAULT_BUDGET) -> str:
     """The isl access relation of ``op`` (``<unknown>`` when not modelled)."""
-    fd = _deps_for(op, budget)
+    fd = deps_for(op, budget)
     a = fd.access(op, role) if fd is not None else None
     return a.relation_str() if a is not None else "<unknown>"
 

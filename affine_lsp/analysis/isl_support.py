@@ -25,10 +25,12 @@ from contextlib import contextmanager
 
 import islpy as isl
 
+from affine_lsp import forking
+
 DT = isl.dim_type
 
 CTX: isl.Context = isl.Context()
-LOCK = threading.RLock()
+LOCK = forking.held_across_fork(threading.RLock(), f"{__name__}.LOCK", order=1)
 
 DEFAULT_BUDGET = 2_000_000
 """Default isl operation limit of one query (one pair at one depth, one access model...)."""

@@ -49,6 +49,7 @@ from typing import TypeVar
 
 import islpy as isl
 
+from affine_lsp import forking
 from affine_lsp.analysis.isl_support import CTX, DT, BudgetExceeded, IslFailure, limited, param_id, val
 from affine_lsp.ir import op_traits
 from affine_lsp.ir.affine_expr import AffineExpr, AffineExprKind, AffineMap, IntegerSet
@@ -142,7 +143,7 @@ def _ident(name: str) -> str:
     return s
 
 
-_SEMI_LOCK = threading.Lock()
+SEMI_LOCK = forking.held_across_fork(threading.Lock(), f"{__name__}.SEMI_LOCK", order=0)
 
 _SetOrMap = TypeVar("_SetOrMap", isl.Set, isl.Map)
 
@@ -516,7 +517,7 @@ class FunctionModel:
             if pos is not None:
                 out.append(pos)
                 continue
-            c = _constant_of(v)
+            c = constant_of(v)
             if c is not None:
                 out.append(("c", c))
                 continue
@@ -744,7 +745,7 @@ class FunctionModel:
         count_value, strided = data  # type: ignore[misc]
         count: int | str | None = None
         if isinstance(count_value, Value):
-            count = _constant_of(count_value)
+            count = constant_of(count_value)
             if count is None and self._is_invariant(count_value):
                 count = self.param_name(count_value)
         if strided:
@@ -789,7 +790,7 @@ class FunctionModel:
             return None
         # The semi-affine mode is this thread's only (other threads may query
         # the model meanwhile) and bypasses the level's memo (not polluted).
-        with _SEMI_LOCK:
+        with SEMI_LOCK:
             self._semi_owner = threading.get_ident()
             fresh: list[str] = []
             self._semi_terms = fresh
@@ -1045,10 +1046,10 @@ class FunctionModel:
             sizes = owner.segment(0) if owner.operand_segments else list(owner.operands)
             if dyn_pos < len(sizes):
                 sz = sizes[dyn_pos]
-                c = _constant_of(sz)
+                c = constant_of(sz)
                 if c is not None:
                     return c
-                if self._is_invariant(sz) and _constant_of(sz) is None and not _is_computed(sz):
+                if self._is_invariant(sz) and constant_of(sz) is None and not _is_computed(sz):
                     name = self.param_name(sz)
         if name is None:
             name = self._fresh(f"{self.name_of(memref)}_d{r}")
@@ -1062,7 +1063,7 @@ class FunctionModel:
         return name
 
 
-def _constant_of(v: Value) -> int | None:
+def constant_of(v: Value) -> int | None:
     owner = v.defining_op if isinstance(v, OpResult) else None
     if owner is not None and owner.name in ("arith.constant", "index.constant"):
         a = owner.attributes.get("value")

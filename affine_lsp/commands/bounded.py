@@ -23,6 +23,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from affine_lsp import forking
+
 Send = Callable[..., None]
 """``send(obj, now=False)``: ``now`` sends ``obj`` and everything before it
 at once (before a step that may take long), otherwise items are sent in
@@ -75,7 +77,7 @@ def run_bounded(work: Callable[[Send], None], timeout: float | None, on_item: Ca
     True when the work finished, False when ``timeout`` seconds passed
     first (``None`` or ``<= 0``: no limit). Raises :class:`ChildFailed` when
     the work raised."""
-    if timeout is None or timeout <= 0 or not hasattr(os, "fork"):
+    if timeout is None or timeout <= 0 or not forking.available():
         work(on_item)
         return True
     deadline = time.monotonic() + timeout
@@ -83,10 +85,12 @@ def run_bounded(work: Callable[[Send], None], timeout: float | None, on_item: Ca
         with contextlib.suppress(Exception):
             stream.flush()
     r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover (the child)
+
+    def child() -> None:  # pragma: no cover (the child: leaves by os._exit)
         os.close(r)
         _child(work, w)
+
+    pid = forking.fork(child)
     os.close(w)
     buf = bytearray()
     finished = False

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 from affine_lsp import diagnostics, parallel
 from affine_lsp.commands import frontend
 from affine_lsp.commands.frontend import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputError, read_input
-from affine_lsp.syntax.document import Document, gc_paused
+from affine_lsp.gc_pause import gc_paused
+from affine_lsp.syntax.document import Document
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -174,7 +175,7 @@ def _verify_file(path: str, doc: Document, opts: Options) -> FileReport:
     parse_notes = doc.notes() + diagnostics.unregistered_dialects(doc, opts.allow_unregistered)
     emitted = expected.mlir_opt_diagnostics(doc, parse_notes, verify_document(doc, strict=False))
     if opts.test_memref_dependence_check:
-        from affine_lsp.ide.remarks import section_remarks
+        from affine_lsp.ide.section_remarks import section_remarks
 
         emitted += expected.remark_diagnostics(doc, section_remarks([s.module for s in doc.sections]) or [])
     result = expected.verify(expected.parse_annotations(doc.text, doc), emitted, only_expected=opts.verify_diagnostics == "only-expected")

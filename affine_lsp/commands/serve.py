@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     early = None
     if os.environ.get("AFFINE_LSP_EARLY_INITIALIZE", "1") != "0":
         # initialize answered from its cache before pygls and the server load.
-        from affine_lsp.server import early_initialize, early_open
+        from affine_lsp.server.runtime import early_initialize, early_open
 
         # With early_open, read on the descriptor (every byte kept for the replay).
         reader = early_open.reader_for(sys.stdin.buffer)
@@ -121,7 +121,8 @@ def run(args: argparse.Namespace) -> int:
         if reader is not None:
             early.prefix = bytes(reader.data)
 
-    from affine_lsp.server import create_server, memory
+    from affine_lsp.server import create_server
+    from affine_lsp.server.runtime import memory
 
     # Hand the interpreter to the event loop more often while a worker thread
     # analyses (requests stay responsive).
@@ -132,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
     # (forked) once initialize is answered (see on_initialized).
     server.prefork = os.environ.get("AFFINE_LSP_PREFORK", "1") != "0"
     server.early = early
-    memory.install(server)  # (server/memory.py: what the collector walks, and when)
+    memory.install(server)  # (server/runtime/memory.py: what the collector walks, and when)
     if early is not None:
         server.start_io(stdin=early_initialize.Replay(early.prefix, sys.stdin.buffer))  # the bytes read again
     else:

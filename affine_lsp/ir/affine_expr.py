@@ -370,7 +370,7 @@ class AffineExpr:
         """
         if self.max_dim() >= num_dims or self.max_symbol() >= num_symbols:
             raise ValueError(f"{self} uses identifiers beyond {num_dims} dims / {num_symbols} symbols")
-        flat = _linearize(self.simplify(), num_dims)
+        flat = linearize(self.simplify(), num_dims)
         if flat is None:
             return None
         coeffs, const = flat
@@ -1494,7 +1494,7 @@ def simplify_affine_expr(
     return flattener.semi_from_flat(flat)
 
 
-def _linearize(expr: AffineExpr, nd: int) -> tuple[dict[int, int], int] | None:
+def linearize(expr: AffineExpr, nd: int) -> tuple[dict[int, int], int] | None:
     """Coefficients keyed by column (dims, then ``nd + symbol``) and constant."""
     if type(expr) is AffineConstantExpr:
         return {}, expr._value
@@ -1506,10 +1506,10 @@ def _linearize(expr: AffineExpr, nd: int) -> tuple[dict[int, int], int] | None:
     k = expr._kind
     if k is not _ADD and k is not _MUL:
         return None
-    left = _linearize(expr._lhs, nd)
+    left = linearize(expr._lhs, nd)
     if left is None:
         return None
-    right = _linearize(expr._rhs, nd)
+    right = linearize(expr._rhs, nd)
     if right is None:
         return None
     if k is _ADD:
@@ -1992,7 +1992,7 @@ class IntegerSet:
                     empty.span = self.span
                     return empty
                 continue
-            lin = _linearize(s, nd)
+            lin = linearize(s, nd)
             if lin is not None:
                 coeffs, const = lin
                 g = 0

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from affine_lsp import forking
+
 MLIR_VERSION = "22.1.8"
 DATA_FILE = Path(__file__).resolve().parents[1] / "data" / f"ops_{MLIR_VERSION}.json"
 
@@ -117,6 +119,14 @@ def _data() -> dict:
 # ---- the user's ops (their dialects' .td records) ---------------------------
 
 _LOCK = threading.Lock()
+
+
+def _renew_lock() -> None:
+    global _LOCK
+    _LOCK = threading.Lock()
+
+
+forking.renewed_in_child(f"{__name__}._LOCK", _renew_lock)  # (a child never sees a lock another thread held)
 _USER: dict[str, dict] = {}  # full name -> a record spelled as the data file's (traits as a list)
 _USER_REFS: dict[str, int] = {}  # how many add_ops calls registered each (two documents may load one dialect)
 _USER_CONSTRAINTS: dict[str, str] = {}

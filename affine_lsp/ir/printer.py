@@ -94,7 +94,7 @@ def _expr_with_names(e: AffineExpr, dims: Sequence[str], syms: Sequence[str]) ->
     return e.to_str(list(dims), list(syms))
 
 
-def _bound(m: AffineMapAttr, operands: Sequence[Value], kw: str) -> str:
+def bound_text(m: AffineMapAttr, operands: Sequence[Value], kw: str) -> str:
     mp = m.map
     if mp.num_results == 1 and m.alias is None:
         e = mp.results[0]
@@ -261,7 +261,7 @@ class Printer:
         lb_attr, ub_attr = op.attributes["lower_bound"], op.attributes["upper_bound"]
         assert isinstance(lb_attr, AffineMapAttr) and isinstance(ub_attr, AffineMapAttr)
         iv = f.iv
-        head = f"{res}affine.for {iv.name if iv else '%iv'} = {_bound(lb_attr, f.lower.operands, 'max')} to {_bound(ub_attr, f.upper.operands, 'min')}"
+        head = f"{res}affine.for {iv.name if iv else '%iv'} = {bound_text(lb_attr, f.lower.operands, 'max')} to {bound_text(ub_attr, f.upper.operands, 'min')}"
         if f.step != 1:
             head += f" step {f.step}"
         if f.inits:
@@ -406,17 +406,17 @@ class Printer:
         self._simple(op, level, res, " " + text)
 
     def _unary_or_binary(self, op: Operation, level: int, res: str) -> None:
-        flags = _flags(op)
+        flags = arith_flags_text(op)
         self._simple(op, level, res, f" {_vs(op.operands)}{flags}{_attr_dict(op.attributes, ('fastmath', 'overflowFlags'))} : {_t(op.results[0].type)}")
 
     def _cmp(self, op: Operation, level: int, res: str) -> None:
         pred = op.attributes["predicate"]
         pv = pred.value if isinstance(pred, StringAttr) else str(pred)
-        flags = _flags(op)
+        flags = arith_flags_text(op)
         self._simple(op, level, res, f" {pv}, {_vs(op.operands)}{flags}{_attr_dict(op.attributes, ('predicate', 'fastmath'))} : {_t(op.operands[0].type)}")
 
     def _cast(self, op: Operation, level: int, res: str) -> None:
-        flags = _flags(op)
+        flags = arith_flags_text(op)
         self._simple(
             op,
             level,
@@ -539,7 +539,7 @@ class Printer:
         k = str(kind)
         if k.startswith("#vector.kind<"):
             k = k[len("#vector.kind<") : -1]
-        flags = _flags(op)
+        flags = arith_flags_text(op)
         self._simple(
             op,
             level,
@@ -667,7 +667,7 @@ for _name in (
     setattr(Printer, "_p_" + _name.replace(".", "_"), Printer._cast)
 
 
-def _flags(op: Operation) -> str:
+def arith_flags_text(op: Operation) -> str:
     out = ""
     for key in ("overflowFlags", "fastmath"):
         a = op.attributes.get(key)

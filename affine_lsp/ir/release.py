@@ -3,11 +3,11 @@ counting frees it at once instead of the cyclic garbage collector later.
 
 The IR is cyclic (parent links, value uses and owners, op memos): garbage
 IR waits for a collection, and a collection of the oldest generation stops
-every thread of the server (server/memory.py). What is cut here must be
+every thread of the server (server/runtime/memory.py). What is cut here must be
 garbage: :func:`break_cycles` empties the ops' lists and links, so a reader
 that still held one would find it empty. Types, attributes and affine maps,
 which may be shared, are never touched. Used by the server's reclaimer
-(server/reclaim.py) and for scratch documents (syntax/scratch.py)."""
+(server/runtime/reclaim.py) and for scratch documents (syntax/scratch.py)."""
 
 from __future__ import annotations
 

@@ -9,6 +9,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from affine_lsp import forking
 from affine_lsp.ods.format_ast import Format, FormatError, parse_format
 
 VERSION = "22.1.8"
@@ -31,6 +32,14 @@ class OpFormat:
 
 
 _LOCK = threading.Lock()
+
+
+def _renew_lock() -> None:
+    global _LOCK
+    _LOCK = threading.Lock()
+
+
+forking.renewed_in_child(f"{__name__}._LOCK", _renew_lock)
 _RAW: dict[str, dict] | None = None
 _CACHE: dict[str, OpFormat | None] = {}
 

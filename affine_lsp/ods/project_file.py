@@ -19,6 +19,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from affine_lsp import forking
 from affine_lsp.ods.dialect_set import DialectSet, Problem
 
 PROJECT_FILE = "affine-lsp.toml"
@@ -35,6 +36,14 @@ class ProjectDialects:
 
 
 _LOCK = threading.Lock()
+
+
+def _renew_lock() -> None:
+    global _LOCK
+    _LOCK = threading.Lock()
+
+
+forking.renewed_in_child(f"{__name__}._LOCK", _renew_lock)  # (a child never sees a lock another thread held)
 _READ: dict[str, tuple[tuple[int, int], ProjectDialects | None]] = {}
 
 

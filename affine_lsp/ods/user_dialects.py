@@ -32,6 +32,7 @@ import os
 import threading
 from dataclasses import dataclass
 
+from affine_lsp import forking
 from affine_lsp.ods import dialect_cache, formats, tblgen, td_facts
 from affine_lsp.ods.dialect_set import DialectSet, Problem
 from affine_lsp.ods.td_records import formats_of
@@ -59,6 +60,14 @@ class Loaded:
 
 
 _LOCK = threading.RLock()
+
+
+def _renew_lock() -> None:
+    global _LOCK
+    _LOCK = threading.RLock()
+
+
+forking.renewed_in_child(f"{__name__}._LOCK", _renew_lock)  # (a child never sees a lock another thread held)
 _LOADED: dict[DialectSet, Loaded] = {}
 
 

@@ -20,7 +20,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from affine_lsp.bytecode import MAGIC
 from affine_lsp.ide.sources import decode
 from affine_lsp.server.navigation import RequestFailed
-from affine_lsp.server.server import AffineLanguageServer
+from affine_lsp.server.snapshot import Snapshot
 
 DECODE_BYTECODE = "affine-lsp.decodeBytecode"
 
@@ -65,19 +65,14 @@ def decode_uri(uri: str, roots: Collection[str] = (), open_paths: Collection[str
         raise RequestFailed(f"{path}: {e.strerror or e}") from None
 
 
-def readable_places(ls: AffineLanguageServer) -> tuple[list[str], set[str]]:
+def readable_places(snap: Snapshot) -> tuple[list[str], set[str]]:
     """The resolved workspace folders and paths of open documents."""
-    folder_uris = list(ls.workspace.folders)
-    if ls.workspace.root_uri:
-        folder_uris.append(ls.workspace.root_uri)
-    roots = [os.path.realpath(p) for u in folder_uris if u.startswith("file:") and (p := uris.to_fs_path(u))]
-    opened = {os.path.realpath(p) for u in list(ls.documents.docs) if u.startswith("file:") and (p := uris.to_fs_path(u))}
+    roots = [os.path.realpath(p) for u in snap.workspace_roots() if u.startswith("file:") and (p := uris.to_fs_path(u))]
+    opened = {os.path.realpath(p) for u in snap.open_uris() if u.startswith("file:") and (p := uris.to_fs_path(u))}
     return roots, opened
 
 
-def register(server: AffineLanguageServer) -> None:
-    @server.command(DECODE_BYTECODE)
-    async def decode_bytecode_cmd(ls: AffineLanguageServer, *args: Any) -> str:
-        uri = _uri(args)
-        roots, opened = readable_places(ls)
-        return await ls.in_thread(decode_uri, uri, roots, opened)
+async def decode_command(snap: Snapshot, args: tuple[Any, ...]) -> str:
+    uri = _uri(args)
+    roots, opened = readable_places(snap)
+    return await snap.in_lane(decode_uri, uri, roots, opened)

@@ -1,34 +1,34 @@
 """``textDocument/codeAction``: the quick fixes the parser, verifier and
 analyses attach to their diagnostics (``data["fix"]`` with explicit edits,
-``data["replacement"]`` for the diagnostic's own range).
+``data["replacement"]`` for the diagnostic's own range), and the actions of
+the providers the route table lists (:data:`affine_lsp.server.routes.CODE_ACTIONS`).
 
-Other features (e.g. loop transformations) add actions by appending a
-provider to :data:`PROVIDERS`: ``provider(ls, st, doc, start, end)`` returns
-code actions for the offsets ``[start, end]`` (called with the document
-lock held), or a :class:`Deferred`: a computation running elsewhere, which
-the answer waits for after the lock is released (on the event loop, holding
-no thread), at most its ``wait_s``, then asks for its actions
-(``finish(done)``). An action may be completed by ``codeAction/resolve``:
-its ``data`` names one of :data:`RESOLVERS` (``data["resolver"]``).
+A provider, ``provider(snap, doc, start, end)``, returns code actions for
+the offsets ``[start, end]`` (called with the document lock held), or a
+:class:`Deferred`: a computation running elsewhere, which the answer waits
+for after the lock is released (on the event loop, holding no thread), at
+most its ``wait_s``, then asks for its actions (``finish(done)``). An action
+may be completed by ``codeAction/resolve``: its ``data`` names one of the
+resolvers (``data["resolver"]``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
 from affine_lsp.server.convert import note_fixes, range_from_json
-from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Document
 
 if TYPE_CHECKING:
-    from affine_lsp.server.server import AffineLanguageServer
+    from affine_lsp.server.snapshot import Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -46,12 +46,19 @@ class Deferred:
         self.wait_s = wait_s
 
 
-Provider = Callable[["AffineLanguageServer", DocumentState, Document, int, int], "list[types.CodeAction] | Deferred"]
-PROVIDERS: list[Provider] = []
-CODE_ACTION_KINDS: list[str] = [types.CodeActionKind.QuickFix]  # extended by providers before the server starts
-Resolver = Callable[["AffineLanguageServer", types.CodeAction], Awaitable[types.CodeAction]]
-RESOLVERS: dict[str, Resolver] = {}
-"""``codeAction/resolve`` handlers, by the ``data["resolver"]`` of the action."""
+Provider = Callable[["Snapshot", Document, int, int], "list[types.CodeAction] | Deferred"]
+Resolver = Callable[["Snapshot", types.CodeAction], Awaitable[types.CodeAction]]
+
+
+@dataclass(frozen=True)
+class Providers:
+    """The code actions the server offers: their kinds (announced at
+    ``initialize``), providers (asked in this order) and resolvers (by the
+    ``data["resolver"]`` of an action)."""
+
+    kinds: tuple[str, ...]
+    providers: tuple[Provider, ...]
+    resolvers: Mapping[str, Resolver] = field(default_factory=dict)
 
 
 def _action(title: str, uri: str, edits: list[dict[str, Any]], diag: types.Diagnostic | None, preferred: bool) -> types.CodeAction | None:
@@ -70,19 +77,9 @@ def _action(title: str, uri: str, edits: list[dict[str, Any]], diag: types.Diagn
     )
 
 
-def client_resolves_edits(ls: AffineLanguageServer) -> bool:
-    """Whether the client can fill in an action's ``edit`` by
-    ``codeAction/resolve`` (``codeAction.resolveSupport.properties``)."""
-    caps = getattr(ls.protocol, "client_capabilities", None)  # (none before initialize)
-    td = getattr(caps, "text_document", None)
-    ca = getattr(td, "code_action", None)
-    rs = getattr(ca, "resolve_support", None)
-    return bool(rs is not None and "edit" in (rs.properties or []) and getattr(ca, "data_support", None) is not False)
-
-
-def code_actions(ls: AffineLanguageServer, st: DocumentState, params: types.CodeActionParams) -> list[types.CodeAction]:
+def code_actions(snap: Snapshot, params: types.CodeActionParams, actions: Providers) -> list[types.CodeAction]:
     """The actions (the deferred ones waited for on this thread)."""
-    out, later = collect(ls, st, params)
+    out, later = collect(snap, params, actions)
     for d in later:
         try:
             d.future.result(timeout=d.wait_s)
@@ -103,10 +100,10 @@ def _finished(d: Deferred, done: bool) -> list[types.CodeAction]:
         return []
 
 
-async def answer(ls: AffineLanguageServer, st: DocumentState, params: types.CodeActionParams) -> list[types.CodeAction]:
+async def answer(snap: Snapshot, params: types.CodeActionParams, actions: Providers) -> list[types.CodeAction]:
     """The actions of a request: collected on the document's request lane,
     the deferred ones awaited here, on the event loop (no lock, no thread)."""
-    out, later = await ls.in_thread(collect, ls, st, params)
+    out, later = await snap.in_lane(collect, snap, params, actions)
     for d in later:
         wrapped = asyncio.wrap_future(d.future)
         try:
@@ -120,12 +117,10 @@ async def answer(ls: AffineLanguageServer, st: DocumentState, params: types.Code
     return out
 
 
-def collect(ls: AffineLanguageServer, st: DocumentState, params: types.CodeActionParams) -> tuple[list[types.CodeAction], list[Deferred]]:
+def collect(snap: Snapshot, params: types.CodeActionParams, actions: Providers) -> tuple[list[types.CodeAction], list[Deferred]]:
     """The actions ready now, and the deferred ones (under the document's lock)."""
-    # Make sure the diagnostics describe the current text (fast phase only).
-    last = st.last
-    if last is None or last.version != st.version:
-        ls.diagnostics._fast(st, st.version)
+    st = snap.st
+    snap.fast_diagnostics()  # the diagnostics describe the current text (fast phase only)
     only = params.context.only
     want_quickfix = not only or any(str(k) == "quickfix" or str(k).startswith("quickfix.") for k in only)
     with st.locked() as doc:
@@ -154,9 +149,9 @@ def collect(ls: AffineLanguageServer, st: DocumentState, params: types.CodeActio
                     if a is not None:
                         out.append(a)
         later: list[Deferred] = []
-        for provider in PROVIDERS:
+        for provider in actions.providers:
             try:
-                got = provider(ls, st, doc, lo, hi)
+                got = provider(snap, doc, lo, hi)
             except Exception:
                 log.exception("code action provider failed")
                 continue
@@ -167,25 +162,14 @@ def collect(ls: AffineLanguageServer, st: DocumentState, params: types.CodeActio
         return out, later
 
 
-def register(server: AffineLanguageServer) -> None:
-    @server.feature(
-        types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=list(CODE_ACTION_KINDS), resolve_provider=True),
-    )
-    async def code_action(ls: AffineLanguageServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
-        st = ls.doc(params.text_document.uri)
-        if st is None:
-            return None
-        return await answer(ls, st, params)
-
-    @server.feature(types.CODE_ACTION_RESOLVE)
-    async def code_action_resolve(ls: AffineLanguageServer, action: types.CodeAction) -> types.CodeAction:
-        data = action.data if isinstance(action.data, dict) else {}
-        resolver = RESOLVERS.get(str(data.get("resolver", "")))
-        if resolver is None:
-            return action  # (complete already: nothing to add)
-        try:
-            return await resolver(ls, action)
-        except Exception:
-            log.exception("codeAction/resolve failed")
-            return action
+async def resolve(snap: Snapshot, action: types.CodeAction, actions: Providers) -> types.CodeAction:
+    """``codeAction/resolve``: the action completed by its resolver."""
+    data = action.data if isinstance(action.data, dict) else {}
+    resolver = actions.resolvers.get(str(data.get("resolver", "")))
+    if resolver is None:
+        return action  # (complete already: nothing to add)
+    try:
+        return await resolver(snap, action)
+    except Exception:
+        log.exception("codeAction/resolve failed")
+        return action

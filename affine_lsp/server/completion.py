@@ -18,20 +18,20 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from lsprotocol import types
 
+from affine_lsp.ide import describe as D
+from affine_lsp.ide.occurrences import innermost_op
 from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir import op_registry
 from affine_lsp.ir.core import Operation, Value
 from affine_lsp.ir.types import MemRefType
-from affine_lsp.server import describe as D
 from affine_lsp.server.convert import offset_of, range_of
-from affine_lsp.server.index import innermost_op
+from affine_lsp.server.document_symbols import FUNC_RE
 from affine_lsp.server.state import DocumentState
-from affine_lsp.server.symbols import _FUNC_RE
 from affine_lsp.syntax.document import Chunk, Document, Section
 from affine_lsp.syntax.scratch import scratch_documents
 
 if TYPE_CHECKING:
-    from affine_lsp.server.server import AffineLanguageServer
+    from affine_lsp.server.snapshot import Snapshot
 
 TRIGGERS = ["%", "#", "!", "^", "@", "."]
 
@@ -192,12 +192,16 @@ def _section_functions(section: Section) -> list[Operation]:
     return out
 
 
-def complete(ls: AffineLanguageServer, st: DocumentState, pos: types.Position) -> types.CompletionList:
-    with st.locked() as doc:
-        return _complete(ls, st, doc, pos)
+def answer(snap: Snapshot, params: types.CompletionParams) -> types.CompletionList:
+    return complete(snap, params.position)
 
 
-def _complete(ls: AffineLanguageServer, st: DocumentState, doc: Document, pos: types.Position) -> types.CompletionList:
+def complete(snap: Snapshot, pos: types.Position) -> types.CompletionList:
+    with snap.st.locked() as doc:
+        return _complete(snap, snap.st, doc, pos)
+
+
+def _complete(snap: Snapshot, st: DocumentState, doc: Document, pos: types.Position) -> types.CompletionList:
     lines = doc.lines
     text = doc.text
     offset = offset_of(lines, pos)
@@ -209,8 +213,8 @@ def _complete(ls: AffineLanguageServer, st: DocumentState, doc: Document, pos: t
     prefix = m.group(0) if m else ""
     rng = range_of(lines, offset - len(prefix), offset)
     section, chunk = st.chunk_at(doc, offset)
-    snip = ls.client_snippets
-    md = ls.client_completion_markdown
+    snip = snap.client.snippets
+    md = snap.client.completion_markdown
     items: list[types.CompletionItem] = []
     incomplete = False
     sigil = prefix[:1]
@@ -316,7 +320,7 @@ def _value_items(st: DocumentState, doc: Document, chunk: Chunk | None, offset: 
     if top is not None:
         return [_value_item(v, line_of) for v in _visible_values(top, offset)]
     # The function does not parse right now: offer the values of its last good version.
-    m = _FUNC_RE.search(chunk.text)
+    m = FUNC_RE.search(chunk.text)
     if m is not None:
         good = st.last_good.get(m.group(1)[1:].strip('"'))
         if good is not None:
@@ -384,12 +388,3 @@ def _memref_snippet(name: str, values: list[ValueItem], ivs: list[str]) -> str |
     if name == "affine.store":
         return f"affine.store ${{{next(tab)}:%v}}, ${{1:{mem}}}[{sub}] : {ty}"
     return None
-
-
-def register(server: AffineLanguageServer) -> None:
-    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=TRIGGERS, resolve_provider=False))
-    async def completion(ls: AffineLanguageServer, params: types.CompletionParams) -> types.CompletionList:
-        st = ls.doc(params.text_document.uri)
-        if st is None:
-            return types.CompletionList(is_incomplete=False, items=[])
-        return await ls.in_thread(complete, ls, st, params.position)

@@ -10,6 +10,7 @@ from typing import Any
 
 from lsprotocol import types
 
+from affine_lsp.ide.signature import Signature
 from affine_lsp.ir.core import Span
 from affine_lsp.server.lsp_json import SOURCE, diagnostic_json, note_fixes
 from affine_lsp.syntax.document import LineIndex
@@ -70,3 +71,11 @@ def to_diagnostic(note: Note, lines: LineIndex, uri: str) -> types.Diagnostic:
         data=d.get("data"),
         tags=[types.DiagnosticTag(t) for t in tags] if tags else None,
     )
+
+
+def signature_help(sig: Signature | None) -> types.SignatureHelp | None:
+    """An :class:`~affine_lsp.ide.signature.Signature` as the LSP's answer."""
+    if sig is None:
+        return None
+    params = [types.ParameterInformation(label=span) for span in sig.parameters]
+    return types.SignatureHelp(signatures=[types.SignatureInformation(label=sig.label, parameters=params)], active_signature=0, active_parameter=sig.active)

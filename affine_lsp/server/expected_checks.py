@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from affine_lsp.ir.core import Operation, Span
+from affine_lsp.server.expected_view import View
 from affine_lsp.server.settings import Settings
 from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Document
@@ -49,36 +50,11 @@ from affine_lsp.syntax.nodes import Note
 from affine_lsp.verify import expected as X
 
 if TYPE_CHECKING:
-    from affine_lsp.server.server import AffineLanguageServer
+    from affine_lsp.server.snapshot import Snapshot
 
 log = logging.getLogger(__name__)
 
 SOURCE_KIND = "source.addExpectedChecks"
-
-
-class View:
-    """What a document version's diagnostics look like to mlir-opt. Outside
-    ``-verify-diagnostics`` mode they are worked out only when a code action
-    asks (from the notes kept here)."""
-
-    __slots__ = ("_emitted", "_sources", "doc_version", "needs_remarks", "result")
-
-    def __init__(
-        self, doc_version: int, emitted: list[X.Emitted] | None, result: X.Verification | None, sources: tuple | None = None, needs_remarks: bool = False
-    ) -> None:
-        self.doc_version = doc_version
-        self.result = result  # None: not in -verify-diagnostics mode
-        self._emitted = emitted
-        self._sources = sources  # (doc, parse notes, verifier notes) until computed
-        self.needs_remarks = needs_remarks  # the diagnostics include -test-memref-dependence-check's remarks
-
-    @property
-    def emitted(self) -> list[X.Emitted]:
-        if self._emitted is None:
-            doc, parse_notes, verify_notes = self._sources  # type: ignore[misc]
-            self._emitted = X.mlir_opt_diagnostics(doc, parse_notes, verify_notes)
-            self._sources = None
-        return self._emitted
 
 
 def mode_of(text: str, setting: str) -> str | None:
@@ -140,10 +116,10 @@ def remarks_needed(st: DocumentState, doc_version: int) -> bool:
 
 def dependence_remarks(modules: list[Operation], settings: Settings, cancelled: Callable[[], bool] | None = None) -> list[object] | None:
     """The remarks of ``-test-memref-dependence-check`` on each section's
-    module op (:func:`affine_lsp.ide.remarks.section_remarks`, under the
+    module op (:func:`affine_lsp.ide.section_remarks.section_remarks`, under the
     ``isl_ops`` setting); None when ``cancelled`` says so between two
     sections."""
-    from affine_lsp.ide.remarks import section_remarks
+    from affine_lsp.ide.section_remarks import section_remarks
 
     return section_remarks(modules, settings.isl_ops, cancelled)  # type: ignore[return-value]
 
@@ -255,7 +231,8 @@ def _diagnostic(st: DocumentState, d: X.Emitted) -> types.Diagnostic | None:
     return None
 
 
-def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int, hi: int) -> list[types.CodeAction]:
+def provider(snap: Snapshot, doc: Document, lo: int, hi: int) -> list[types.CodeAction]:
+    st = snap.st
     view = st.expected_view
     if view is None or view.doc_version != doc.version:
         return []
@@ -339,12 +316,3 @@ def _ends_outside_string(line: str) -> bool:
         elif line.startswith("//", i):
             return True
     return not in_string
-
-
-def install() -> None:
-    from affine_lsp.server import code_actions
-
-    if provider not in code_actions.PROVIDERS:
-        code_actions.PROVIDERS.append(provider)
-    if SOURCE_KIND not in code_actions.CODE_ACTION_KINDS:
-        code_actions.CODE_ACTION_KINDS.append(SOURCE_KIND)

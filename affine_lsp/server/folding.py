@@ -14,7 +14,7 @@ from affine_lsp.syntax.document import Document, LineIndex
 from affine_lsp.syntax.nodes import AliasDefSyn
 
 if TYPE_CHECKING:
-    from affine_lsp.server.server import AffineLanguageServer
+    from affine_lsp.server.snapshot import Snapshot
 
 
 def _fold(lines: LineIndex, start: int, end: int, kind: str | None = None) -> types.FoldingRange | None:
@@ -99,15 +99,10 @@ def _comment_folds(lines: LineIndex) -> list[types.FoldingRange]:
     return out
 
 
-def folding_ranges(ls: AffineLanguageServer, st: DocumentState) -> list[types.FoldingRange]:
+def folding_ranges(st: DocumentState) -> list[types.FoldingRange]:
     with st.locked() as doc:
         return folding_ranges_of(doc)
 
 
-def register(server: AffineLanguageServer) -> None:
-    @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
-    async def folding_range(ls: AffineLanguageServer, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
-        st = ls.doc(params.text_document.uri)
-        if st is None:
-            return []
-        return await ls.in_thread(folding_ranges, ls, st)
+def answer(snap: Snapshot, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
+    return folding_ranges(snap.st)

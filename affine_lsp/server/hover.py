@@ -22,16 +22,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
 
-from affine_lsp.ide.symbols import func_name
-from affine_lsp.ir import op_registry
-from affine_lsp.ir.affine_ops import ACCESS_OPS, access_of, enclosing_loops
-from affine_lsp.ir.attributes import AffineMapAttr, IntegerSetAttr, TypeAttr
-from affine_lsp.ir.core import BlockArgument, Operation, Span, Value
-from affine_lsp.ir.types import MemRefType
-from affine_lsp.server import describe as D
-from affine_lsp.server.convert import offset_of, span_range
-from affine_lsp.server.engine import run_within_budget, scope_of
-from affine_lsp.server.index import (
+from affine_lsp.ide import describe as D
+from affine_lsp.ide.occurrences import (
     MapUse,
     Occ,
     chunk_occurrences,
@@ -42,13 +34,21 @@ from affine_lsp.server.index import (
     map_uses,
     occurrence_at,
 )
+from affine_lsp.ide.symbols import func_name
+from affine_lsp.ir import op_registry
+from affine_lsp.ir.affine_ops import ACCESS_OPS, access_of, enclosing_loops
+from affine_lsp.ir.attributes import AffineMapAttr, IntegerSetAttr, TypeAttr
+from affine_lsp.ir.core import BlockArgument, Operation, Span, Value
+from affine_lsp.ir.types import MemRefType
+from affine_lsp.server.analysis_engine import run_within_budget, scope_of
+from affine_lsp.server.convert import offset_of, span_range
 from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Document, Section
 from affine_lsp.syntax.legacy import FUNC_DEFAULT_OK, legacy_op_at
 from affine_lsp.syntax.legacy import hover_text as legacy_hover_text
 
 if TYPE_CHECKING:
-    from affine_lsp.server.server import AffineLanguageServer
+    from affine_lsp.server.snapshot import Snapshot
 
 T = TypeVar("T")
 
@@ -80,19 +80,18 @@ log = logging.getLogger(__name__)
 class HoverBuilder:
     def __init__(
         self,
-        ls: AffineLanguageServer,
-        st: DocumentState,
+        snap: Snapshot,
         doc: Document,
         section: Section,
         wait: float | None = HOVER_ANALYSIS_WAIT_S,
         wait_flows: bool = False,
     ) -> None:
-        self.ls = ls
-        self.st = st
+        self.snap = snap
+        self.st = snap.st
         self.doc = doc
         self.section = section
         self.line_of = doc.lines.line_of
-        self.engine = ls.engine
+        self.engine = snap.analysis
         self.deadline = time.monotonic() + wait if wait is not None else None
         self.wait_flows = wait_flows or wait is None  # commands wait for the dataflow worker (until the deadline)
         self.flows: Any = None  # value-carrying RAWs of the function, when known (see flowproc)
@@ -104,7 +103,7 @@ class HoverBuilder:
     def with_deps(self, op: Operation, compute: Callable[[Any], T]) -> tuple[T | None, str | None]:
         """``compute(function_deps)`` for the function around ``op``, within
         the hover's deadline: ``(result, None)`` or ``(None, why not)``."""
-        settings = self.ls.settings
+        settings = self.snap.settings
         if not settings.analysis_enabled:
             return None, "dependence analysis is disabled (`affineLsp.analysis.enabled`)"
         func = scope_of(op)
@@ -132,7 +131,7 @@ class HoverBuilder:
 
         if self.deadline is None:
             return job()
-        done, res = self.ls.bounded(job, timeout=self.deadline - time.monotonic(), doc=self.st)
+        done, res = self.snap.wait(job, budget=self.deadline - time.monotonic())
         if not done or res is None:
             return None, PENDING
         return res
@@ -141,7 +140,7 @@ class HoverBuilder:
         return D.dep_row(dep, this, self.line_of, self.flows)
 
     def source(self, func: Operation) -> tuple[str, str] | None:
-        from affine_lsp.server.engine import function_source
+        from affine_lsp.server.analysis_engine import function_source
 
         return function_source(self.doc, func)
 
@@ -246,7 +245,7 @@ class HoverBuilder:
         return "\n".join(out)
 
     def alias_uses(self, name: str) -> int:
-        from affine_lsp.server.index import section_occurrences
+        from affine_lsp.ide.occurrences import section_occurrences
 
         return sum(1 for _ in section_occurrences(self.section, frozenset({"alias-use"}), name))
 
@@ -421,7 +420,7 @@ class HoverBuilder:
         """A link to the client's iteration-space view, when the client said
         it has one (``initializationOptions.commandLinks``)."""
         command = "affineLsp.showIterationSpace"
-        if command not in getattr(self.ls, "client_command_links", ()):
+        if command not in self.snap.client.command_links:
             return []
         import json
         from urllib.parse import quote
@@ -442,7 +441,7 @@ class HoverBuilder:
         # Within the hover's deadline: the checks need the function's
         # dependences (seconds for a big function the background analysis
         # has not reached); past it they go on, and the next hover has them.
-        done, lines = self.ls.bounded(hover_lines, op, timeout=max(self.deadline - time.monotonic(), TRANSFORMS_WAIT_S), doc=self.st)
+        done, lines = self.snap.wait(hover_lines, op, budget=max(self.deadline - time.monotonic(), TRANSFORMS_WAIT_S))
         if not done or lines is None:
             return ["_Transformations: their legality is still being checked; hover again in a moment_", ""]
         return lines
@@ -529,6 +528,10 @@ def _yn(ok: bool, info: Any) -> str:
     return "? unknown" if not getattr(info, "certain", True) else "✗ no"
 
 
+def answer(snap: Snapshot, params: types.HoverParams) -> types.Hover | None:
+    return compute_hover(snap, params.position)
+
+
 OPENING_WAIT_S = 0.3
 """How long a hover waits for a document whose first build holds its lock
 before it reads the function under the cursor alone (:func:`_opening_window`)."""
@@ -536,19 +539,23 @@ before it reads the function under the cursor alone (:func:`_opening_window`).""
 OPENING_NOTE = "*(read from this function and the file's aliases alone: the file is still being opened)*"
 
 
-def compute_hover(ls: AffineLanguageServer, st: DocumentState, pos: types.Position) -> types.Hover | None:
+def compute_hover(snap: Snapshot, pos: types.Position) -> types.Hover | None:
+    """The hover at ``pos`` (its analyses wait at most ``snap.budget``);
+    during the first build of the document, from the item under ``pos``
+    alone (:func:`_opening_window`)."""
+    st = snap.st
     while not st.lock.acquire(timeout=OPENING_WAIT_S):
         if st.last is not None:  # not a first build: wait for the lock
             st.lock.acquire()
             break
         window = _opening_window(st, pos)
         if window is not None:
-            got = _hover_on(ls, window, pos)
+            got = _hover_on(snap.for_state(window), pos)
             if got is not None and isinstance(got.contents, types.MarkupContent):
                 got.contents.value += "\n\n" + OPENING_NOTE
             return got
     try:
-        return _hover_on(ls, st, pos)
+        return _hover_on(snap, pos)
     finally:
         st.lock.release()
 
@@ -585,33 +592,35 @@ def _opening_window(st: DocumentState, pos: types.Position) -> DocumentState | N
     return DocumentState(st.uri, "".join(parts), st.version, st.language_id)
 
 
-def _hover_on(ls: AffineLanguageServer, st: DocumentState, pos: types.Position) -> types.Hover | None:
+def _hover_on(snap: Snapshot, pos: types.Position) -> types.Hover | None:
+    st = snap.st
+    markdown = snap.client.markdown
     with st.locked() as doc:
         offset = offset_of(doc.lines, pos)
         legacy = legacy_op_at(doc.text, offset)
         if legacy is not None and legacy[2] not in FUNC_DEFAULT_OK:
-            return _legacy_hover(ls, doc, legacy)
+            return _legacy_hover(markdown, doc, legacy)
         section, chunk = st.chunk_at(doc, offset)
         if chunk is None:
             return None
         occ = occurrence_at(chunk_occurrences(chunk), offset)
         if occ is None:
-            return _legacy_hover(ls, doc, legacy) if legacy is not None else None
-        text = HoverBuilder(ls, st, doc, section).build(occ)
+            return _legacy_hover(markdown, doc, legacy) if legacy is not None else None
+        text = HoverBuilder(snap, doc, section, wait=HOVER_ANALYSIS_WAIT_S if snap.budget is None else snap.budget).build(occ)
         if not text:
             return None
         rng = span_range(doc.lines, occ.span if occ.kind != "map" else _first_line(doc, occ.span))
-        kind = types.MarkupKind.Markdown if ls.client_markdown else types.MarkupKind.PlainText
+        kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
         return types.Hover(contents=types.MarkupContent(kind=kind, value=text), range=rng)
 
 
-def _legacy_hover(ls: AffineLanguageServer, doc: Document, legacy: tuple[int, int, str]) -> types.Hover | None:
+def _legacy_hover(markdown: bool, doc: Document, legacy: tuple[int, int, str]) -> types.Hover | None:
     """A hover on an op name of MLIR's pre-2022 syntax: what it is called now."""
     start, end, name = legacy
     text = legacy_hover_text(name)
     if text is None:
         return None
-    kind = types.MarkupKind.Markdown if ls.client_markdown else types.MarkupKind.PlainText
+    kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
     return types.Hover(contents=types.MarkupContent(kind=kind, value=text), range=span_range(doc.lines, Span(start, end)))
 
 
@@ -619,12 +628,3 @@ def _first_line(doc: Document, span: Span) -> Span:
     lines = doc.lines
     end = lines.line_end(lines.line_of(span.start))
     return span if end >= span.end else Span(span.start, end)
-
-
-def register(server: AffineLanguageServer) -> None:
-    @server.feature(types.TEXT_DOCUMENT_HOVER)
-    async def hover(ls: AffineLanguageServer, params: types.HoverParams) -> types.Hover | None:
-        st = ls.doc(params.text_document.uri)
-        if st is None:
-            return None
-        return await ls.in_thread(compute_hover, ls, st, params.position)

@@ -14,24 +14,29 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from affine_lsp.server import describe as D
+from affine_lsp.ide import describe as D
+from affine_lsp.server.analysis_engine import run_within_budget, scope_of
 from affine_lsp.server.convert import position
-from affine_lsp.server.engine import run_within_budget, scope_of
-from affine_lsp.server.state import DocumentState
 
 if TYPE_CHECKING:
-    from affine_lsp.server.server import AffineLanguageServer
+    from affine_lsp.server.snapshot import Snapshot
 
 LOOP_OPS = frozenset({"affine.for", "affine.parallel"})
 INLAY_WAIT_S = 0.5
 """How long one inlay-hint request may spend on (or wait for) analyses."""
 
 
-def inlay_hints(ls: AffineLanguageServer, st: DocumentState, rng: types.Range) -> list[types.InlayHint]:
-    settings = ls.settings
+def answer(snap: Snapshot, params: types.InlayHintParams) -> list[types.InlayHint]:
+    return inlay_hints(snap, params.range)
+
+
+def inlay_hints(snap: Snapshot, rng: types.Range) -> list[types.InlayHint]:
+    """The loop hints of ``rng`` (the analyses they need waited for at most
+    ``snap.budget`` in all)."""
+    st, settings = snap.st, snap.settings
     if not settings.analysis_enabled:
         return []
-    deadline = time.monotonic() + INLAY_WAIT_S
+    deadline = time.monotonic() + (INLAY_WAIT_S if snap.budget is None else snap.budget)
     analyses: dict[int, Any] = {}
     with st.locked() as doc:
         lines = doc.lines
@@ -52,14 +57,14 @@ def inlay_hints(ls: AffineLanguageServer, st: DocumentState, rng: types.Range) -
                     if func is None:
                         continue
                     if id(func) not in analyses:
-                        done, fa = ls.bounded(ls.engine.analyse_function, st, func, settings, timeout=deadline - time.monotonic())
+                        done, fa = snap.wait(snap.analysis.analyse_function, st, func, settings, budget=deadline - time.monotonic())
                         analyses[id(func)] = fa if done else None
                     fa = analyses[id(func)]
                     deps = fa.deps if fa is not None else None  # read once (see engine.DEPS_KEPT)
                     if fa is None or deps is None or fa.timed_out:
                         continue
                     try:
-                        ok, summary = run_within_budget(ls.engine, max(0.001, deadline - time.monotonic()), deps.loop_summary, loop)
+                        ok, summary = run_within_budget(snap.analysis, max(0.001, deadline - time.monotonic()), deps.loop_summary, loop)
                     except Exception:
                         continue
                     if not ok:
@@ -77,12 +82,3 @@ def inlay_hints(ls: AffineLanguageServer, st: DocumentState, rng: types.Range) -
                         )
                     )
         return out
-
-
-def register(server: AffineLanguageServer) -> None:
-    @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
-    async def inlay_hint(ls: AffineLanguageServer, params: types.InlayHintParams) -> list[types.InlayHint]:
-        st = ls.doc(params.text_document.uri)
-        if st is None:
-            return []
-        return await ls.in_thread(inlay_hints, ls, st, params.range)

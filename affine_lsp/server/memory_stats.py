@@ -1,8 +1,8 @@
 """``affine-lsp.memoryStats``: a debugging command, the collector's and
-the process's memory figures (server/memory.py); with the argument
+the process's memory figures (server/runtime/memory.py); with the argument
 ``{"count": true}``, after a full collection, the number of live IR
 operations (tests check that a closed document leaves none). The
-reclaimer's figures (server/reclaim.py): documents and operations freed
+reclaimer's figures (server/runtime/reclaim.py): documents and operations freed
 without a collection, documents left to the full collection; operations of
 the IR edits replaced freed without a collection, retired ops found still
 in use, batches of them left to the full collection. With
@@ -15,13 +15,13 @@ import asyncio
 import gc
 from typing import Any
 
-from affine_lsp.server.memory import live_operations, object_census, resident_mb
-from affine_lsp.server.server import AffineLanguageServer
+from affine_lsp.server.runtime.memory import live_operations, object_census, resident_mb
+from affine_lsp.server.session import Session
 
 MEMORY_STATS = "affine-lsp.memoryStats"
 
 
-def memory_stats(ls: AffineLanguageServer, count: bool, census: bool = False) -> dict[str, Any]:
+def memory_stats(ls: Session, count: bool, census: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {
         "documents": len(ls.documents.docs),
         "frozen_objects": gc.get_freeze_count(),
@@ -44,8 +44,7 @@ def memory_stats(ls: AffineLanguageServer, count: bool, census: bool = False) ->
     return out
 
 
-def register(server: AffineLanguageServer) -> None:
-    @server.command(MEMORY_STATS)
-    async def memory_stats_cmd(ls: AffineLanguageServer, *args: Any) -> dict[str, Any]:
-        opts = args[0] if args and isinstance(args[0], dict) else {}
-        return await asyncio.get_running_loop().run_in_executor(ls.parse_pool, memory_stats, ls, bool(opts.get("count")), bool(opts.get("census")))
+async def memory_stats_command(ls: Session, args: tuple[Any, ...]) -> dict[str, Any]:
+    """The command, on the parse worker (beside the start-up and the full collections)."""
+    opts = args[0] if args and isinstance(args[0], dict) else {}
+    return await asyncio.get_running_loop().run_in_executor(ls.parse_pool, memory_stats, ls, bool(opts.get("count")), bool(opts.get("census")))

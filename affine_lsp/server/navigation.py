@@ -16,10 +16,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from affine_lsp.ir.builder import UndefinedValue
-from affine_lsp.ir.core import Block, OpResult, Span, Value
-from affine_lsp.server.convert import offset_of, span_range
-from affine_lsp.server.index import (
+from affine_lsp.ide.occurrences import (
     Occ,
     block_label_span,
     chunk_occurrences,
@@ -28,11 +25,14 @@ from affine_lsp.server.index import (
     occurrence_at,
     section_occurrences,
 )
+from affine_lsp.ir.builder import UndefinedValue
+from affine_lsp.ir.core import Block, OpResult, Span, Value
+from affine_lsp.server.convert import offset_of, span_range
 from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Chunk, Document, Section
 
 if TYPE_CHECKING:
-    from affine_lsp.server.server import AffineLanguageServer
+    from affine_lsp.server.snapshot import Snapshot
 
 
 class RequestFailed(JsonRpcException):
@@ -128,7 +128,7 @@ def _loc(uri: str, doc: Document, span: Span) -> types.Location:
     return types.Location(uri=uri, range=span_range(doc.lines, span))
 
 
-def definition(ls: AffineLanguageServer, st: DocumentState, pos: types.Position) -> list[types.Location] | None:
+def definition(st: DocumentState, pos: types.Position) -> list[types.Location] | None:
     with st.locked() as doc:
         found = _find(doc, st, pos)
         if found is None:
@@ -139,7 +139,7 @@ def definition(ls: AffineLanguageServer, st: DocumentState, pos: types.Position)
         return [_loc(st.uri, doc, t.definition)]
 
 
-def references(ls: AffineLanguageServer, st: DocumentState, pos: types.Position, include_decl: bool) -> list[types.Location] | None:
+def references(st: DocumentState, pos: types.Position, include_decl: bool) -> list[types.Location] | None:
     with st.locked() as doc:
         found = _find(doc, st, pos)
         if found is None:
@@ -151,7 +151,7 @@ def references(ls: AffineLanguageServer, st: DocumentState, pos: types.Position,
         return [_loc(st.uri, doc, s) for s in _unique(spans)]
 
 
-def highlights(ls: AffineLanguageServer, st: DocumentState, pos: types.Position) -> list[types.DocumentHighlight] | None:
+def highlights(st: DocumentState, pos: types.Position) -> list[types.DocumentHighlight] | None:
     with st.locked() as doc:
         found = _find(doc, st, pos)
         if found is None:
@@ -204,7 +204,7 @@ def _base_span(doc: Document, span: Span, name: str) -> Span | None:
     return Span(s, s + len(name))
 
 
-def prepare_rename(ls: AffineLanguageServer, st: DocumentState, pos: types.Position) -> types.PrepareRenamePlaceholder | None:
+def prepare_rename(st: DocumentState, pos: types.Position) -> types.PrepareRenamePlaceholder | None:
     with st.locked() as doc:
         found = _find(doc, st, pos)
         if found is None:
@@ -220,7 +220,7 @@ def prepare_rename(ls: AffineLanguageServer, st: DocumentState, pos: types.Posit
         return types.PrepareRenamePlaceholder(range=span_range(doc.lines, sp), placeholder=name)
 
 
-def rename(ls: AffineLanguageServer, st: DocumentState, pos: types.Position, new_name: str) -> types.WorkspaceEdit | None:
+def rename(st: DocumentState, pos: types.Position, new_name: str) -> types.WorkspaceEdit | None:
     with st.locked() as doc:
         found = _find(doc, st, pos)
         if found is None:
@@ -278,32 +278,24 @@ def _check_conflict(section: Section, t: Target, new: str) -> None:
             raise RequestFailed(f"block '{new}' already exists in this region")
 
 
-def register(server: AffineLanguageServer) -> None:
-    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
-    async def goto_definition(ls: AffineLanguageServer, params: types.DefinitionParams) -> list[types.Location] | None:
-        st = ls.doc(params.text_document.uri)
-        return None if st is None else await ls.in_thread(definition, ls, st, params.position)
+# ------------------------------------------------------------ handlers
 
-    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
-    async def find_references(ls: AffineLanguageServer, params: types.ReferenceParams) -> list[types.Location] | None:
-        st = ls.doc(params.text_document.uri)
-        if st is None:
-            return None
-        return await ls.in_thread(references, ls, st, params.position, params.context.include_declaration)
 
-    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
-    async def document_highlight(ls: AffineLanguageServer, params: types.DocumentHighlightParams) -> list[types.DocumentHighlight] | None:
-        st = ls.doc(params.text_document.uri)
-        return None if st is None else await ls.in_thread(highlights, ls, st, params.position)
+def definition_answer(snap: Snapshot, params: types.DefinitionParams) -> list[types.Location] | None:
+    return definition(snap.st, params.position)
 
-    @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
-    async def on_prepare_rename(ls: AffineLanguageServer, params: types.PrepareRenameParams) -> types.PrepareRenamePlaceholder | None:
-        st = ls.doc(params.text_document.uri)
-        return None if st is None else await ls.in_thread(prepare_rename, ls, st, params.position)
 
-    @server.feature(types.TEXT_DOCUMENT_RENAME)
-    async def on_rename(ls: AffineLanguageServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
-        st = ls.doc(params.text_document.uri)
-        if st is None:
-            return None
-        return await ls.in_thread(rename, ls, st, params.position, params.new_name)
+def references_answer(snap: Snapshot, params: types.ReferenceParams) -> list[types.Location] | None:
+    return references(snap.st, params.position, params.context.include_declaration)
+
+
+def highlights_answer(snap: Snapshot, params: types.DocumentHighlightParams) -> list[types.DocumentHighlight] | None:
+    return highlights(snap.st, params.position)
+
+
+def prepare_rename_answer(snap: Snapshot, params: types.PrepareRenameParams) -> types.PrepareRenamePlaceholder | None:
+    return prepare_rename(snap.st, params.position)
+
+
+def rename_answer(snap: Snapshot, params: types.RenameParams) -> types.WorkspaceEdit | None:
+    return rename(snap.st, params.position, params.new_name)

@@ -1,6 +1,6 @@
 """``textDocument/semanticTokens/full`` and ``/range``.
 
-Token kinds come from the IR occurrences (:mod:`.index`): op names, SSA
+Token kinds come from the IR occurrences (:mod:`affine_lsp.ide.occurrences`): op names, SSA
 values (block arguments and loop IVs as parameters), values bound to affine
 maps colored by what :func:`affine_lsp.verify.dimsym.classify` says they are
 (dimension vs symbol, with the custom modifiers ``dimension``/``symbol``),
@@ -19,7 +19,6 @@ the client to request again (``workspace/semanticTokens/refresh``).
 
 from __future__ import annotations
 
-import asyncio
 import bisect
 import logging
 import re
@@ -29,14 +28,14 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from affine_lsp.ide.occurrences import Occ, chunk_occurrences, map_use_of_operand
 from affine_lsp.ir.core import BlockArgument
-from affine_lsp.server.index import Occ, chunk_occurrences, map_use_of_operand
 from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Chunk, Document, line_starts
 
 if TYPE_CHECKING:
-    from affine_lsp.server.engine import Engine
-    from affine_lsp.server.server import AffineLanguageServer
+    from affine_lsp.server.analysis_engine import Engine
+    from affine_lsp.server.snapshot import Snapshot
 
 TOKEN_TYPES = ["function", "variable", "parameter", "macro", "type", "keyword", "label", "namespace"]
 TOKEN_MODIFIERS = ["declaration", "definition", "readonly", "defaultLibrary", "dimension", "symbol"]
@@ -199,11 +198,20 @@ def encode(tokens: list[tuple[int, int, int, int, int]]) -> list[int]:
     return data
 
 
-def tokens_for(ls: AffineLanguageServer, st: DocumentState, rng: types.Range | None, refresh: Callable[[], None] | None = None) -> types.SemanticTokens:
+def full_answer(snap: Snapshot, params: types.SemanticTokensParams) -> types.SemanticTokens:
+    return tokens_for(snap, None, snap.semantic_tokens_refresher())
+
+
+def range_answer(snap: Snapshot, params: types.SemanticTokensRangeParams) -> types.SemanticTokens:
+    return tokens_for(snap, params.range)
+
+
+def tokens_for(snap: Snapshot, rng: types.Range | None, refresh: Callable[[], None] | None = None) -> types.SemanticTokens:
     """The tokens of ``rng`` (None: the whole document). A full request
     computes new chunks for :data:`FULL_WAIT_S` at most, then answers with
     what it has (``resultId`` :data:`PARTIAL`) and completes the cache in the
     background (then ``refresh()``)."""
+    st = snap.st
     deadline = time.monotonic() + FULL_WAIT_S if rng is None else None
     partial = False
     with st.locked() as doc:
@@ -219,7 +227,7 @@ def tokens_for(ls: AffineLanguageServer, st: DocumentState, rng: types.Range | N
                     continue
                 try:
                     late = deadline is not None and time.monotonic() > deadline
-                    got = chunk_tokens(ls.engine, st, doc, c, cached_only=late)
+                    got = chunk_tokens(snap.analysis, st, doc, c, cached_only=late)
                     if got is None:
                         partial = True
                         continue
@@ -232,7 +240,7 @@ def tokens_for(ls: AffineLanguageServer, st: DocumentState, rng: types.Range | N
         toks.sort()
     if partial and not st.tokens_warming:
         st.tokens_warming = True
-        ls.lanes(st).submit_ondemand(lambda: _complete_tokens(ls, st, refresh))
+        snap.lanes().submit_ondemand(lambda: _complete_tokens(snap, refresh))
     return types.SemanticTokens(data=encode(toks), result_id=PARTIAL if partial else None)
 
 
@@ -240,13 +248,14 @@ TOKENS_SLICE_S = 0.02
 """The longest the completion of a document's tokens holds its on-demand lane at once."""
 
 
-def _complete_tokens(ls: AffineLanguageServer, st: DocumentState, refresh: Callable[[], None] | None) -> None:
+def _complete_tokens(snap: Snapshot, refresh: Callable[[], None] | None) -> None:
     """Compute the tokens of every chunk not cached, one at a time under the
     document lock (edits come in between), in slices of at most
     :data:`TOKENS_SLICE_S`, each a task of the document's on-demand lane,
     then ``refresh()``. A slice ends early when interactive work runs: the
     requests queued meanwhile on the same lane run before the next slice
     (waiting for them inside a slice would wait for itself)."""
+    st = snap.st
     more = False
     try:
         if st.closed:
@@ -254,9 +263,9 @@ def _complete_tokens(ls: AffineLanguageServer, st: DocumentState, refresh: Calla
         end = time.monotonic() + TOKENS_SLICE_S
         with st.locked() as doc:
             version = doc.version
-            todo = [c for s in doc.sections for c in s.chunks if c.kind == "item" and chunk_tokens(ls.engine, st, doc, c, cached_only=True) is None]
+            todo = [c for s in doc.sections for c in s.chunks if c.kind == "item" and chunk_tokens(snap.analysis, st, doc, c, cached_only=True) is None]
         for c in todo:
-            if ls.interactive > 0 or time.monotonic() > end:
+            if snap.interactive() or time.monotonic() > end:
                 more = True
                 break
             with st.locked() as doc:
@@ -264,38 +273,16 @@ def _complete_tokens(ls: AffineLanguageServer, st: DocumentState, refresh: Calla
                     more = not st.closed
                     break
                 try:
-                    chunk_tokens(ls.engine, st, doc, c)
+                    chunk_tokens(snap.analysis, st, doc, c)
                 except Exception:
                     log.exception("semantic tokens failed for a chunk")
     finally:
         if not more:
             st.tokens_warming = False
     if more:
-        if ls.interactive > 0:
+        if snap.interactive():
             time.sleep(0.005)  # (requests first)
-        ls.lanes(st).submit_ondemand(lambda: _complete_tokens(ls, st, refresh))
+        snap.lanes().submit_ondemand(lambda: _complete_tokens(snap, refresh))
         return
     if refresh is not None and not st.closed:
         refresh()
-
-
-def register(server: AffineLanguageServer) -> None:
-    @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
-    async def semantic_tokens_full(ls: AffineLanguageServer, params: types.SemanticTokensParams) -> types.SemanticTokens:
-        st = ls.doc(params.text_document.uri)
-        if st is None:
-            return types.SemanticTokens(data=[])
-        loop = asyncio.get_running_loop()
-
-        def refresh() -> None:
-            if ls.client_semantic_refresh:
-                loop.call_soon_threadsafe(ls.workspace_semantic_tokens_refresh, None)
-
-        return await ls.in_thread(tokens_for, ls, st, None, refresh)
-
-    @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, LEGEND)
-    async def semantic_tokens_range(ls: AffineLanguageServer, params: types.SemanticTokensRangeParams) -> types.SemanticTokens:
-        st = ls.doc(params.text_document.uri)
-        if st is None:
-            return types.SemanticTokens(data=[])
-        return await ls.in_thread(tokens_for, ls, st, params.range)

@@ -1,11 +1,9 @@
-"""The affine-lsp language server: registration of the features.
-
-Each feature lives in its own module with a ``register(server)`` function
-(hover, navigation, symbols, semantic tokens, completion, inlay hints, code
-actions, commands, diagnostics); this module builds the server, wires the
-document lifecycle and settings, and hardens the protocol against malformed
-traffic. Answers are computed in worker threads from the one Document/IR
-(:mod:`.state`), never on the event loop.
+"""The affine-lsp language server: the session (its pools, documents,
+settings, client capabilities) and pygls' protocol hardened against
+malformed traffic. What it answers is the route table (:mod:`.routes`),
+whose handlers see a :class:`~affine_lsp.server.snapshot.Snapshot`, never
+this class; answers are computed in worker threads from the one
+Document/IR (:mod:`.state`), never on the event loop.
 """
 
 from __future__ import annotations
@@ -18,9 +16,8 @@ import os
 import threading
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import Future
-from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
@@ -29,17 +26,15 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
-import affine_lsp
 from affine_lsp import __version__
-from affine_lsp.server.engine import Engine
-from affine_lsp.server.lanes import DocumentLanes, TrackedPool
+from affine_lsp.server.analysis_engine import Engine
+from affine_lsp.server.runtime.lanes import DocumentLanes, TrackedPool
+from affine_lsp.server.session import ClientCapabilities, ServerCancelled
 from affine_lsp.server.settings import SECTION, Settings
 from affine_lsp.server.state import DocumentState, Workspace
 from affine_lsp.server.writer import QueuedWriter
 
 log = logging.getLogger("affine_lsp.server")
-
-T = TypeVar("T")
 
 
 class _BadRequest:
@@ -51,17 +46,6 @@ class _BadRequest:
         self.id = msg_id
         self.method = method
         self.error = error
-
-
-class ServerCancelled:
-    """A handler's answer meaning "not ready, ask again": sent as the LSP
-    3.17 error ``ServerCancelled`` (-32802) with ``data`` (for a diagnostic
-    pull, ``{"retriggerRequest": true}``), without the error log pygls
-    writes for an exception raised by a handler."""
-
-    def __init__(self, message: str, data: Any = None) -> None:
-        self.message = message
-        self.data = data
 
 
 def _without_traceback(error: Any) -> Any:
@@ -203,7 +187,7 @@ class AffineLanguageServer(LanguageServer):
         self.settings = Settings()
         self.engine = Engine()
         # Workers: start-up and housekeeping, heavy analyses, requests about
-        # no document; each document has its own (server/lanes.py).
+        # no document; each document has its own (server/runtime/lanes.py).
         self.parse_pool = TrackedPool(1, thread_name_prefix="affine-parse")
         self.ready: Future[Any] | None = None  # the start-up work on the parse worker (every lane's first task waits for it)
         self.analysis_pool = TrackedPool(1, thread_name_prefix="affine-analysis")
@@ -216,27 +200,18 @@ class AffineLanguageServer(LanguageServer):
         self.prefork = False
         self.exit_code: int | None = None  # set by the client's exit notification
         self.early: Any = None  # early_initialize.Early: initialize read (and maybe answered) before the server was loaded
-        self.client_pull_diagnostics = False
-        self.client_diagnostic_refresh = False
-        self.client_inlay_refresh = False
-        self.client_semantic_refresh = False
-        self.client_work_done_progress = False
-        self.client_configuration = False
-        self.client_snippets = False
-        self.client_markdown = True
-        self.client_command_links: frozenset[str] = frozenset()  # client commands its hovers may link to (initializationOptions.commandLinks)
-        self.client_completion_markdown = False
+        self.client = ClientCapabilities()  # what the client can do (set at initialize)
         self.on_settings_changed: list[Callable[[Settings, Settings], None]] = []
-        from affine_lsp.server import diagnostics as _diag
+        from affine_lsp.server import diagnostics_manager as _diag
 
         self.diagnostics = _diag.DiagnosticsManager(self)
         from affine_lsp.server.dialects import DocumentDialects
 
         self.dialects = DocumentDialects(self)
-        from affine_lsp.server.memory import SlowCollectionLog
+        from affine_lsp.server.runtime.memory import SlowCollectionLog
 
-        self.gc_log = SlowCollectionLog()  # every collection over 0.1 s in the log, once serving (server/memory.py)
-        from affine_lsp.server.persist import DiagnosticsCache, default_directory
+        self.gc_log = SlowCollectionLog()  # every collection over 0.1 s in the log, once serving (server/runtime/memory.py)
+        from affine_lsp.server.runtime.persist import DiagnosticsCache, default_directory
 
         self.disk_cache = DiagnosticsCache(default_directory(), self.settings.cache_max_size_mb * 1024 * 1024)
 
@@ -245,56 +220,29 @@ class AffineLanguageServer(LanguageServer):
         return self.documents.get(uri)
 
     def lanes(self, st: DocumentState) -> DocumentLanes:
-        """The worker threads of ``st`` (see server/lanes.py)."""
+        """The worker threads of ``st`` (see server/runtime/lanes.py)."""
         if st.lanes is None:
             st.lanes = DocumentLanes(self.request_pool, self.ondemand_pool, self.ready)
         return st.lanes
 
-    async def in_thread(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run ``fn(*args)`` on the request threads of the document among
-        ``args`` (else the shared request pool); cancelling the awaiting
-        request (``$/cancelRequest``) abandons the result."""
-        st = next((a for a in args if isinstance(a, DocumentState)), None)
-
-        def run() -> T:
-            with self.busy():
-                return fn(*args)
-
-        if st is None:
-            return await asyncio.get_running_loop().run_in_executor(self.request_pool, run)
-        return await asyncio.wrap_future(self.lanes(st).submit_request(run))
-
-    def bounded(self, fn: Callable[..., T], *args: Any, timeout: float, doc: DocumentState | None = None) -> tuple[bool, T | None]:
-        """Run ``fn`` on the on-demand analysis worker of ``doc`` (or of the
-        document among ``args``; else the shared one) and wait at most
-        ``timeout`` seconds: ``(True, result)``, or ``(False, None)`` while it
-        keeps running (its results are cached by the analysis for next time)."""
-        with self._busy_lock:
-            self.interactive += 1
-
-        def finished(_f: object) -> None:
-            with self._busy_lock:
-                self.interactive -= 1
-
-        st = doc if doc is not None else next((a for a in args if isinstance(a, DocumentState)), None)
-        fut = self.ondemand_pool.submit(fn, *args) if st is None else self.lanes(st).submit_ondemand(lambda: fn(*args))
-        fut.add_done_callback(finished)
-        try:
-            return True, fut.result(timeout=max(0.0, timeout))
-        except FutureTimeout:
-            return False, None
-
-    @contextmanager
-    def busy(self) -> Iterator[None]:
-        """Mark interactive work (the background analysis yields to it
+    def interactive_begin(self) -> None:
+        """Interactive work starts (the background analysis yields to it
         between two functions)."""
         with self._busy_lock:
             self.interactive += 1
+
+    def interactive_end(self) -> None:
+        with self._busy_lock:
+            self.interactive -= 1
+
+    @contextmanager
+    def busy(self) -> Iterator[None]:
+        """Mark interactive work (see :meth:`interactive_begin`)."""
+        self.interactive_begin()
         try:
             yield
         finally:
-            with self._busy_lock:
-                self.interactive -= 1
+            self.interactive_end()
 
     def apply_settings(self, raw: Any) -> None:
         old = self.settings
@@ -316,7 +264,7 @@ class AffineLanguageServer(LanguageServer):
                 log.exception("settings callback failed")
 
     async def pull_configuration(self) -> None:
-        if not self.client_configuration:
+        if not self.client.configuration:
             return
         try:
             result = await self.workspace_configuration_async(types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)]))
@@ -341,13 +289,16 @@ class AffineLanguageServer(LanguageServer):
     def prefork_worker(self) -> bool:
         """Load the parser tables, the verifier and the analyses, then fork
         the dataflow worker, which shares them (see
-        :meth:`~affine_lsp.server.flowproc.FlowWorker.prefork`). Run on the
+        :meth:`~affine_lsp.server.runtime.flowproc.FlowWorker.prefork`). Run on the
         parse worker once ``initialize`` is answered, before the first
         document is built (``affine-lsp serve``: ``prefork`` is set), beside
         the threads already running. False when the worker will be started
         at its first request instead."""
-        _warm_up(self.engine)
+        self.warm_up()
         return self.engine.flow_worker.prefork(beside_threads=True)
+
+    def warm_up(self) -> None:
+        _warm_up(self.engine)
 
     def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
         """Serve over ``stdin``/``stdout`` (standard input and output) as
@@ -399,132 +350,10 @@ def _warm_up(engine: Engine | None = None) -> None:
         log.exception("parser warm-up failed")
 
 
-def _capability(obj: Any, *path: str) -> Any:
-    for p in path:
-        if obj is None:
-            return None
-        obj = getattr(obj, p, None)
-    return obj
-
-
 def create_server(debug_mirror: bool = False) -> AffineLanguageServer:
-    """A new server with every feature registered."""
+    """A new server with every route of the table registered (server/routes.py)."""
+    from affine_lsp.server import routes
+
     server = AffineLanguageServer(debug_mirror=debug_mirror)
-
-    @server.feature(types.INITIALIZE)
-    def on_initialize(ls: AffineLanguageServer, params: types.InitializeParams) -> None:
-        caps = params.capabilities
-        ls.client_pull_diagnostics = _capability(caps, "text_document", "diagnostic") is not None
-        ls.client_diagnostic_refresh = bool(_capability(caps, "workspace", "diagnostics", "refresh_support"))
-        ls.client_inlay_refresh = bool(_capability(caps, "workspace", "inlay_hint", "refresh_support"))
-        ls.client_semantic_refresh = bool(_capability(caps, "workspace", "semantic_tokens", "refresh_support"))
-        ls.client_work_done_progress = bool(_capability(caps, "window", "work_done_progress"))
-        ls.client_configuration = bool(_capability(caps, "workspace", "configuration"))
-        ls.client_snippets = bool(_capability(caps, "text_document", "completion", "completion_item", "snippet_support"))
-        doc_fmt = _capability(caps, "text_document", "completion", "completion_item", "documentation_format")
-        ls.client_completion_markdown = bool(doc_fmt) and types.MarkupKind.Markdown in doc_fmt
-        fmt = _capability(caps, "text_document", "hover", "content_format")
-        ls.client_markdown = fmt is None or types.MarkupKind.Markdown in fmt
-        if params.initialization_options is not None:
-            ls.apply_settings(params.initialization_options)
-            links = params.initialization_options.get("commandLinks") if isinstance(params.initialization_options, dict) else None
-            ls.client_command_links = frozenset(x for x in links if isinstance(x, str)) if isinstance(links, list) else frozenset()
-
-    @server.feature(types.INITIALIZED)
-    async def on_initialized(ls: AffineLanguageServer, params: types.InitializedParams) -> None:
-        # Build the parser tables now, on the parse worker (the first document
-        # waits for it anyway), then fork the dataflow worker there, before
-        # the first document is built; initialize was answered without them.
-        warm = ls.parse_pool.submit(ls.prefork_worker) if ls.prefork else ls.parse_pool.submit(_warm_up, ls.engine)
-        ls.ready = warm
-        loop = asyncio.get_running_loop()
-
-        def ready(_f: object) -> None:
-            with contextlib.suppress(RuntimeError):  # the loop is closed (shut down meanwhile)
-                compiled = len(affine_lsp.compiled_modules())
-                loop.call_soon_threadsafe(ls.diagnostics._trace, f"server ready (parser tables and verifier loaded, {compiled} compiled modules)")
-
-        warm.add_done_callback(ready)
-        await ls.pull_configuration()
-
-    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    async def on_config(ls: AffineLanguageServer, params: types.DidChangeConfigurationParams) -> None:
-        settings = params.settings
-        if isinstance(settings, dict) and SECTION in settings:
-            ls.apply_settings(settings[SECTION])
-        else:
-            await ls.pull_configuration()
-
-    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: AffineLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
-        td = params.text_document
-        old = ls.documents.docs.get(td.uri)
-        ls.dialects.opened(td.uri)  # the user's dialects it uses, before its first parse (server/dialects.py)
-        st = ls.documents.open(td.uri, td.text, td.version, td.language_id)
-        if old is not None:
-            ls.diagnostics.document_replaced(old)
-        ls.diagnostics.document_opened(st, td.text)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: AffineLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
-        st = ls.doc(params.text_document.uri)
-        if st is None:
-            log.warning("didChange for a document that is not open: %s", params.text_document.uri)
-            return
-        st.queue_changes(params.text_document.version, params.content_changes)
-        if ls.debug_mirror:
-            ls.check_mirror(st)
-        ls.diagnostics.document_changed(st)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls: AffineLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
-        st = ls.doc(params.text_document.uri)
-        if st is not None:
-            ls.diagnostics.document_saved(st)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls: AffineLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
-        st = ls.documents.close(params.text_document.uri)
-        ls.diagnostics.document_closed(params.text_document.uri, st)
-        ls.dialects.closed(params.text_document.uri)
-
-    from affine_lsp.server import (
-        bytecode_view,
-        code_actions,
-        commands,
-        completion,
-        diagnostics,
-        expected_checks,
-        folding,
-        hover,
-        inlay_hints,
-        memory_stats,
-        navigation,
-        semantic_tokens,
-        symbols,
-        timing_lens,
-        transform_actions,
-        upgrade_action,
-    )
-
-    transform_actions.install()
-    expected_checks.install()
-    upgrade_action.install()
-    for mod in (
-        diagnostics,
-        hover,
-        navigation,
-        symbols,
-        folding,
-        semantic_tokens,
-        completion,
-        inlay_hints,
-        code_actions,
-        commands,
-        upgrade_action,
-        bytecode_view,
-        timing_lens,
-        memory_stats,
-    ):
-        mod.register(server)
+    routes.install(server)
     return server

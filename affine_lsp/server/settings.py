@@ -50,7 +50,7 @@ class Settings:
     debounce_ms: int = 500  # after a change, before the analysis phase (the fast diagnostics do not wait)
     unknown_ops: str = "once"  # "once" (a remark per op name per document) | "off"
     allow_unregistered_dialect: bool = False  # as mlir-opt's flag (a RUN: line that passes it allows them too)
-    cache_enabled: bool = True  # the persistent diagnostics cache (see server/persist.py)
+    cache_enabled: bool = True  # the persistent diagnostics cache (see server/runtime/persist.py)
     cache_max_size_mb: int = 64
     tile_sizes: tuple[int, ...] = (32,)  # outermost first; the last one repeats
     verify_diagnostics: str = "auto"  # expected-* annotations: "auto" (a RUN line with -verify-diagnostics) | "always" | "never"

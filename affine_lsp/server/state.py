@@ -41,14 +41,14 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from affine_lsp.ir.core import Operation
-from affine_lsp.server.lanes import DocumentLanes
+from affine_lsp.server.runtime.lanes import DocumentLanes
 from affine_lsp.syntax.document import Chunk, Document, Section
 from affine_lsp.syntax.nodes import Note
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
-    from affine_lsp.server.expected_checks import View
+    from affine_lsp.server.expected_view import View
     from affine_lsp.transforms.upgrade import UpgradeResult
 
 Change = types.TextDocumentContentChangeEvent
@@ -126,7 +126,7 @@ class DocumentState:
         self.published_version: int | None = None
         self.last_published: list[types.Diagnostic] | None = None
         # Diagnostics of the opened version read from the persistent cache
-        # (server/persist.py): (version, diagnostics), shown until the
+        # (server/runtime/persist.py): (version, diagnostics), shown until the
         # computation of that version is complete.
         self.preloaded: tuple[int, list[types.Diagnostic]] | None = None
         # Store the next complete diagnostics in the persistent cache (set
@@ -158,7 +158,7 @@ class DocumentState:
         self._good_seen: set[int] = set()
         # Set by the debug text mirror (tests): the text pygls' workspace holds.
         self.mirror_text: str | None = None
-        # Its worker threads (server/lanes.py; made by the server on first use).
+        # Its worker threads (server/runtime/lanes.py; made by the server on first use).
         self.lanes: DocumentLanes | None = None
 
     def close(self) -> None:

@@ -31,24 +31,24 @@ from affine_lsp import harness, timing, toolchain
 from affine_lsp.ir.attributes import StringAttr, TypeAttr
 from affine_lsp.ir.types import FunctionType
 from affine_lsp.server.navigation import RequestFailed
-from affine_lsp.server.server import AffineLanguageServer
+from affine_lsp.server.snapshot import Snapshot
 
 TIME_FUNCTION = "affine-lsp.timeFunction"
 TITLE = "Time this function"
 
 
-def _toolchain(ls: AffineLanguageServer) -> toolchain.Toolchain | None:
-    if ls.settings.toolchain_refusal() is not None:
+def _toolchain(snap: Snapshot) -> toolchain.Toolchain | None:
+    if snap.settings.toolchain_refusal() is not None:
         return None
     try:
-        return toolchain.find(setting=ls.settings.mlir_bin or None)
+        return toolchain.find(setting=snap.settings.mlir_bin or None)
     except toolchain.ToolchainError:
         return None
 
 
-def lenses(ls: AffineLanguageServer, uri: str) -> list[types.CodeLens]:
-    st = ls.doc(uri)
-    if st is None or _toolchain(ls) is None:
+def lenses(snap: Snapshot, params: types.CodeLensParams) -> list[types.CodeLens]:
+    st, uri = snap.st, snap.st.uri
+    if _toolchain(snap) is None:
         return []
     out: list[types.CodeLens] = []
     with st.locked() as doc:
@@ -65,9 +65,9 @@ def lenses(ls: AffineLanguageServer, uri: str) -> list[types.CodeLens]:
                 line, ch = doc.lines.position(op.span.start)
                 p = types.Position(line=line, character=ch)
                 arg = {"uri": uri, "function": name.value}
-                if ls.settings.time_after:
-                    arg["after"] = ls.settings.time_after
-                title = TITLE + (f" (and after '{ls.settings.time_after}')" if ls.settings.time_after else "")
+                if snap.settings.time_after:
+                    arg["after"] = snap.settings.time_after
+                title = TITLE + (f" (and after '{snap.settings.time_after}')" if snap.settings.time_after else "")
                 out.append(types.CodeLens(range=types.Range(start=p, end=p), command=types.Command(title=title, command=TIME_FUNCTION, arguments=[arg])))
     return out
 
@@ -106,58 +106,54 @@ def _time(text: str, function: str, after: str | None, repeat: int, mlir_bin: st
     return kind, report.summary()
 
 
-def register(server: AffineLanguageServer) -> None:
-    @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
-    async def code_lens(ls: AffineLanguageServer, params: types.CodeLensParams) -> list[types.CodeLens]:
-        return await ls.in_thread(lenses, ls, params.text_document.uri)
-
-    @server.command(TIME_FUNCTION)
-    async def time_function_cmd(ls: AffineLanguageServer, *args: Any) -> dict[str, Any]:
-        a = _parse(args)
-        refusal = ls.settings.toolchain_refusal()
-        if refusal is not None:
-            raise RequestFailed(f"{TIME_FUNCTION}: {refusal}")
-        st = ls.doc(a["uri"])
-        if st is None:
-            raise RequestFailed(f"document not open: {a['uri']}")
-        busy = _running.get(a["uri"])
-        if busy is not None:
-            raise RequestFailed(f"{TIME_FUNCTION}: @{busy} of this document is being timed; wait for it or cancel it (its progress's Cancel)")
-        with st.locked() as doc:
-            text = doc.text
-        mlir_bin = ls.settings.mlir_bin or None
-        cancel = threading.Event()
-        _running[a["uri"]] = a["function"]
-        token = await _progress(ls, a["function"], cancel)
-
-        async def background() -> None:
-            try:
-                loop = asyncio.get_running_loop()
-                kind, message = await loop.run_in_executor(None, _time, text, a["function"], a["after"], a["repeat"], mlir_bin, cancel)
-                ls.window_show_message(types.ShowMessageParams(type=kind, message=message))
-            finally:
-                _running.pop(a["uri"], None)
-                if token is not None:
-                    ls.work_done_progress.end(token, types.WorkDoneProgressEnd())
-
-        task = asyncio.ensure_future(background())
-        _tasks.add(task)
-        task.add_done_callback(_tasks.discard)
-        return {"started": True, "function": a["function"], "after": a["after"]}
+async def time_function_command(snap: Snapshot, args: tuple[Any, ...]) -> dict[str, Any]:
+    """Start timing a function (the answer comes as a message, with a progress)."""
+    a = _parse(args)
+    refusal = snap.settings.toolchain_refusal()
+    if refusal is not None:
+        raise RequestFailed(f"{TIME_FUNCTION}: {refusal}")
+    on = snap.document(a["uri"])
+    if on is None:
+        raise RequestFailed(f"document not open: {a['uri']}")
+    busy = _running.get(a["uri"])
+    if busy is not None:
+        raise RequestFailed(f"{TIME_FUNCTION}: @{busy} of this document is being timed; wait for it or cancel it (its progress's Cancel)")
+    with on.st.locked() as doc:
+        text = doc.text
+    mlir_bin = snap.settings.mlir_bin or None
+    cancel = threading.Event()
+    _running[a["uri"]] = a["function"]
+    token = await _progress(snap, a["function"], cancel)
+    task = asyncio.ensure_future(_time_in_background(snap, a, text, mlir_bin, cancel, token))
+    _tasks.add(task)
+    task.add_done_callback(_tasks.discard)
+    return {"started": True, "function": a["function"], "after": a["after"]}
 
 
-async def _progress(ls: AffineLanguageServer, function: str, cancel: threading.Event) -> str | None:
+async def _time_in_background(snap: Snapshot, a: dict[str, Any], text: str, mlir_bin: str | None, cancel: threading.Event, token: str | None) -> None:
+    """Time, then tell the user (and end the progress)."""
+    try:
+        loop = asyncio.get_running_loop()
+        kind, message = await loop.run_in_executor(None, _time, text, a["function"], a["after"], a["repeat"], mlir_bin, cancel)
+        snap.show_message(kind, message)
+    finally:
+        _running.pop(a["uri"], None)
+        if token is not None:
+            snap.progress.end(token, types.WorkDoneProgressEnd())
+
+
+async def _progress(snap: Snapshot, function: str, cancel: threading.Event) -> str | None:
     """A cancellable progress for the run (None: the client has none); its
     Cancel sets ``cancel``, which kills the program running."""
-    if not ls.client_work_done_progress:
+    if not snap.client.work_done_progress:
         return None
     token = f"affine-lsp/time/{uuid.uuid4()}"
     try:
-        await ls.work_done_progress.create_async(token)
+        await snap.progress.create_async(token)
     except Exception:  # the client refused: time without progress
         return None
-    ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(title=f"Timing @{function}", cancellable=True))
-    ls.work_done_progress.tokens[token].add_done_callback(lambda f: cancel.set() if f.cancelled() else None)
+    snap.progress.begin(token, types.WorkDoneProgressBegin(title=f"Timing @{function}", cancellable=True))
+    snap.progress.tokens[token].add_done_callback(lambda f: cancel.set() if f.cancelled() else None)
     return token
 
 

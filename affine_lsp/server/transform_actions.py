@@ -45,15 +45,15 @@ from lsprotocol import types
 
 from affine_lsp.ir.affine_ops import nest_is_well_formed
 from affine_lsp.ir.core import Operation
-from affine_lsp.server.code_actions import RESOLVERS, Deferred, client_resolves_edits
-from affine_lsp.server.state import DocumentState
+from affine_lsp.server.code_actions import Deferred
 from affine_lsp.syntax.document import Document
 from affine_lsp.transforms.edits import Transform, editor_request
 from affine_lsp.transforms.profitability import no_prediction, rank
 from affine_lsp.transforms.registry import TRANSFORMATIONS, ActionSettings, Transformation
 
 if TYPE_CHECKING:
-    from affine_lsp.server.server import AffineLanguageServer
+    from affine_lsp.server.settings import Settings
+    from affine_lsp.server.snapshot import Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -240,9 +240,9 @@ class ActionsJob:
         return {"resolver": RESOLVER, "uri": self.uri, "version": version, "loops": list(starts), "vf": vf, "tile_sizes": list(tile_sizes), "name": name}
 
 
-def _settings(ls: AffineLanguageServer) -> tuple[int, tuple[int, ...]]:
-    vf = int(getattr(ls.settings, "vectorize_default_width", 8) or 8)
-    return vf, tuple(getattr(ls.settings, "tile_sizes", (32,)) or (32,))
+def _settings(settings: Settings) -> tuple[int, tuple[int, ...]]:
+    vf = int(getattr(settings, "vectorize_default_width", 8) or 8)
+    return vf, tuple(getattr(settings, "tile_sizes", (32,)) or (32,))
 
 
 YIELD_MAX_S = 1.0
@@ -250,16 +250,17 @@ YIELD_MAX_S = 1.0
 phase, a request) to end before its next transformation."""
 
 
-def _until_quiet(ls: AffineLanguageServer) -> None:
+def _until_quiet(snap: Snapshot) -> None:
     """Wait (at most :data:`YIELD_MAX_S`) while a fast phase or a request runs."""
     end = time.monotonic() + YIELD_MAX_S
-    while (ls.interactive > 0 or ls.diagnostics.fast_phase_running()) and time.monotonic() < end:
+    while (snap.interactive() or snap.fast_phase_running()) and time.monotonic() < end:
         time.sleep(0.005)
 
 
-def actions_job(ls: AffineLanguageServer, st: DocumentState, doc: Document, loops: list[Operation], vf: int, tile_sizes: tuple[int, ...]) -> ActionsJob:
+def actions_job(snap: Snapshot, doc: Document, loops: list[Operation], vf: int, tile_sizes: tuple[int, ...]) -> ActionsJob:
     """The job of these loops of this version (started now if needed; call
     with the document's lock held)."""
+    st = snap.st
     key = (doc.version, tuple(op.span.start for op in loops), vf, tile_sizes)
     cache: dict[tuple[Any, ...], ActionsJob] = st.transform_actions
     job = cache.get(key)
@@ -276,64 +277,64 @@ def actions_job(ls: AffineLanguageServer, st: DocumentState, doc: Document, loop
     version = st.version
     job = ActionsJob(st.uri, key, version, [t.name for t in _offered(loops)], lambda: st.is_current(version))
     settings = ActionSettings(vf=vf, tile_sizes=tile_sizes)
-    job.future = ls.lanes(st).submit_transforms(lambda text=doc.text: job.run(text, settings, lambda: _until_quiet(ls)))
+    job.future = snap.lanes().submit_transforms(lambda text=doc.text: job.run(text, settings, lambda: _until_quiet(snap)))
     job.future.add_done_callback(lambda f: job.stopped() if f.cancelled() else None)
     cache[key] = job
     return job
 
 
-def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int, hi: int) -> list[types.CodeAction] | Deferred:
+def provider(snap: Snapshot, doc: Document, lo: int, hi: int) -> list[types.CodeAction] | Deferred:
     loops = loops_at(doc, lo, hi)
     if len(loops) not in (1, 2):
         return []
-    vf, tile_sizes = _settings(ls)
-    job = actions_job(ls, st, doc, loops, vf, tile_sizes)
+    vf, tile_sizes = _settings(snap.settings)
+    job = actions_job(snap, doc, loops, vf, tile_sizes)
     assert job.future is not None
     if job.future.done():
         return job.answer(with_menu=False)
-    lazy = client_resolves_edits(ls)
+    lazy = snap.client.resolves_edits
     return Deferred(job.future, lambda done: job.answer(with_menu=lazy and not done), FIRST_ANSWER_WAIT_S if lazy else None)
 
 
-def _restart(ls: AffineLanguageServer, st: DocumentState, key: tuple[Any, ...]) -> ActionsJob | None:
+def _restart(snap: Snapshot, key: tuple[Any, ...]) -> ActionsJob | None:
     """The job of ``key`` again (its results were dropped), if the document
     still has that version."""
-    with st.locked() as doc:
+    with snap.st.locked() as doc:
         if doc.version != key[0]:
             return None
         loops = _loops_by_start(doc, key[1])
         if len(loops) != len(key[1]):
             return None
-        return actions_job(ls, st, doc, loops, key[2], key[3])
+        return actions_job(snap, doc, loops, key[2], key[3])
 
 
-def _unavailable(ls: AffineLanguageServer, action: types.CodeAction, reason: str) -> types.CodeAction:
+def _unavailable(snap: Snapshot, action: types.CodeAction, reason: str) -> types.CodeAction:
     try:
-        ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=f"{action.title}: {reason}"))
+        snap.show_message(types.MessageType.Info, f"{action.title}: {reason}")
     except Exception:  # (no client to tell: the disabled reason says it)
         log.debug("showMessage failed", exc_info=True)
     return types.CodeAction(title=action.title, kind=action.kind, disabled=types.CodeActionDisabled(reason=reason))
 
 
-async def resolve(ls: AffineLanguageServer, action: types.CodeAction) -> types.CodeAction:
+async def resolve(snap: Snapshot, action: types.CodeAction) -> types.CodeAction:
     """A menu entry: its transformation's first enabled action (the best
     ranked), with its edit, once computed; disabled with the reason when it
     has none (and the user is told)."""
     data = action.data if isinstance(action.data, dict) else {}
-    st = ls.doc(str(data.get("uri", "")))
+    on = snap.document(str(data.get("uri", "")))
     name = str(data.get("name", ""))
     changed = "the document changed since this action was offered; ask for the actions again"
     try:
         key = (int(data["version"]), tuple(int(x) for x in data["loops"]), int(data["vf"]), tuple(int(x) for x in data["tile_sizes"]))
     except (KeyError, TypeError, ValueError):
-        return _unavailable(ls, action, "this action cannot be resolved (malformed data)")
-    if st is None:
-        return _unavailable(ls, action, changed)
-    job = st.transform_actions.get(key)
+        return _unavailable(snap, action, "this action cannot be resolved (malformed data)")
+    if on is None:
+        return _unavailable(snap, action, changed)
+    job = on.st.transform_actions.get(key)
     if job is None or name not in job.parts or job.parts[name].cancelled():
-        job = await ls.in_thread(_restart, ls, st, key)
+        job = await on.in_lane(_restart, on, key)
     if job is None or name not in job.parts:
-        return _unavailable(ls, action, changed)
+        return _unavailable(snap, action, changed)
     part = job.parts[name]
     try:
         await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(part)), RESOLVE_WAIT_S)
@@ -341,23 +342,13 @@ async def resolve(ls: AffineLanguageServer, action: types.CodeAction) -> types.C
         if not part.cancelled():
             raise
     except TimeoutError:
-        return _unavailable(ls, action, "still being computed; ask again in a moment")
+        return _unavailable(snap, action, "still being computed; ask again in a moment")
     if part.cancelled() or not job.current():
-        return _unavailable(ls, action, changed)
+        return _unavailable(snap, action, changed)
     ranked = [a for _, a in sorted(part.result(), key=lambda r: r[0])]
     enabled = [a for a in ranked if a.disabled is None and a.edit is not None]
     if not enabled:
         reason = next((a.disabled.reason for a in ranked if a.disabled is not None), "not applicable here")
-        return _unavailable(ls, action, reason)
+        return _unavailable(snap, action, reason)
     best = enabled[0]
     return types.CodeAction(title=best.title, kind=best.kind, edit=best.edit, is_preferred=best.is_preferred)
-
-
-def install() -> None:
-    from affine_lsp.server import code_actions
-
-    if provider not in code_actions.PROVIDERS:
-        code_actions.PROVIDERS.append(provider)
-    if KIND not in code_actions.CODE_ACTION_KINDS:
-        code_actions.CODE_ACTION_KINDS.append(KIND)
-    RESOLVERS[RESOLVER] = resolve

@@ -19,10 +19,7 @@ from typing import Any
 from lsprotocol import types
 
 from affine_lsp.server.code_actions import Deferred
-
-# pygls reads the command handler's annotations at run time (get_type_hints):
-# AffineLanguageServer is imported for real.
-from affine_lsp.server.server import AffineLanguageServer
+from affine_lsp.server.snapshot import Snapshot
 from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Document, LineIndex
 from affine_lsp.syntax.legacy import LEGACY_CODE
@@ -56,7 +53,8 @@ def notice_text(problems: list[Any]) -> str:
     return f"{TITLE}: {len(problems)} construct{'s' if len(problems) != 1 else ''} left as written ({lines})"
 
 
-def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int, hi: int) -> list[types.CodeAction] | Deferred:
+def provider(snap: Snapshot, doc: Document, lo: int, hi: int) -> list[types.CodeAction] | Deferred:
+    st = snap.st
     legacy, touching = _legacy_diagnostics(st, doc, lo, hi)
     if not legacy:
         return []
@@ -70,7 +68,7 @@ def provider(ls: AffineLanguageServer, st: DocumentState, doc: Document, lo: int
         # the document's on-demand thread, without the lock (it reads a copy
         # of the text), waited for UPGRADE_WAIT_S at most, after the lock is
         # released (code_actions.Deferred).
-        fut = ls.lanes(st).submit_ondemand(lambda text=doc.text: upgrade_text(text))
+        fut = snap.lanes().submit_ondemand(lambda text=doc.text: upgrade_text(text))
         st.upgrade_action = (doc.version, fut)
     text = doc.text
     return Deferred(
@@ -105,17 +103,6 @@ def _actions(uri: str, text: str, result: Any, touching: list[types.Diagnostic],
     ]
 
 
-def install() -> None:
-    from affine_lsp.server import code_actions
-
-    if provider not in code_actions.PROVIDERS:
-        code_actions.PROVIDERS.append(provider)
-    if types.CodeActionKind.SourceFixAll not in code_actions.CODE_ACTION_KINDS:
-        code_actions.CODE_ACTION_KINDS.append(types.CodeActionKind.SourceFixAll)
-
-
-def register(server: AffineLanguageServer) -> None:
-    @server.command(NOTICE_COMMAND)
-    def upgrade_notice(ls: AffineLanguageServer, *args: Any) -> None:
-        message = str(args[0]) if args else TITLE
-        ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
+def notice_command(snap: Snapshot, args: tuple[Any, ...]) -> None:
+    message = str(args[0]) if args else TITLE
+    snap.show_message(types.MessageType.Warning, message)

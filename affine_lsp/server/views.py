@@ -13,18 +13,18 @@ off or over its budget) so that a view can say so and keep its place.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
+from affine_lsp.ide.occurrences import innermost_op
 from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir.core import Operation
-from affine_lsp.server.engine import scope_of
+from affine_lsp.server.analysis_engine import scope_of
 from affine_lsp.server.hover import HoverBuilder
-from affine_lsp.server.index import innermost_op
-from affine_lsp.server.navigation import RequestFailed
-from affine_lsp.server.server import AffineLanguageServer
+from affine_lsp.server.snapshot import Snapshot
 from affine_lsp.server.state import DocumentState
 
 ITERATION_SPACE = "affine-lsp.iterationSpace"
@@ -86,9 +86,23 @@ def _op_at(st: DocumentState, doc: Any, pos: types.Position) -> tuple[Any, Opera
     return section, op, None
 
 
-def iteration_space_answer(ls: AffineLanguageServer, st: DocumentState, arg: dict) -> dict:
-    from affine_lsp.analysis.iteration_space import MAX_POINTS, ViewError, iteration_space, lines_range_of
+def iteration_space_document(args: tuple[Any, ...]) -> str:
+    """The document of an iteration-space request (InvalidParams when its
+    arguments are wrong)."""
+    arg = _arg(ITERATION_SPACE, args)
+    _view_options(arg)
+    return str(arg["uri"])
 
+
+def dependence_graph_document(args: tuple[Any, ...]) -> str:
+    return str(_arg(DEPENDENCE_GRAPH, args)["uri"])
+
+
+def iteration_space_answer(snap: Snapshot, args: tuple[Any, ...]) -> dict:
+    from affine_lsp.analysis.iteration_space import lines_range_of
+
+    arg = _arg(ITERATION_SPACE, args)
+    st = snap.st
     pos: types.Position = arg["_pos"]
     with st.locked() as doc:
         base = {"uri": st.uri, "version": st.version}
@@ -98,25 +112,27 @@ def iteration_space_answer(ls: AffineLanguageServer, st: DocumentState, arg: dic
         loop = op if op.name in _LOOPS else next((a for a in op.ancestors() if a.name in _LOOPS), None)
         if loop is None:
             return {**base, "error": f"No affine loop at line {pos.line + 1}."}
-        b = HoverBuilder(ls, st, doc, section, wait=VIEW_ANALYSIS_WAIT_S)
-        range_of = lines_range_of(doc.lines)
-        max_points = arg.get("maxPoints") or MAX_POINTS
-
-        def compute(fd: Any) -> dict:
-            try:
-                return iteration_space(fd, loop, range_of, arg.get("dims"), arg.get("fixed"), arg.get("params"), max_points=max_points)
-            except ViewError as e:
-                return {"error": str(e)}
-
-        res, why = b.with_deps(loop, compute)
+        b = HoverBuilder(snap, doc, section, wait=VIEW_ANALYSIS_WAIT_S if snap.budget is None else snap.budget)
+        res, why = b.with_deps(loop, functools.partial(_iteration_space, loop=loop, range_of=lines_range_of(doc.lines), arg=arg))
         if res is None:
             return {**base, "error": why}
         return {**base, **res}
 
 
-def dependence_graph_answer(ls: AffineLanguageServer, st: DocumentState, arg: dict) -> dict:
+def _iteration_space(fd: Any, loop: Operation, range_of: Any, arg: dict) -> dict:
+    from affine_lsp.analysis.iteration_space import MAX_POINTS, ViewError, iteration_space
+
+    try:
+        return iteration_space(fd, loop, range_of, arg.get("dims"), arg.get("fixed"), arg.get("params"), max_points=arg.get("maxPoints") or MAX_POINTS)
+    except ViewError as e:
+        return {"error": str(e)}
+
+
+def dependence_graph_answer(snap: Snapshot, args: tuple[Any, ...]) -> dict:
     from affine_lsp.analysis.iteration_space import dependence_graph, lines_range_of
 
+    arg = _arg(DEPENDENCE_GRAPH, args)
+    st = snap.st
     pos: types.Position = arg["_pos"]
     with st.locked() as doc:
         base = {"uri": st.uri, "version": st.version}
@@ -126,28 +142,9 @@ def dependence_graph_answer(ls: AffineLanguageServer, st: DocumentState, arg: di
         func = op if op.name == "func.func" else scope_of(op)
         if func is None:
             return {**base, "error": f"No function at line {pos.line + 1}."}
-        b = HoverBuilder(ls, st, doc, section, wait=VIEW_ANALYSIS_WAIT_S)
+        b = HoverBuilder(snap, doc, section, wait=VIEW_ANALYSIS_WAIT_S if snap.budget is None else snap.budget)
         range_of = lines_range_of(doc.lines)
         res, why = b.with_deps(func, lambda fd: dependence_graph(fd, range_of))
         if res is None:
             return {**base, "error": why}
         return {**base, "function": func_name(func), **res}
-
-
-def register(server: AffineLanguageServer) -> None:
-    @server.command(ITERATION_SPACE)
-    async def iteration_space_cmd(ls: AffineLanguageServer, *args: Any) -> dict:
-        arg = _arg(ITERATION_SPACE, args)
-        _view_options(arg)
-        st = ls.doc(arg["uri"])
-        if st is None:
-            raise RequestFailed(f"document not open: {arg['uri']}")
-        return await ls.in_thread(iteration_space_answer, ls, st, arg)
-
-    @server.command(DEPENDENCE_GRAPH)
-    async def dependence_graph_cmd(ls: AffineLanguageServer, *args: Any) -> dict:
-        arg = _arg(DEPENDENCE_GRAPH, args)
-        st = ls.doc(arg["uri"])
-        if st is None:
-            raise RequestFailed(f"document not open: {arg['uri']}")
-        return await ls.in_thread(dependence_graph_answer, ls, st, arg)

@@ -18,11 +18,11 @@ from affine_lsp.syntax.nodes import (
 from affine_lsp.syntax.opkit import (
     MAX_EXPR_DEPTH,
     TOKEN_TYPES,
-    _Decls,
-    _end,
-    _set_span,
-    _start,
-    _SyntaxIssue,
+    Decls,
+    SyntaxIssue,
+    end_of,
+    set_span,
+    start_of,
 )
 
 if TYPE_CHECKING:
@@ -50,9 +50,9 @@ class AffineMapParser:
         depths = self._depths
         d = max(depths.get(id(a), 0), depths.get(id(b), 0)) + 1
         if d > MAX_EXPR_DEPTH:
-            raise _SyntaxIssue(f"affine expression nested too deeply to analyse (more than {MAX_EXPR_DEPTH} levels)", self.span_of(a, b))
+            raise SyntaxIssue(f"affine expression nested too deeply to analyse (more than {MAX_EXPR_DEPTH} levels)", self.span_of(a, b))
         depths[id(e)] = d
-        e.span = Span(_start(a), _end(b), self.anchor)
+        e.span = Span(start_of(a), end_of(b), self.anchor)
         return e
 
     def add(self, c: list) -> AffineExpr:
@@ -78,31 +78,33 @@ class AffineMapParser:
         r = -e
         d = self._depths.get(id(e), 0) + 2
         if d > MAX_EXPR_DEPTH:
-            raise _SyntaxIssue(f"affine expression nested too deeply to analyse (more than {MAX_EXPR_DEPTH} levels)", Span(_start(e) - 1, _end(e), self.anchor))
+            raise SyntaxIssue(
+                f"affine expression nested too deeply to analyse (more than {MAX_EXPR_DEPTH} levels)", Span(start_of(e) - 1, end_of(e), self.anchor)
+            )
         self._depths[id(r)] = d
-        return _set_span(r, Span(_start(e) - 1, _end(e), self.anchor))
+        return set_span(r, Span(start_of(e) - 1, end_of(e), self.anchor))
 
     def aconst(self, c: list) -> AffineExpr:
-        return _set_span(constant(int(str(c[0]))), self.sp(c[0]))
+        return set_span(constant(int(str(c[0]))), self.sp(c[0]))
 
     def aparen(self, c: list) -> AffineExpr:
         e = c[1]
-        return _set_span(e, self.span_of(c[0], c[2]))
+        return set_span(e, self.span_of(c[0], c[2]))
 
     def aname(self, c: list) -> AffineExpr:
         tok: Token = c[0]
         name = str(tok)
         if name in self._dim_names:
-            return _set_span(dim(self._dim_names[name]), self.sp(tok))
+            return set_span(dim(self._dim_names[name]), self.sp(tok))
         if name in self._sym_names:
-            return _set_span(symbol(self._sym_names[name]), self.sp(tok))
-        raise _SyntaxIssue(f"use of undeclared identifier '{name}'", self.sp(tok))
+            return set_span(symbol(self._sym_names[name]), self.sp(tok))
+        raise SyntaxIssue(f"use of undeclared identifier '{name}'", self.sp(tok))
 
     def legacy_div(self, c: list) -> AffineExpr:
         kw = str(c[0])
         a, b = c[2], c[3]
         e = {"floordiv": a.floordiv, "ceildiv": a.ceildiv, "mod": a.mod}[kw](b)
-        return _set_span(e, self.span_of(c[0], c[-1]))
+        return set_span(e, self.span_of(c[0], c[-1]))
 
     def ssa_dim(self, c: list) -> AffineExpr:
         tok: Token = c[0]
@@ -121,24 +123,24 @@ class AffineMapParser:
         if pos is None:
             pos = self._ssa_syms[name] = len(self._ssa_syms)
             self._ssa_sym_operands.append((name, self.sp(tok)))
-        return _set_span(symbol(pos), self.span_of(c[0], c[-1]))
+        return set_span(symbol(pos), self.span_of(c[0], c[-1]))
 
-    def dim_decls(self, c: list) -> _Decls:
+    def dim_decls(self, c: list) -> Decls:
         names = [x for x in c if type(x) in TOKEN_TYPES and x.type == "BARE_ID"]
         self._dim_names = {}
         for i, n in enumerate(names):
             if str(n) in self._dim_names:
-                raise _SyntaxIssue("redefinition of identifier '" + str(n) + "'", self.sp(n))
+                raise SyntaxIssue("redefinition of identifier '" + str(n) + "'", self.sp(n))
             self._dim_names[str(n)] = i
         self._sym_names = {}
-        return _Decls(len(names), self.span_of(c[0], c[-1]))
+        return Decls(len(names), self.span_of(c[0], c[-1]))
 
     def sym_decls(self, c: list) -> tuple[str, int]:
         names = [x for x in c if type(x) in TOKEN_TYPES and x.type == "BARE_ID"]
         self._sym_names = {}
         for i, n in enumerate(names):
             if str(n) in self._sym_names or str(n) in self._dim_names:
-                raise _SyntaxIssue("redefinition of identifier '" + str(n) + "'", self.sp(n))
+                raise SyntaxIssue("redefinition of identifier '" + str(n) + "'", self.sp(n))
             self._sym_names[str(n)] = i
         return ("syms", len(names))
 
@@ -178,7 +180,7 @@ class AffineMapParser:
             e = -lhs if zero else rhs - lhs
         else:
             e = lhs if zero else lhs - rhs
-        return _set_span(e, sp), o == "=="
+        return set_span(e, sp), o == "=="
 
     def affine_map_lit(self, c: list) -> AffineMapAttr:
         m: AffineMap = c[1]

@@ -30,11 +30,11 @@ from affine_lsp.syntax.nodes import (
 )
 from affine_lsp.syntax.opkit import (
     TOKEN_TYPES,
-    _dense_text,
-    _end,
-    _hex_float,
-    _start,
-    _strided_text,
+    dense_text,
+    end_of,
+    hex_float,
+    start_of,
+    strided_text,
     unquote,
 )
 
@@ -97,7 +97,7 @@ class AttributeParser:
     def hex_attr(self, c: list) -> Attribute:
         t = self._typed(c)
         if isinstance(t, FloatType):
-            return FloatAttr(_hex_float(int(str(c[0]), 16), t.kind), str(c[0]), t, self.sp(c[0]))
+            return FloatAttr(hex_float(int(str(c[0]), 16), t.kind), str(c[0]), t, self.sp(c[0]))
         return IntegerAttr(int(str(c[0]), 16), t, self.sp(c[0]))
 
     def string_attr(self, c: list) -> Attribute:
@@ -119,7 +119,7 @@ class AttributeParser:
     def array_attr(self, c: list) -> Attribute:
         return ArrayAttr(
             [x for x in c if isinstance(x, Attribute)],
-            self.span_of(c[0], c[-1]) if c and type(c[0]) in TOKEN_TYPES else Span(_start(c[-1]) - 1, _end(c[-1]), self.anchor),
+            self.span_of(c[0], c[-1]) if c and type(c[0]) in TOKEN_TYPES else Span(start_of(c[-1]) - 1, end_of(c[-1]), self.anchor),
         )
 
     def type_attr(self, c: list) -> Attribute:
@@ -141,7 +141,7 @@ class AttributeParser:
         return OpaqueAttr(text, t, self.span_of(c[0], c[-1]))
 
     def dense_body(self, c: list) -> tuple[str, str]:
-        return ("dense", _dense_text(c[0]))
+        return ("dense", dense_text(c[0]))
 
     def dense_list(self, c: list) -> list:
         return [x for x in c if not (type(x) in TOKEN_TYPES and x.type in ("RSQB",))]
@@ -168,7 +168,7 @@ class AttributeParser:
         return out
 
     def strided_attr(self, c: list) -> Attribute:
-        return OpaqueAttr(_strided_text(c), None, self.span_of(c[0], c[-1]))
+        return OpaqueAttr(strided_text(c), None, self.span_of(c[0], c[-1]))
 
     def mixed_strided(self, c: list) -> list:
         return c

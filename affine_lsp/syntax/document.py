@@ -11,12 +11,13 @@ the chunks whose text changed and moves the others by updating their
 from __future__ import annotations
 
 import bisect
-import gc
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from affine_lsp import forking
+from affine_lsp.gc_pause import gc_paused
 from affine_lsp.ir.builder import AliasTable, IRBuilder, Scope, UndefinedValue, build_op
 from affine_lsp.ir.core import Anchor, Block, Operation, Region, Span
 from affine_lsp.syntax.chunks import ChunkSpan, exact_max_depth, iter_chunks, scan_chunks
@@ -31,48 +32,6 @@ MAX_CHUNK_CHARS = 2_000_000
 # walk regions recursively); real code nests a few dozen levels at most.
 MAX_NESTING = 200
 
-
-class _GcPause:
-    """Pause the cyclic garbage collector during bulk parsing and IR
-    building: they allocate millions of small objects (with parent links,
-    so cycles), and the collector's repeated full scans cost 35-50% of a
-    cold parse of a large file. Re-entrant and thread-safe (a counter)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._depth = 0
-        self._was_enabled = False
-        # Called when the last pause ends (the server freezes what was
-        # built, server/memory.py); None: nothing.
-        self.on_resume: Callable[[], None] | None = None
-
-    def __enter__(self) -> None:
-        with self._lock:
-            if self._depth == 0:
-                self._was_enabled = gc.isenabled()
-                gc.disable()
-            self._depth += 1
-
-    def __exit__(self, *exc: object) -> None:
-        with self._lock:
-            self._depth -= 1
-            if self._depth == 0:
-                if self.on_resume is not None:
-                    self.on_resume()
-                if self._was_enabled:
-                    gc.enable()
-
-    def reset(self) -> None:
-        """In a process forked from a thread: the lock may have been held by
-        another thread, which does not exist here; and it keeps its own
-        memory policy (none)."""
-        self._lock = threading.Lock()
-        self._depth = 0
-        self._was_enabled = False
-        self.on_resume = None
-
-
-gc_paused = _GcPause()
 
 _ALIAS_HEAD = re.compile(r"\s*([#!][A-Za-z_][A-Za-z0-9_$.\-]*)\s*=")  # an alias definition's head
 # The spellings of HASH_ID and BANG_ID in grammar/mlir.lark.
@@ -242,7 +201,7 @@ class Retired:
     them again); ``shells``, module ops (a section's, a nested module's)
     whose blocks list ops that a newer build may still use (their own
     links only are theirs). Kept only when the document is asked to
-    (``Document.retired``; the server frees them: server/reclaim.py)."""
+    (``Document.retired``; the server frees them: server/runtime/reclaim.py)."""
 
     items: list[Operation] = field(default_factory=list)
     shells: list[Operation] = field(default_factory=list)
@@ -655,6 +614,15 @@ _recent: dict[int, tuple[ParseResult, ParseResult]] = {}
 _recent_lock = threading.Lock()
 
 
+def _renew_recent() -> None:
+    global _recent_lock
+    _recent_lock = threading.Lock()
+    _recent.clear()
+
+
+forking.renewed_in_child(f"{__name__}._recent_lock", _renew_recent)
+
+
 def item_syntax(c: Chunk) -> object | None:
     """The syntax record of ``c``'s item (None if it did not parse); for a
     released function, parsed again and not kept (the last few are cached:
@@ -676,6 +644,14 @@ def item_syntax(c: Chunk) -> object | None:
         while len(_recent) > _RECENT_MAX:
             del _recent[next(iter(_recent))]
     return again.item
+
+
+def forget_reparsed(chunk_ids: set[int]) -> None:
+    """Drop the cached parses of the chunks of ``chunk_ids`` (``id(chunk)``
+    of a closed document's chunks, see :func:`item_syntax`)."""
+    with _recent_lock:
+        for key in [k for k in _recent if k in chunk_ids]:
+            del _recent[key]
 
 
 def result_names(op: Operation, untyped_only: bool = False) -> set[str]:

@@ -22,7 +22,7 @@ flattens it:
   ``stateful`` None) only swaps the state.
 
 and lexes in the same frame, with the lexer's own per-state memo and
-classification (:class:`~affine_lsp.syntax.lexer._FastLexing`): its memo
+classification (:class:`~affine_lsp.syntax.lexer.FastLexing`): its memo
 of token types (joined here with the token's first action) and its
 lookahead rules.
 
@@ -47,7 +47,7 @@ from collections.abc import Callable
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from affine_lsp.syntax.lexer import _BY_TEXT, _MASTER_MATCH, _FastLexing
+from affine_lsp.syntax.lexer import BY_TEXT, MASTER_MATCH, FastLexing
 from affine_lsp.syntax.reductions import Reductions, RuleSpec, rule_spec
 
 if TYPE_CHECKING:
@@ -152,8 +152,8 @@ class LalrDriver:
     :meth:`parse`; the memos it fills are functions of the tables and the
     text."""
 
-    def __init__(self, lexer: _FastLexing, flat: FlatTable, actions: list[tuple[Callable[..., Any], bool]]) -> None:
-        if not isinstance(lexer, _FastLexing):
+    def __init__(self, lexer: FastLexing, flat: FlatTable, actions: list[tuple[Callable[..., Any], bool]]) -> None:
+        if not isinstance(lexer, FastLexing):
             raise TypeError("the driver needs affine-lsp's lexer")
         self.lexer = lexer
         self.flat = flat
@@ -191,7 +191,7 @@ class LalrDriver:
         # its lookahead rules, and the memo joined with the first action.
         text_keyed = (lexer.memo, lexer.look_text, fast_text)
         kind_keyed = (lexer.memo_kind, lexer.look_kind, fast_kind)
-        match, by_text = _MASTER_MATCH, _BY_TEXT
+        match, by_text = MASTER_MATCH, BY_TEXT
         actions, defaults, rules, end_state = self.actions, self.defaults, self.rules, self.end
         state = self.start
         row = actions[state]

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from affine_lsp.syntax.driver import LalrDriver
-from affine_lsp.syntax.lexer import _FastLexing
+from affine_lsp.syntax.lexer import FastLexing
 from affine_lsp.syntax.reductions import Reductions, compile_reductions
 
 if TYPE_CHECKING:
@@ -299,7 +299,7 @@ def make_driver(parser: Lark, reductions: Reductions | None, driver: str | None 
     use our lexer and compiled reduce actions."""
     driver = driver or os.environ.get("AFFINE_LSP_DRIVER", "ours")
     lexer = parser.parser.lexer  # type: ignore[union-attr]
-    if driver == "lark" or not isinstance(lexer, _FastLexing) or reductions is None:
+    if driver == "lark" or not isinstance(lexer, FastLexing) or reductions is None:
         return None
     return LalrDriver.from_lark(parser, reductions)
 

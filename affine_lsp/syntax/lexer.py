@@ -114,7 +114,7 @@ _MASTER = re.compile(
     + ")",
     re.S,
 )
-_MASTER_MATCH = _MASTER.match
+MASTER_MATCH = _MASTER.match
 _RESULT_LHS = re.compile(r"%[A-Za-z0-9_$.\-]+(?::[0-9]+)?(?:\s*,\s*%[A-Za-z0-9_$.\-]+(?::[0-9]+)?)*\s*=(?!=)")
 _RESULT_LHS_MATCH = _RESULT_LHS.match
 _DIMS = re.compile(r"(?:(?:[0-9]+|\?|\[[0-9]+\])[ \t]*x[ \t]*)+(?![0-9?\[])")
@@ -147,7 +147,7 @@ _PUNCT_TYPES = {
 Lookahead = tuple[Callable[[str, int], "re.Match[str] | None"], str, str]
 
 
-class _FastLexing:
+class FastLexing:
     """The lexing logic, shared by the pure-Python and the lark-cython
     flavours of the lexer class (see :func:`lexer_class`)."""
 
@@ -220,7 +220,7 @@ class _FastLexing:
         if not isinstance(text, str):
             text = text.text  # lark's TextSlice
         ctr = lexer_state.line_ctr
-        m = _MASTER_MATCH(text, ctr.char_pos)
+        m = MASTER_MATCH(text, ctr.char_pos)
         if m is None:  # only whitespace and comments are left
             ctr.char_pos = len(text)
             raise EOFError
@@ -228,7 +228,7 @@ class _FastLexing:
         end = m.end()
         state = parser_state.position
         kind = m.lastgroup
-        typ = self.memo.get((state, val)) if kind in _BY_TEXT else self.memo_kind.get((state, kind))
+        typ = self.memo.get((state, val)) if kind in BY_TEXT else self.memo_kind.get((state, kind))
         if typ is not None:
             ctr.char_pos = end
             return self.new(typ, val, end - len(val), 0, 0, 0, 0, end)
@@ -240,8 +240,8 @@ class _FastLexing:
         """The tokens of ``text`` as a generator driven by ``send(parser_state)``
         (primed with ``next``): the same decisions as :meth:`next_token`,
         with the lexing state kept in the generator's frame."""
-        memo, memo_kind, new, match = self.memo, self.memo_kind, self.new, _MASTER_MATCH
-        by_text, classify = _BY_TEXT, self._classify_and_remember
+        memo, memo_kind, new, match = self.memo, self.memo_kind, self.new, MASTER_MATCH
+        by_text, classify = BY_TEXT, self._classify_and_remember
         pos = 0
         parser_state = yield None  # type: ignore[misc]
         while True:
@@ -267,7 +267,7 @@ class _FastLexing:
         acc = self.accepts.get(state, _EMPTY)
         look = self._lookahead(kind, val, acc)
         if look is not None:
-            if kind in _BY_TEXT:
+            if kind in BY_TEXT:
                 if len(self.look_text) > 50_000:
                     self.look_text.clear()
                 self.look_text[(state, val)] = look
@@ -276,7 +276,7 @@ class _FastLexing:
             return self.lookahead_token(look, text, val, end)
         tok = self._classify(text, m, kind, end - len(val), acc, parser_state)
         if tok.end_pos == end and val not in _LOOKAHEAD_TEXTS:
-            if kind in _BY_TEXT:
+            if kind in BY_TEXT:
                 if len(self.memo) > 50_000:
                     self.memo.clear()
                 self.memo[(state, val)] = tok.type
@@ -394,12 +394,12 @@ _EMPTY: frozenset[str] = frozenset()
 # list ahead, numbers, strings...): the lexer memoises these. Texts that
 # look ahead (shaped types, `[`, `?`, numbers that may start a shape) and
 # strings/carets (generic op names, block definitions) are never memoised.
-_BY_TEXT = frozenset({"WORD", "PUNCT"})
+BY_TEXT = frozenset({"WORD", "PUNCT"})
 _MEMO_KINDS = frozenset({"SSA", "NUM", "FLOAT", "SYMBOL_REF", "HASH_ID", "BANG_ID", "LOC", "DIALECT_ATTR", "DIALECT_TYPE"})
 _LOOKAHEAD_TEXTS = frozenset({"[", "?", "memref", "vector", "tensor"})
 
 
-class CachedLexer(_FastLexing):
+class CachedLexer(FastLexing):
     """Our lexer rebuilt from the driver's row cache (:mod:`.driver_cache`)
     without lark's terminals: the vocabulary (:meth:`_FastLexing.vocabulary`)
     and each state's accepted symbols. Its tokens are :class:`Tok`

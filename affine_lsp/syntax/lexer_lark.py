@@ -12,13 +12,13 @@ from typing import Any
 import lark
 from lark.lexer import Lexer, LexerState
 
-from affine_lsp.syntax.lexer import _FastLexing
+from affine_lsp.syntax.lexer import FastLexing
 from affine_lsp.syntax.opkit import register_token_types
 
 register_token_types(lark.Token)
 
 
-class FastLexer(_FastLexing, Lexer):
+class FastLexer(FastLexing, Lexer):
     """The lexer for lark's pure-Python LALR parser."""
 
     def make_lexer_state(self, text: Any) -> LexerState:
@@ -34,7 +34,7 @@ except ImportError:  # pragma: no cover
 if _lc is not None:
     register_token_types(_lc.Token)
 
-    class FastLexerCython(_FastLexing, _lc.Lexer, Lexer):  # type: ignore[misc, valid-type]
+    class FastLexerCython(FastLexing, _lc.Lexer, Lexer):  # type: ignore[misc, valid-type]
         """The lexer for lark-cython's parser, which requires its lexer to
         derive from its own ``Lexer``, calls ``next_token`` directly and
         wants its own token type."""
@@ -53,7 +53,7 @@ class TokenStream:
 
     __slots__ = ("next_token", "_gen")
 
-    def __init__(self, lexer: _FastLexing, text: str) -> None:
+    def __init__(self, lexer: FastLexing, text: str) -> None:
         gen = lexer.stream(text)
         next(gen)
         self._gen = gen

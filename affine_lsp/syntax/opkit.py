@@ -134,24 +134,24 @@ def unquote(s: str) -> str:
     return s
 
 
-_DEBUG = bool(os.environ.get("AFFINE_LSP_DEBUG_PARSER"))
-_SHAPED_RE = re.compile(
+PARSER_DEBUG = bool(os.environ.get("AFFINE_LSP_DEBUG_PARSER"))
+SHAPED_RE = re.compile(
     r"(memref|vector|tensor)<[ \t]*(((\d+|\?|\[\d+\])[ \t]*x[ \t]*)*)([su]?i\d+|bf16|f16|tf32|f32|f64|f80|f128|index)[ \t]*(,[ \t]*\d+[ \t]*)?>"
 )
-_SHAPED_CACHE: dict[str, tuple] = {}
+SHAPED_CACHE: dict[str, tuple] = {}
 # Deeper affine expressions are refused with a diagnostic (every algorithm on
 # expressions is recursive); real maps are a handful of levels deep.
 MAX_EXPR_DEPTH = 300
 _SSA_NAME_RE = re.compile(r"%[A-Za-z0-9_$.\-]+(?:#[0-9]+)?")
-_RESULT_RE = re.compile(r"%[A-Za-z0-9_$.\-]+(?::([0-9]+))?")
+RESULT_RE = re.compile(r"%[A-Za-z0-9_$.\-]+(?::([0-9]+))?")
 I1 = IntegerType(1)
 I32 = IntegerType(32)
 
 
-_ROUNDING_MODES = {"to_nearest_even": 0, "downward": 1, "upward": 2, "toward_zero": 3, "to_nearest_away": 4}
+ROUNDING_MODES = {"to_nearest_even": 0, "downward": 1, "upward": 2, "toward_zero": 3, "to_nearest_away": 4}
 
 
-class _Decls:
+class Decls:
     """The ``(d0, d1)`` list of a map: how many, and where."""
 
     __slots__ = ("count", "span")
@@ -161,18 +161,18 @@ class _Decls:
         self.span = span
 
 
-class _DimSym(tuple):
+class DimSym(tuple):
     """(dims, symbols) operand lists of a map use, with the span of both."""
 
     span: Span
 
-    def __new__(cls, parts: tuple, span: Span) -> _DimSym:
+    def __new__(cls, parts: tuple, span: Span) -> DimSym:
         obj = super().__new__(cls, parts)
         obj.span = span
         return obj
 
 
-class _TypeList(list):
+class TypeList(list):
     """A parenthesised list of types that remembers its span."""
 
     def __init__(self, items: list, span: Span) -> None:
@@ -180,7 +180,7 @@ class _TypeList(list):
         self.span = span
 
 
-class _ArgsHolder(Attribute):
+class ArgsHolder(Attribute):
     """Internal: function argument names (name, span, type) for the builder."""
 
     __slots__ = ("args",)
@@ -193,14 +193,14 @@ class _ArgsHolder(Attribute):
         return "<args>"
 
 
-class _SyntaxIssue(Exception):
+class SyntaxIssue(Exception):
     def __init__(self, message: str, span: Span) -> None:
         super().__init__(message)
         self.message = message
         self.span = span
 
 
-def _start(x: Any) -> int:
+def start_of(x: Any) -> int:
     if type(x) in TOKEN_TYPES:
         return x.start_pos
     sp = getattr(x, "span", None)
@@ -211,13 +211,13 @@ def _start(x: Any) -> int:
     if isinstance(x, tuple | list):
         for y in x:
             try:
-                return _start(y)
+                return start_of(y)
             except TypeError:
                 continue
     raise TypeError(f"no position for {x!r}")
 
 
-def _end(x: Any) -> int:
+def end_of(x: Any) -> int:
     if type(x) in TOKEN_TYPES:
         return x.end_pos
     sp = getattr(x, "span", None)
@@ -228,14 +228,14 @@ def _end(x: Any) -> int:
     if isinstance(x, tuple | list):
         for y in reversed(x):
             try:
-                return _end(y)
+                return end_of(y)
             except TypeError:
                 continue
     raise TypeError(f"no position for {x!r}")
 
 
 @lru_cache(maxsize=4096)
-def _subscript_layout(text: str) -> tuple[tuple[tuple[int, int, int, str | None], ...], int]:
+def subscript_layout(text: str) -> tuple[tuple[tuple[int, int, int, str | None], ...], int]:
     """The SSA names of a SIMPLE_SUBSCRIPTS token ``[%i, %j, %i]``: per use,
     its offsets in the token, its dimension position (by first appearance)
     and, at its first use, the name (an operand); and the number of dims."""
@@ -252,12 +252,12 @@ def _subscript_layout(text: str) -> tuple[tuple[tuple[int, int, int, str | None]
     return tuple(uses), len(dims)
 
 
-def _set_span(e: AffineExpr, sp: Span) -> AffineExpr:
+def set_span(e: AffineExpr, sp: Span) -> AffineExpr:
     e.span = sp
     return e
 
 
-def _make_shaped(kind: str, shape: list, scal: list, elem: Type, memspace: str | None) -> Type:
+def make_shaped(kind: str, shape: list, scal: list, elem: Type, memspace: str | None) -> Type:
     if kind == "memref":
         return MemRefType(shape, elem, None, None, memspace)
     if kind == "vector":
@@ -265,7 +265,7 @@ def _make_shaped(kind: str, shape: list, scal: list, elem: Type, memspace: str |
     return TensorType(shape, elem, memspace)
 
 
-def _scalar_from_text(s: str) -> Type:
+def scalar_from_text(s: str) -> Type:
     if s == "index":
         return INDEX
     m = re.fullmatch(r"([su]?)i([0-9]+)", s)
@@ -276,13 +276,13 @@ def _scalar_from_text(s: str) -> Type:
     return OpaqueType(s)
 
 
-def _dense_text(x: Any) -> str:
+def dense_text(x: Any) -> str:
     if type(x) in TOKEN_TYPES:
         return str(x)
     if isinstance(x, list):
-        return "[" + ", ".join(_dense_text(y) for y in x) + "]"
+        return "[" + ", ".join(dense_text(y) for y in x) + "]"
     if isinstance(x, tuple) and x and x[0] == "complex":
-        return f"({_dense_text(x[1])}, {_dense_text(x[2])})"
+        return f"({dense_text(x[1])}, {dense_text(x[2])})"
     if isinstance(x, tuple) and len(x) == 2:
         return str(x[0])
     if isinstance(x, tuple) and len(x) == 3:
@@ -290,7 +290,7 @@ def _dense_text(x: Any) -> str:
     return str(x)
 
 
-def _strided_text(c: list) -> str:
+def strided_text(c: list) -> str:
     def one(x: Any) -> str:
         return str(x[0]) if isinstance(x, tuple) else "?"
 
@@ -307,7 +307,7 @@ def _strided_text(c: list) -> str:
     return f"strided<[{strides}]{offset}>"
 
 
-def _hex_float(bits: int, kind: str) -> float:
+def hex_float(bits: int, kind: str) -> float:
     """The value of a float written as its bit pattern (``0x7F800000 : f32``
     is +inf); NaN for formats Python cannot decode (f80, f128, f8...)."""
     fmt = {"f16": ("<H", "<e"), "f32": ("<I", "<f"), "f64": ("<Q", "<d")}.get(kind)
@@ -324,7 +324,7 @@ def _hex_float(bits: int, kind: str) -> float:
 SOUP_EQ = "="  # an `=` inside the brackets of a soup (grammar rule soup_eq)
 
 
-def _collect_soup(items: Sequence[Any], names: list, regions: list, anchor: Anchor, defs: list) -> None:
+def collect_soup(items: Sequence[Any], names: list, regions: list, anchor: Anchor, defs: list) -> None:
     """The SSA names (``names``; ``defs`` for those followed by ``=``
     inside brackets) and the regions of an unknown op's soup."""
     for i, x in enumerate(items):
@@ -339,4 +339,4 @@ def _collect_soup(items: Sequence[Any], names: list, regions: list, anchor: Anch
         elif isinstance(x, RegionSyn):
             regions.append(x)
         elif isinstance(x, list) and x and x[0] == "soup":
-            _collect_soup(x[1], names, regions, anchor, defs)
+            collect_soup(x[1], names, regions, anchor, defs)

@@ -20,6 +20,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from affine_lsp import forking
 from affine_lsp.ir.affine_expr import AffineMap, IntegerSet
 from affine_lsp.ir.attributes import (
     AffineMapAttr,
@@ -61,16 +62,16 @@ from affine_lsp.syntax.nodes import (
     SuccSyn,
 )
 from affine_lsp.syntax.opkit import (
-    _DEBUG,
-    _RESULT_RE,
+    PARSER_DEBUG,
+    RESULT_RE,
     SOUP_EQ,
     TOKEN_TYPES,
     Ops,
-    _collect_soup,
-    _end,
-    _start,
-    _SyntaxIssue,
+    SyntaxIssue,
+    collect_soup,
+    end_of,
     set_entry_args,
+    start_of,
     unquote,
 )
 from affine_lsp.syntax.ops.affine import AffineOps
@@ -171,7 +172,7 @@ class ChunkTransformer(
         return Span(tok.start_pos, tok.end_pos, self.anchor)
 
     def span_of(self, first: Any, last: Any) -> Span:
-        return Span(_start(first), _end(last), self.anchor)
+        return Span(start_of(first), end_of(last), self.anchor)
 
     def note(self, severity: str, message: str, span: Span, code: str = "", data: dict | None = None) -> None:
         self.notes.append(Note(severity, message, span, code, data))
@@ -247,11 +248,11 @@ class ChunkTransformer(
         text = str(lhs)
         anchor = self.anchor
         if "," not in text and ":" not in text:  # `%x =`: one result
-            m = _RESULT_RE.match(text)
+            m = RESULT_RE.match(text)
             assert m is not None
             op.results.append((m.group(), 1, Span(base, base + m.end(), anchor)))
         else:
-            for m in _RESULT_RE.finditer(text):
+            for m in RESULT_RE.finditer(text):
                 name = m.group(0)
                 count = 1
                 if m.group(1) is not None:
@@ -317,8 +318,8 @@ class ChunkTransformer(
         names: list[tuple[str, Span]] = []
         regions: list[RegionSyn] = []
         defs: list[tuple[str, Span, None]] = []
-        _collect_soup(c[1:], names, regions, self.anchor, defs)
-        got = ods_ops.parse_unknown(op, self.source, _end(c[-1]), self.anchor, regions, self.notes)
+        collect_soup(c[1:], names, regions, self.anchor, defs)
+        got = ods_ops.parse_unknown(op, self.source, end_of(c[-1]), self.anchor, regions, self.notes)
         if got == "parsed":
             return op  # an upstream op with a declarative format (affine_lsp.ods)
         op.known = False
@@ -417,6 +418,7 @@ class ChunkTransformer(
 
 _TABLES: ParserTables | None = None
 _TABLES_LOCK = threading.Lock()
+forking.renewed_in_child(f"{__name__}._TABLES_LOCK", lambda: after_fork())
 
 
 def shared_tables() -> ParserTables:
@@ -564,12 +566,12 @@ def _parse_chunk_once(text: str, anchor: Anchor, written: str | None = None) -> 
         if tables.driver is not None:
             try:
                 return ParseResult(tables.driver.parse(text, tr), tr.notes)
-            except (NeedsLark, _SyntaxIssue):  # lark's parser reports the error (see .driver)
+            except (NeedsLark, SyntaxIssue):  # lark's parser reports the error (see .driver)
                 tr = ChunkTransformer(anchor)
                 tr.source = written if written is not None else text
         item = tables.lark_parse(text, tr)
         return ParseResult(item, tr.notes)
-    except _SyntaxIssue as e:
+    except SyntaxIssue as e:
         return ParseResult(None, tr.notes + [Note("error", e.message, e.span, "syntax")])
     except RecursionError:
         return ParseResult(None, tr.notes + [Note("error", "nesting too deep to parse", Span(0, min(len(text), 1), anchor), "too-deep")])
@@ -578,12 +580,12 @@ def _parse_chunk_once(text: str, anchor: Anchor, written: str | None = None) -> 
 
         if isinstance(e, VisitError):  # an exception inside a callback
             orig = e.orig_exc
-            if isinstance(orig, _SyntaxIssue):
+            if isinstance(orig, SyntaxIssue):
                 return ParseResult(None, tr.notes + [Note("error", orig.message, orig.span, "syntax")])
             return ParseResult(None, tr.notes + [Note("error", f"internal parser error: {orig!r}", Span(0, min(len(text), 1), anchor), "internal")])
         if isinstance(e, UnexpectedInput):
             return ParseResult(None, tr.notes + [error_note(e, text, anchor)])
-        if _DEBUG:  # a bug in a callback must not take the document down
+        if PARSER_DEBUG:  # a bug in a callback must not take the document down
             raise
         return ParseResult(None, tr.notes + [Note("error", f"internal parser error: {e!r}", Span(0, min(len(text), 1), anchor), "internal")])
 

@@ -4,7 +4,7 @@ hover's legality checks, the dataflow worker's one function).
 
 Their IR is cyclic, so once dropped it waits for the garbage collector,
 and a collection of the oldest generation stops every thread of the
-server (server/memory.py). Inside :func:`scratch_documents`, every
+server (server/runtime/memory.py). Inside :func:`scratch_documents`, every
 :class:`~affine_lsp.syntax.document.Document` the thread makes (not the
 server's own, ``release=True``) is enrolled, and at the end of the block
 its IR, the IR its edits replaced included, is cut

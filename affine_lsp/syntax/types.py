@@ -33,12 +33,12 @@ from affine_lsp.syntax.nodes import (
     AliasType,
 )
 from affine_lsp.syntax.opkit import (
-    _SHAPED_CACHE,
-    _SHAPED_RE,
+    SHAPED_CACHE,
+    SHAPED_RE,
     TOKEN_TYPES,
-    _make_shaped,
-    _scalar_from_text,
-    _TypeList,
+    TypeList,
+    make_shaped,
+    scalar_from_text,
 )
 
 
@@ -49,7 +49,7 @@ class TypeParser:
         return list(c)
 
     def result_types(self, c: list) -> list[Type]:
-        return _TypeList([x for x in c if isinstance(x, Type)], self.span_of(c[0], c[-1]))
+        return TypeList([x for x in c if isinstance(x, Type)], self.span_of(c[0], c[-1]))
 
     def _ts(self, t: Type, c: list) -> Type:
         t.span = self.span_of(c[0], c[-1])
@@ -105,21 +105,21 @@ class TypeParser:
     def shaped_type(self, c: list) -> Type:
         tok = c[0]
         text = str(tok)
-        parts = _SHAPED_CACHE.get(text)
+        parts = SHAPED_CACHE.get(text)
         if parts is None:
-            m = _SHAPED_RE.fullmatch(text)
+            m = SHAPED_RE.fullmatch(text)
             assert m is not None
             shape, scal = self._shape(m.group(2) or None)
-            elem = _scalar_from_text(m.group(5))
+            elem = scalar_from_text(m.group(5))
             ms = m.group(6)
             kind = m.group(1)
             memspace = ms[1:].strip() if ms else None
             if memspace is not None and int(memspace) == 0:
                 memspace = None  # memory space 0 is the default one (MLIR drops it)
-            proto = _make_shaped(kind, shape, scal, elem, memspace)
-            parts = _SHAPED_CACHE[text] = (kind, shape, scal, elem, memspace, proto.text())
+            proto = make_shaped(kind, shape, scal, elem, memspace)
+            parts = SHAPED_CACHE[text] = (kind, shape, scal, elem, memspace, proto.text())
         kind, shape, scal, elem, ms, printed = parts
-        t = _make_shaped(kind, shape, scal, elem, ms)
+        t = make_shaped(kind, shape, scal, elem, ms)
         t._text = printed  # printed once per distinct spelling
         t.span = self.sp(tok)
         return t
@@ -157,7 +157,7 @@ class TypeParser:
 
     def unranked_memref_type(self, c: list) -> Type:
         elem_text = str(c[1])
-        elem = _scalar_from_text(elem_text[1:]) if elem_text.startswith("x") else OpaqueType(elem_text)
+        elem = scalar_from_text(elem_text[1:]) if elem_text.startswith("x") else OpaqueType(elem_text)
         ms = None
         for x in c[4:]:
             if isinstance(x, Attribute):
@@ -179,7 +179,7 @@ class TypeParser:
 
     def unranked_tensor_type(self, c: list) -> Type:
         elem_text = str(c[1])
-        return self._ts(UnrankedTensorType(_scalar_from_text(elem_text[1:]) if elem_text.startswith("x") else OpaqueType(elem_text)), c)
+        return self._ts(UnrankedTensorType(scalar_from_text(elem_text[1:]) if elem_text.startswith("x") else OpaqueType(elem_text)), c)
 
     def function_type(self, c: list) -> FunctionType:
         ins = []
@@ -194,10 +194,10 @@ class TypeParser:
         return t
 
     def single_result(self, c: list) -> list[Type]:
-        return _TypeList([c[1]], self.span_of(c[0], c[-1]))
+        return TypeList([c[1]], self.span_of(c[0], c[-1]))
 
     def empty_results(self, c: list) -> list[Type]:
-        return _TypeList([], self.span_of(c[0], c[-1]))
+        return TypeList([], self.span_of(c[0], c[-1]))
 
     def multi_results(self, c: list) -> list[Type]:
-        return _TypeList([x for x in c if isinstance(x, Type)], self.span_of(c[0], c[-1]))
+        return TypeList([x for x in c if isinstance(x, Type)], self.span_of(c[0], c[-1]))

@@ -54,7 +54,7 @@ from affine_lsp.ir.affine_ops import ForView
 from affine_lsp.ir.core import Operation, Value
 from affine_lsp.ir.types import MemRefType
 from affine_lsp.transforms.edits import TextEdit, delete_op, line_start
-from affine_lsp.transforms.hoist import _root, effect_free
+from affine_lsp.transforms.hoist import effect_free, memref_root
 from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, function_text, line_indent
 from affine_lsp.transforms.unroll import body_ops
 
@@ -135,15 +135,15 @@ def plan_accumulate(loop: Operation, fd: object | None = None) -> AccumulatePlan
     position = {id(o): k for k, o in enumerate(body)}
 
     def accessors(mem: Value) -> list[Operation]:
-        root = _root(mem)
-        return [o for o in inside if not effect_free(o) and any(isinstance(v.type, MemRefType) and _root(v) is root for v in o.operands)]
+        root = memref_root(mem)
+        return [o for o in inside if not effect_free(o) and any(isinstance(v.type, MemRefType) and memref_root(v) is root for v in o.operands)]
 
     seen: set[int] = set()
     for st in body:
-        if st.name != "affine.store" or len(st.operands) < 2 or id(_root(st.operands[1])) in seen:
+        if st.name != "affine.store" or len(st.operands) < 2 or id(memref_root(st.operands[1])) in seen:
             continue
         mem = st.operands[1]
-        seen.add(id(_root(mem)))
+        seen.add(id(memref_root(mem)))
         ops = accessors(mem)
         if not _defined_outside(mem, loop) or any(
             o.name not in ("affine.load", "affine.store") or id(o) not in position or o.operands[0 if o.name == "affine.load" else 1] is not mem for o in ops

@@ -26,7 +26,7 @@ from affine_lsp.ir.affine_ops import ForView
 from affine_lsp.ir.core import Operation, Value
 from affine_lsp.transforms.fusion_ir import READ_OPS, access_memref, element_size
 from affine_lsp.transforms.fusion_isl import CAccess, dim_extents
-from affine_lsp.transforms.fusion_slice import Slice, _const_trip
+from affine_lsp.transforms.fusion_slice import Slice, const_trip
 from affine_lsp.transforms.profitability import percent
 
 COMPUTE_TOLERANCE = 0.30
@@ -51,7 +51,7 @@ def nest_stats(root: Operation) -> NestStats | None:
             if parent is None or parent.name != "affine.for":
                 return None
             st.children.setdefault(parent, []).append(op)
-        t = _const_trip(op)
+        t = const_trip(op)
         if t is None:
             return None
         st.trip[op] = t

@@ -401,9 +401,9 @@ class CanonModel:
         n = self.value_param(v)
         if n is not None:
             return _param_pwaff(space, n)
-        from affine_lsp.analysis.polyhedral import _constant_of
+        from affine_lsp.analysis.polyhedral import constant_of
 
-        c = _constant_of(v)
+        c = constant_of(v)
         if c is not None:
             return isl.PwAff.from_aff(isl.Aff.val_on_domain_space(space, val(c)))
         owner = v.defining_op

@@ -179,7 +179,7 @@ def compute_slice(
                 continue
             counted.add(lp)
             lb = sl.bounds.get(lp)
-            t = lb.trip if lb is not None and lb.sliced else _const_trip(lp)
+            t = lb.trip if lb is not None and lb.sliced else const_trip(lp)
             if t is None or count < 0:
                 count = -1
             else:
@@ -197,7 +197,7 @@ def _inside_nest(lp: Operation, w: CAccess) -> bool:
     return for_iv(lp) in w.inner_ivs
 
 
-def _const_trip(loop: Operation) -> int | None:
+def const_trip(loop: Operation) -> int | None:
     fv = ForView(loop)
     t = fv.constant_trip_count()
     if t is not None:
@@ -216,7 +216,7 @@ def _loop_bounds(cm: CanonModel, loop: Operation, rel: isl.Map, cx: isl.Set, cha
     if fv.step != 1 or fv.inits:
         # Strided loops keep their bounds (a new lower bound would change the
         # stride's phase); reduction loops are copied whole.
-        lb.trip = _const_trip(loop)
+        lb.trip = const_trip(loop)
         return lb
     space = set_space([f"p{k}" for k in range(len(chain_ivs))])
     cxs = _named(cx.reset_tuple_id(), space)
@@ -226,7 +226,7 @@ def _loop_bounds(cm: CanonModel, loop: Operation, rel: isl.Map, cx: isl.Set, cha
     else:
         lo_avm, hi_avm = _hull_terms(cm, rel, chain_ivs)
     if not lo_avm.exprs and not hi_avm.exprs:
-        lb.trip = _const_trip(loop)
+        lb.trip = const_trip(loop)
         return lb
     # The slice holds instances of the source only where the destination
     # needs some; the copy runs for every destination iteration: keep the
@@ -379,11 +379,11 @@ def _is_src_iv(v: Value) -> bool:
 def _trip(cm: CanonModel, lb: LoopBounds, fv: ForView, space: isl.Space, cx: isl.Set, chain_ivs: list[Value]) -> int | None:
     """Most iterations of the copied loop for one destination iteration."""
     if not lb.sliced:
-        return _const_trip(fv.op)
+        return const_trip(fv.op)
     lo = lb.lower if lb.lower is not None else AVM.from_map(fv.lower.map, list(fv.lower.operands))
     hi = lb.upper if lb.upper is not None else AVM.from_map(fv.upper.map, list(fv.upper.operands))
     if any(v not in chain_ivs and _is_src_iv(v) and cm.value_param(v) is None for v in lo.dims + hi.dims):
-        return _const_trip(fv.op)
+        return const_trip(fv.op)
     ext_space = space.add_dims(DT.set, 1).set_dim_name(DT.set, len(chain_ivs), "s")
     ivs_ext = [*chain_ivs, for_iv(fv.op)]
     lo_pw = _bound_pwaff(cm, lo, ext_space, ivs_ext, True)  # type: ignore[arg-type]

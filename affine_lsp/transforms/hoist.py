@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 _STRUCTURE = frozenset({"affine.for", "affine.if", "affine.yield"})
 
 
-def _root(v: Value) -> Value:
+def memref_root(v: Value) -> Value:
     """The memref ``v`` is a view of (itself when it is not a view)."""
     for _ in range(64):
         owner = v.defining_op
@@ -101,12 +101,12 @@ def plan_hoist(loop: Operation) -> HoistPlan:
     def accessors(mem: Value) -> list[Operation]:
         """The ops of the loop on ``mem`` or on a view of the same memref
         (casts, subviews ... alias it)."""
-        root = _root(mem)
+        root = memref_root(mem)
         out = []
         for o in inside:
             if effect_free(o):
                 continue  # a view or cast: its uses are what matters
-            if any(isinstance(v.type, MemRefType) and _root(v) is root for v in o.operands):
+            if any(isinstance(v.type, MemRefType) and memref_root(v) is root for v in o.operands):
                 out.append(o)
         return out
 

@@ -16,20 +16,16 @@ coefficient +-1) or invariant (the IV in no index), when that is legal.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from affine_lsp.ir.affine_expr import _linearize
-from affine_lsp.ir.affine_ops import access_of
 from affine_lsp.ir.core import Operation
 from affine_lsp.transforms import loop_catalog
 from affine_lsp.transforms.band import band_dependences, band_ivs, bound_dependencies, perfect_band, permutation_violation
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
-from affine_lsp.transforms.loop_models import interchange_prediction
+from affine_lsp.transforms.loop_models import Locality, interchange_prediction, locality
 from affine_lsp.transforms.profitability import remark
 from affine_lsp.transforms.registry import OptionError, parse_ints
-from affine_lsp.transforms.rewrite import LoopOutcome, apply_sequentially, checked_in_section, line_indent, loops_on_lines
-from affine_lsp.transforms.tile import body_text
+from affine_lsp.transforms.rewrite import LoopOutcome, apply_sequentially, body_text, checked_in_section, line_indent, loops_on_lines
 from affine_lsp.transforms.verdict import Kind, illegal, not_applicable
 
 if TYPE_CHECKING:
@@ -75,43 +71,6 @@ def interchange_edits(text: str, band: Sequence[Operation], order: Sequence[int]
 
 
 # ------------------------------------------------------------------ locality
-
-
-@dataclass
-class Locality:
-    """Per band loop, how many accesses of the body are unit-stride or
-    invariant along it (out of ``total``)."""
-
-    good: list[int]
-    total: int
-
-
-def locality(band: Sequence[Operation]) -> Locality:
-    ivs = band_ivs(band)
-    good = [0] * len(band)
-    total = 0
-    for op in band[-1].walk():
-        acc = access_of(op)
-        if acc is None:
-            continue
-        total += 1
-        m = acc.map
-        forms = [_linearize(e, m.num_dims) for e in m.results]
-        for k, iv in enumerate(ivs):
-            coeffs = []
-            ok = True
-            for f in forms:
-                if f is None:
-                    if any(v is iv for v in acc.indices):
-                        ok = False
-                    coeffs.append(0)
-                    continue
-                coeffs.append(sum(c for pos, c in f[0].items() if acc.indices[pos] is iv))
-            if not ok:
-                continue
-            if all(c == 0 for c in coeffs) or (all(c == 0 for c in coeffs[:-1]) and abs(coeffs[-1]) == 1):
-                good[k] += 1
-    return Locality(good, total)
 
 
 def locality_order(band: Sequence[Operation], legal_only: bool = True) -> tuple[list[int], Locality] | None:

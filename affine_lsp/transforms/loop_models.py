@@ -35,10 +35,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from affine_lsp.ir.affine_expr import _linearize
+from affine_lsp.ir.affine_expr import linearize
 from affine_lsp.ir.affine_ops import Access, ForView, access_of
 from affine_lsp.ir.core import Operation, Value
 from affine_lsp.ir.types import MemRefType
+from affine_lsp.transforms.band import band_ivs
 from affine_lsp.transforms.fusion_ir import element_size
 from affine_lsp.transforms.machine import caches, human_bytes
 from affine_lsp.transforms.profitability import Prediction
@@ -67,7 +68,7 @@ def forms_under(root: Operation) -> list[Form]:
             continue
         rows: list[tuple[tuple[tuple[Value, int], ...], int] | None] = []
         for e in acc.map.results:
-            lin = _linearize(e, acc.map.num_dims)
+            lin = linearize(e, acc.map.num_dims)
             if lin is None:
                 rows.append(None)
                 continue
@@ -229,7 +230,6 @@ def suggest_sizes(band: Sequence[Operation], candidates: Sequence[int] = (256, 1
 
 
 def interchange_prediction(band: Sequence[Operation], order: Sequence[int]) -> Prediction:
-    from affine_lsp.transforms.interchange import locality
 
     loc = locality(band)
     n = len(band)
@@ -362,3 +362,40 @@ def unroll_jam_prediction(loop: Operation, factor: int) -> Prediction:
         f"Per iteration of the jammed inner loops, {total} loads become {total - saved} distinct elements: {saved} loads are served from registers.",
         speedup=1.0 + SHARED_LOAD_GAIN * min(saved, invariant_shared_loads(loop, factor)) / total,
     )
+
+
+@dataclass
+class Locality:
+    """Per band loop, how many accesses of the body are unit-stride or
+    invariant along it (out of ``total``)."""
+
+    good: list[int]
+    total: int
+
+
+def locality(band: Sequence[Operation]) -> Locality:
+    ivs = band_ivs(band)
+    good = [0] * len(band)
+    total = 0
+    for op in band[-1].walk():
+        acc = access_of(op)
+        if acc is None:
+            continue
+        total += 1
+        m = acc.map
+        forms = [linearize(e, m.num_dims) for e in m.results]
+        for k, iv in enumerate(ivs):
+            coeffs = []
+            ok = True
+            for f in forms:
+                if f is None:
+                    if any(v is iv for v in acc.indices):
+                        ok = False
+                    coeffs.append(0)
+                    continue
+                coeffs.append(sum(c for pos, c in f[0].items() if acc.indices[pos] is iv))
+            if not ok:
+                continue
+            if all(c == 0 for c in coeffs) or (all(c == 0 for c in coeffs[:-1]) and abs(coeffs[-1]) == 1):
+                good[k] += 1
+    return Locality(good, total)

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import islpy as isl
 
+from affine_lsp import forking
 from affine_lsp.analysis.isl_support import CTX, DT
 from affine_lsp.transforms import optimize_stencil
 from affine_lsp.transforms.optimize_model import NestModel, Refused, Statement
@@ -389,24 +390,23 @@ def _bounded_schedule(sc: isl.ScheduleConstraints, timeout: float) -> isl.Schedu
     import signal
     import time
 
-    if not hasattr(os, "fork"):
+    if not forking.available():
         return sc.compute_schedule()
     r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: schedule, write, exit without any cleanup of the parent's state
+
+    def child() -> None:  # schedule, write, exit without any cleanup of the parent's state (affine_lsp.forking)
+        os.close(r)
         try:
-            os.close(r)
-            try:
-                got = sc.compute_schedule()
-                data = ("S" + got.to_str()) if got is not None else "N"
-            except Exception as e:
-                data = "E" + str(e)
-            view = memoryview(data.encode())
-            while view:
-                n = os.write(w, view)
-                view = view[n:]
-        finally:
-            os._exit(0)
+            got = sc.compute_schedule()
+            data = ("S" + got.to_str()) if got is not None else "N"
+        except Exception as e:
+            data = "E" + str(e)
+        view = memoryview(data.encode())
+        while view:
+            n = os.write(w, view)
+            view = view[n:]
+
+    pid = forking.fork(child)
     os.close(w)
     chunks: list[bytes] = []
     deadline = time.monotonic() + timeout

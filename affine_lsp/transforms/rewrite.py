@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from affine_lsp.ir.affine_ops import ForView
 from affine_lsp.ir.attributes import Attribute
 from affine_lsp.ir.core import NO_SPAN, Operation, OpResult, Value
 from affine_lsp.ir.printer import Printer
@@ -414,3 +415,28 @@ def _function_scope(doc: object, sec: object, lo: int, hi: int, edits: Sequence[
         pos = c.end
     out.append(text[pos : sec.end])
     return "".join(out), shift
+
+
+def body_text(text: str, inner: Operation, new_indent: str) -> str:
+    """The innermost body's ops, re-indented to ``new_indent``."""
+    body = ForView(inner).body
+    assert body is not None
+    ops = [op for op in body.operations if not (op.name == "affine.yield" and not op.operands)]
+    if not ops:
+        return ""
+    first = ops[0].span.start
+    end = ops[-1].span.end
+    old_indent = line_indent(text, first)
+    after_brace = text.find("\n", inner.regions[0].span.start) + 1  # comment lines before the first op are kept
+    start = after_brace if 0 < after_brace <= first and old_indent else first
+    out = []
+    for line in text[start:end].split("\n"):
+        if line.startswith(old_indent):
+            out.append(new_indent + line[len(old_indent) :])
+        elif line.strip():
+            out.append(new_indent + line.lstrip())
+        else:
+            out.append(line)
+    if start == first:
+        out[0] = new_indent + text[start:end].split("\n")[0]
+    return "\n".join(out) + "\n"

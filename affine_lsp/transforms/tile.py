@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from affine_lsp.ir.affine_expr import AffineMap, _linearize, dim, from_linear_form
+from affine_lsp.ir.affine_expr import AffineMap, dim, from_linear_form, linearize
 from affine_lsp.ir.affine_ops import Bound, ForView
 from affine_lsp.ir.core import Operation, Value
 from affine_lsp.transforms import loop_catalog
@@ -57,6 +57,7 @@ from affine_lsp.transforms.rewrite import (
     LoopOutcome,
     NameGen,
     apply_sequentially,
+    body_text,
     checked_in_section,
     detached_value,
     function_text,
@@ -166,7 +167,7 @@ def _linear(b: Bound) -> Linear | None:
     """A single-result bound as a linear form over its operand values."""
     if b.map.num_results != 1:
         return None
-    lin = _linearize(b.map.results[0], b.map.num_dims)
+    lin = linearize(b.map.results[0], b.map.num_dims)
     if lin is None:
         return None
     coeffs: dict[Value, int] = {}
@@ -241,31 +242,6 @@ def _intra_upper(f: ForView, tile_iv: str, size: int) -> str:
 
 def _named(name: str) -> Value:
     return detached_value(name, None)
-
-
-def body_text(text: str, inner: Operation, new_indent: str) -> str:
-    """The innermost body's ops, re-indented to ``new_indent``."""
-    body = ForView(inner).body
-    assert body is not None
-    ops = [op for op in body.operations if not (op.name == "affine.yield" and not op.operands)]
-    if not ops:
-        return ""
-    first = ops[0].span.start
-    end = ops[-1].span.end
-    old_indent = line_indent(text, first)
-    after_brace = text.find("\n", inner.regions[0].span.start) + 1  # comment lines before the first op are kept
-    start = after_brace if 0 < after_brace <= first and old_indent else first
-    out = []
-    for line in text[start:end].split("\n"):
-        if line.startswith(old_indent):
-            out.append(new_indent + line[len(old_indent) :])
-        elif line.strip():
-            out.append(new_indent + line.lstrip())
-        else:
-            out.append(line)
-    if start == first:
-        out[0] = new_indent + text[start:end].split("\n")[0]
-    return "\n".join(out) + "\n"
 
 
 def tile_edits(text: str, plan: TilePlan) -> list[TextEdit]:

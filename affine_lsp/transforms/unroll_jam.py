@@ -119,7 +119,7 @@ def ready_deps(op: Operation) -> object | None:
     """The dependence engine already built for the function around ``op``
     (by the server's analysis or an earlier query), or None: the hover's
     verdicts never start an analysis of their own."""
-    from affine_lsp.analysis import _CACHE_ATTR, _CACHE_LOCK
+    from affine_lsp.analysis import CACHE_ATTR, CACHE_LOCK
     from affine_lsp.analysis.isl_support import DEFAULT_BUDGET
     from affine_lsp.analysis.polyhedral import scope_of
     from affine_lsp.ir import op_traits
@@ -129,8 +129,8 @@ def ready_deps(op: Operation) -> object | None:
     store = memo_if_any(scope) if scope is not None else None
     if store is None:
         return None
-    with _CACHE_LOCK:
-        per = store.get(_CACHE_ATTR)
+    with CACHE_LOCK:
+        per = store.get(CACHE_ATTR)
         if not per:
             return None
         got = [fd for (budget, _), fd in per.items() if budget == DEFAULT_BUDGET] or list(per.values())
@@ -140,7 +140,7 @@ def ready_deps(op: Operation) -> object | None:
 def dependence_reason(loop: Operation, factor: int, fd: object | None = None) -> str | None:
     """The dependence unroll-and-jam by ``factor`` would reverse, or None
     (``fd``: the function's dependence engine, built when not given)."""
-    from affine_lsp.analysis import _deps_for
+    from affine_lsp.analysis import deps_for
     from affine_lsp.analysis.dependences import DEPENDENCE, NONE
     from affine_lsp.analysis.isl_support import DEFAULT_BUDGET
     from affine_lsp.analysis.summary import locally_defined
@@ -150,7 +150,7 @@ def dependence_reason(loop: Operation, factor: int, fd: object | None = None) ->
     if why is not None:
         return why
     if fd is None:
-        fd = _deps_for(loop, DEFAULT_BUDGET)
+        fd = deps_for(loop, DEFAULT_BUDGET)
     if fd is None:
         return not_applicable("the loop is not inside a function")
     accs = [a for a in fd.accesses_in(loop) if not locally_defined(a.memref, loop)]

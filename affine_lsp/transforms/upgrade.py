@@ -20,6 +20,7 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from affine_lsp import forking
 from affine_lsp.ir.core import Anchor
 from affine_lsp.syntax.chunks import iter_chunks
 from affine_lsp.syntax.legacy import FUNC_DEFAULT_OK, GRAMMAR_BARE, LEGACY_OPS, NO_MODERN_FORM, OLD_DIALECTS, legacy_map_at, modern_name
@@ -339,7 +340,7 @@ upgrade depends on its text alone, so the next upgrade of a file being
 edited (the code action asks again at each version) parses only the items
 that changed. Bounded by :data:`_CURRENT_MAX` (cleared when full)."""
 _CURRENT_MAX = 50_000
-_CURRENT_LOCK = threading.Lock()
+_CURRENT_LOCK = forking.not_held_across_fork(threading.Lock(), f"{__name__}._CURRENT_LOCK", "no child upgrades a file")
 
 
 def _remember_current(text: str, soft: list[Edit]) -> None:

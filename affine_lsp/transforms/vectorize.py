@@ -73,7 +73,7 @@ DEFAULT_WIDTHS = (8, 4, 16)
 def _bound_text(op: Operation, key: str, operands: Sequence[Value], kw: str) -> str:
     a = op.attributes[key]
     assert isinstance(a, AffineMapAttr)
-    return _printer._bound(a, operands, kw)
+    return _printer.bound_text(a, operands, kw)
 
 
 def _apply_of(e: AffineExpr, nd: int, operands: Sequence[Value]) -> str:
@@ -202,7 +202,7 @@ class _Emitter:
                 elif "#" in out_name or is_unnamed(r.result):
                     out_name = self.names.fresh(f"{base}_{r.position}")
                     renames[r.result] = out_name
-                fm = _printer._flags(r.combiner)
+                fm = _printer.arith_flags_text(r.combiner)
                 post.append(
                     f"{ind}{out_name} = vector.reduction <{r.kind.vector}>, {new_names[r.position]}, {r.init.name}{fm} : {self.vt(r.type)} into {r.type}"
                 )
@@ -239,7 +239,7 @@ class _Emitter:
         if p.trip_count is not None:
             whole = p.trip_count // p.vf * p.new_step
             m = AffineMap(nd1, ns1, [(lo.map.results[0] + whole).simplify()])
-            b = _printer._bound(AffineMapAttr(m), lo.operands, "max")
+            b = _printer.bound_text(AffineMapAttr(m), lo.operands, "max")
             return b, b
         nd2, ns2 = up.map.num_dims, up.map.num_symbols
         le = lo.map.results[0].replace([dim(k) for k in range(nd1)], [symbol(k) for k in range(ns1)])
@@ -248,8 +248,8 @@ class _Emitter:
         split = (le + count.floordiv(p.vf) * p.new_step).simplify()
         operands = [*lo.dim_operands, *up.dim_operands, *lo.operands[nd1:], *up.operands[nd2:]]
         nd, ns = nd1 + nd2, ns1 + ns2
-        main = _printer._bound(AffineMapAttr(AffineMap(nd, ns, [split])), operands, "min")
-        rest = _printer._bound(AffineMapAttr(AffineMap(nd, ns, [le, split])), operands, "max")
+        main = _printer.bound_text(AffineMapAttr(AffineMap(nd, ns, [split])), operands, "min")
+        rest = _printer.bound_text(AffineMapAttr(AffineMap(nd, ns, [le, split])), operands, "max")
         return main, rest
 
     def _remainder(self, lower: str, upper: str, partial: dict[int, str]) -> str:

@@ -33,6 +33,7 @@ from affine_lsp.syntax.nodes import (
 )
 from affine_lsp.syntax.opkit import (
     TOKEN_TYPES,
+    DimSym,
     IterArgs,
     LoopBound,
     LoopStep,
@@ -41,11 +42,10 @@ from affine_lsp.syntax.opkit import (
     ParallelBounds,
     ParallelReductions,
     ParallelSteps,
-    _DimSym,
-    _start,
-    _subscript_layout,
-    _SyntaxIssue,
+    SyntaxIssue,
     set_entry_args,
+    start_of,
+    subscript_layout,
     unquote,
 )
 
@@ -76,7 +76,7 @@ class AffineOps:
         op.attrs.setdefault("__num_dim_operands", IntegerAttr(len(dims)))
 
     def dim_sym_operands(self, c: list) -> tuple[list, list | None]:
-        return _DimSym(self._dim_sym_lists(c), self.span_of(c[0], c[-1]))
+        return DimSym(self._dim_sym_lists(c), self.span_of(c[0], c[-1]))
 
     def _dim_sym_lists(self, c: list) -> tuple[list, list | None]:
         dims: list = []
@@ -115,7 +115,7 @@ class AffineOps:
     def for_step(self, c: list) -> LoopStep:
         v, sp = c[0]
         if v < 0:  # MLIR 22.1.8 rejects negative steps only (`step 0` parses and verifies)
-            raise _SyntaxIssue(BAD_STEP_MESSAGE, sp)
+            raise SyntaxIssue(BAD_STEP_MESSAGE, sp)
         return LoopStep(v, sp)
 
     def iter_args(self, c: list) -> IterArgs:
@@ -130,7 +130,7 @@ class AffineOps:
         op = self._op(c[0], c, "affine.for")
         iv: Token = c[1]
         if "#" in str(iv):
-            raise _SyntaxIssue("result number not allowed in argument list", self.sp(iv))
+            raise SyntaxIssue("result number not allowed in argument list", self.sp(iv))
         lb: LoopBound = c[2]
         ub: LoopBound = c[3]
         step = 1
@@ -152,7 +152,7 @@ class AffineOps:
             elif isinstance(x, DictAttr):
                 op.attrs.update(x.entries)
         if len(iter_names) != len(res_types):
-            raise _SyntaxIssue("custom op 'affine.for' mismatch between the number of loop-carried values and results", op.name_span)
+            raise SyntaxIssue("custom op 'affine.for' mismatch between the number of loop-carried values and results", op.name_span)
         lb_dims, ub_dims = lb.dims, ub.dims
         lb_ops = lb_dims + lb.syms
         ub_ops = ub_dims + ub.syms
@@ -202,7 +202,7 @@ class AffineOps:
         ns = len(self._ssa_syms)
         start = c[0] if c and isinstance(c[0], AffineExpr) else None
         end_tok = c[-1]
-        sp = Span(_start(start) if start is not None else end_tok.start_pos - 1, end_tok.end_pos, self.anchor)
+        sp = Span(start_of(start) if start is not None else end_tok.start_pos - 1, end_tok.end_pos, self.anchor)
         m = AffineMap.trusted(nd, ns, exprs, sp)
         operands = self._ssa_operands + self._ssa_sym_operands
         self._reset_ssa()
@@ -213,7 +213,7 @@ class AffineOps:
         it through the general grammar, in one step."""
         anchor = self.anchor
         base = tok.start_pos
-        uses, nd = _subscript_layout(str(tok))
+        uses, nd = subscript_layout(str(tok))
         operands: list[tuple[str, Span]] = []
         exprs: list[AffineExpr] = []
         for start, end, pos, first_use in uses:
@@ -334,7 +334,7 @@ class AffineOps:
         kinds = [x for x in c if type(x) in TOKEN_TYPES and x.type == "STRING"]
         for k in kinds:
             if unquote(str(k)) not in op_traits.atomic_rmw_kinds():
-                raise _SyntaxIssue(f"custom op 'affine.parallel' invalid reduction value: {k}", self.sp(k))
+                raise SyntaxIssue(f"custom op 'affine.parallel' invalid reduction value: {k}", self.sp(k))
         return ParallelReductions(kinds)
 
     def affine_parallel(self, c: list) -> OpSyn:
@@ -411,7 +411,7 @@ class AffineOps:
         # `: src-type, dst-type, tag-type`; map operands and sizes are index.
         types = list(op.operand_types or [])
         if len(types) != 3:
-            raise _SyntaxIssue("custom op 'affine.dma_start' expected three types", op.name_span)
+            raise SyntaxIssue("custom op 'affine.dma_start' expected three types", op.name_span)
         declared: list[Type | None] = []
         for t, n in zip(types, segs[:3], strict=False):
             declared.append(t)

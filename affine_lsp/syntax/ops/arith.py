@@ -22,11 +22,11 @@ from affine_lsp.syntax.nodes import (
     OpSyn,
 )
 from affine_lsp.syntax.opkit import (
-    _ROUNDING_MODES,
     I1,
     I32,
+    ROUNDING_MODES,
     TOKEN_TYPES,
-    _SyntaxIssue,
+    SyntaxIssue,
 )
 
 if TYPE_CHECKING:
@@ -162,9 +162,9 @@ class ArithOps:
         op.operands = [(str(c[1]), self.sp(c[1]))]
         rest = c[2:]
         if rest and type(rest[0]) in TOKEN_TYPES and rest[0].type == "BARE_ID":  # `arith.truncf %x to_nearest_even`
-            mode = _ROUNDING_MODES.get(str(rest[0]))
+            mode = ROUNDING_MODES.get(str(rest[0]))
             if mode is None:
-                raise _SyntaxIssue(
+                raise SyntaxIssue(
                     f"expected one of [to_nearest_even, downward, upward, toward_zero, to_nearest_away] for rounding mode, got: {rest[0]}", self.sp(rest[0])
                 )
             op.attrs["roundingmode"] = IntegerAttr(mode, I32, self.sp(rest[0]))  # an I32EnumAttr

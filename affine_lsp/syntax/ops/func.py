@@ -22,8 +22,8 @@ from affine_lsp.syntax.nodes import (
 )
 from affine_lsp.syntax.opkit import (
     TOKEN_TYPES,
+    ArgsHolder,
     Ops,
-    _ArgsHolder,
     set_entry_args,
     unquote,
 )
@@ -61,7 +61,7 @@ class FuncOps:
             elif isinstance(x, tuple) and x[0] == "sig":
                 _, args, results, arg_attrs, res_attrs, _sp = x
                 op.attrs["function_type"] = TypeAttr(FunctionType([t for _, _, t in args], results))
-                op.attrs["__args"] = _ArgsHolder(args)
+                op.attrs["__args"] = ArgsHolder(args)
                 if any(arg_attrs):
                     op.attrs["arg_attrs"] = ArrayAttr([a or DictAttr({}) for a in arg_attrs])
                 if any(res_attrs):

@@ -54,21 +54,21 @@ from lsprotocol import types
 
 from affine_lsp import diagnostics, parallel
 from affine_lsp.ir.core import Operation
-from affine_lsp.server import engine as engine_mod
+from affine_lsp.server import analysis_engine as engine_mod
 from affine_lsp.server import expected_checks
+from affine_lsp.server.analysis_engine import FunctionAnalysis, function_sources, functions_of
 from affine_lsp.server.convert import to_diagnostic
-from affine_lsp.server.engine import FunctionAnalysis, function_sources, functions_of
-from affine_lsp.server.memory import CollectionPolicy, collect_young_and_freeze, freeze, full_collection
-from affine_lsp.server.reclaim import Reclaimer, shared_workers
-from affine_lsp.server.server import ServerCancelled
+from affine_lsp.server.runtime.memory import CollectionPolicy, collect_young_and_freeze, freeze, full_collection
+from affine_lsp.server.runtime.reclaim import Reclaimer, shared_workers
+from affine_lsp.server.session import ServerCancelled
 from affine_lsp.server.state import DiagnosticsResult, DocumentState
-from affine_lsp.syntax.document import Document, gc_paused
+from affine_lsp.syntax.document import Document
 from affine_lsp.syntax.nodes import Note
 
 if TYPE_CHECKING:
-    from affine_lsp.server.server import AffineLanguageServer
+    from affine_lsp.server.session import Session
 
-log = logging.getLogger("affine_lsp.server.diagnostics")
+log = logging.getLogger("affine_lsp.server.diagnostics_manager")
 
 PROGRESS_MIN_FUNCTIONS = 8
 PROGRESS_AFTER_S = 0.5
@@ -86,17 +86,17 @@ PRELOADED_DEFER_S = 0.05
 """How long the build of an opened document waits when its diagnostics came
 from the persistent cache."""
 GC_QUIET_S = 0.3
-"""A full garbage collection (server/memory.py) waits for this long without
+"""A full garbage collection (server/runtime/memory.py) waits for this long without
 interactive work (requests, fast phases) ..."""
 GC_MAX_WAIT_S = 10.0
 """... but no longer than this after it was found due."""
 GC_CHECK_EVERY = 10
 """Completed analysis phases between two checks of the garbage policy
-(besides every close): the check counts the frozen objects, 15 ms for 1.5
-million."""
+(besides every close): the check counts the frozen objects, which takes
+time in proportion to them (docs/measurements.md)."""
 GC_CHECK_S = 2.0
 """... and after fast phases, at most this often (the count of frozen
-objects it needs walks them: 10 ms for a million)."""
+objects it needs walks them)."""
 PULL_WAIT_S = 1.0
 PULL_WAIT_MIN_CHARS = 200_000
 """A pull on a document of at least this many characters waits at most
@@ -134,7 +134,7 @@ class FastResult:
 
 
 class DiagnosticsManager:
-    def __init__(self, server: AffineLanguageServer) -> None:
+    def __init__(self, server: Session) -> None:
         self.server = server
         self.runs = 0  # completed fast phases (tests, benchmarks)
         self.settled_runs = 0  # runs whose analysis phase completed (the typing paused)
@@ -143,7 +143,7 @@ class DiagnosticsManager:
         self._gc_task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._gc_checked = 0.0  # when _check_garbage last asked the policy
-        # Frees a closed document's IR on a background thread (server/reclaim.py).
+        # Frees a closed document's IR on a background thread (server/runtime/reclaim.py).
         self.reclaimer = Reclaimer(shared_workers(server), on_done=self._freed, on_fallback=self._not_freed, engine=server.engine)
 
     # ------------------------------------------------------------ lifecycle hooks (event loop)
@@ -183,9 +183,9 @@ class DiagnosticsManager:
 
     def document_replaced(self, st: DocumentState) -> None:
         """``st`` is closed (or replaced by a new open of its URI): its IR
-        is frozen (server/memory.py), and cyclic; the reclaimer frees it
+        is frozen (server/runtime/memory.py), and cyclic; the reclaimer frees it
         without a full collection once nothing runs for it any more
-        (server/reclaim.py), else the full collection does."""
+        (server/runtime/reclaim.py), else the full collection does."""
         self._loop = asyncio.get_running_loop()
         self.reclaimer.submit(st)
 
@@ -266,7 +266,7 @@ class DiagnosticsManager:
         except Exception:
             log.exception("diagnostics failed for %s", st.uri)
 
-    def _trace(self, message: str, verbose: str | None = None) -> None:
+    def trace(self, message: str, verbose: str | None = None) -> None:
         """``$/logTrace`` when the client asked for traces (event loop only)."""
         proto = self.server.protocol
         trace = getattr(proto, "trace", None)
@@ -275,7 +275,7 @@ class DiagnosticsManager:
         self.server.log_trace(types.LogTraceParams(message=message, verbose=verbose if trace == types.TraceValue.Verbose else None))
 
     async def _housekeeping(self) -> None:
-        """Keep garbage collections short (server/memory.py): every fast
+        """Keep garbage collections short (server/runtime/memory.py): every fast
         phase freezes what it built, so the collector's own collections
         never walk a document's IR; the frozen garbage (IR of edited-away
         functions) is reclaimed by a full collection when the policy finds
@@ -352,14 +352,14 @@ class DiagnosticsManager:
         pending = st.fast_future
         if pending is None or pending[0] != version or (pending[1].cancelled() and st.is_current(version)):
             loop = asyncio.get_running_loop()
-            cf = self.server.lanes(st).submit_fast(self._fast, st, version)
+            cf = self.server.lanes(st).submit_fast(self.fast_now, st, version)
 
             def done(f: Any, version: int = version) -> None:
                 if not f.cancelled() and f.exception() is None and f.result() is not None:
                     res: FastResult = f.result()
                     with contextlib.suppress(RuntimeError):  # the loop is closed (shutdown)
                         loop.call_soon_threadsafe(
-                            self._trace,
+                            self.trace,
                             f"diagnostics {st.uri} v{version}: fast phase" + (f" (two processes, child {res.child_mb:.1f} MB)" if res.partial else ""),
                             f"{res.elapsed_ms:.1f} ms, {len(res.missing)} functions to analyse",
                         )
@@ -375,15 +375,15 @@ class DiagnosticsManager:
                 return None  # a newer version cancelled it before it started
             raise
 
-    def _fast(self, st: DocumentState, version: int) -> FastResult | None:
+    def fast_now(self, st: DocumentState, version: int) -> FastResult | None:
         if not st.is_current(version):
             return None
         t0 = time.perf_counter()
         first = st.last is None or st.partial_open
         # Building a document allocates millions of objects that all survive:
         # collecting meanwhile is wasted work (they are frozen afterwards).
-        # (gc.get_freeze_count() walks the frozen objects: 15 ms for 1.5
-        # million, so only around a first build, never after an edit.)
+        # (gc.get_freeze_count() walks the frozen objects, so only around a
+        # first build, never after an edit.)
         frozen = 0
         if first:
             gc.disable()
@@ -412,7 +412,7 @@ class DiagnosticsManager:
 
     def _retire(self, st: DocumentState) -> None:
         """Hand the IR the document's edits replaced to the reclaimer
-        (server/reclaim.py): freed once no thread may read it any more."""
+        (server/runtime/reclaim.py): freed once no thread may read it any more."""
         doc = st._doc
         if doc is None:
             return
@@ -486,7 +486,7 @@ class DiagnosticsManager:
         then nothing is left of it)."""
         if not self.server.settings.parallel_open:
             return None
-        return parallel.split_open(doc, lambda: self.server.engine.verify(doc, st), on_fork=_in_forked_child, what=st.uri)
+        return parallel.split_open(doc, lambda: self.server.engine.verify(doc, st), what=st.uri)
 
     # ------------------------------------------------------------ phase 2
     async def _analyse(self, st: DocumentState, fast: FastResult) -> None:
@@ -498,7 +498,7 @@ class DiagnosticsManager:
         token: str | None = None
         started = time.monotonic()
         todo = list(fast.missing)
-        self._trace(f"diagnostics {st.uri} v{fast.version}: analysis", f"{len(todo)} functions")
+        self.trace(f"diagnostics {st.uri} v{fast.version}: analysis", f"{len(todo)} functions")
         try:
             if len(todo) >= PROGRESS_MIN_FUNCTIONS:
                 token = await progress.begin()
@@ -525,13 +525,13 @@ class DiagnosticsManager:
                 else:
                     # (the value flows are for hovers only: complete does not wait for them)
                     flows = self.server.engine.flows_pending(st)
-                    self._trace(
+                    self.trace(
                         f"diagnostics {st.uri} v{fast.version}: analysis complete", f"value flows of {flows} functions not answered yet" if flows else None
                     )
         finally:
             if token is not None:
                 progress.end()
-        if self.server.client_inlay_refresh and st.is_current(fast.version):
+        if self.server.client.inlay_refresh and st.is_current(fast.version):
             self.server.workspace_inlay_hint_refresh(None)
 
     def _analyse_sync(self, st: DocumentState, fast: FastResult, todo: list[Operation], progress: _Progress) -> list[Operation]:
@@ -649,8 +649,8 @@ class DiagnosticsManager:
             log.exception("reading the diagnostics cache failed")
             return
         st.preloaded = (st.version, diags)
-        self._trace(f"diagnostics {st.uri} v{st.version}: from the cache", f"{len(diags)} diagnostics")
-        if not self.server.client_pull_diagnostics and not st.closed:
+        self.trace(f"diagnostics {st.uri} v{st.version}: from the cache", f"{len(diags)} diagnostics")
+        if not self.server.client.pull_diagnostics and not st.closed:
             st.published_version = st.version
             st.last_published = diags
             self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=st.uri, version=st.version, diagnostics=list(diags)))
@@ -658,7 +658,7 @@ class DiagnosticsManager:
     def _persist(self, st: DocumentState, result: DiagnosticsResult) -> None:
         """Store ``result`` (complete) in the persistent cache, in the
         background, if it was asked for and does not depend on timing."""
-        from affine_lsp.server.persist import cacheable
+        from affine_lsp.server.runtime.persist import cacheable
 
         cache = self.server.disk_cache
         if not st.persist_wanted or not cache.enabled or not result.complete or not cacheable(result.notes):
@@ -696,9 +696,9 @@ class DiagnosticsManager:
                 elif st.published_version == result.version:
                     st.last_published = result.diagnostics  # the same: not published again
         st.result_counter += 1
-        if self.server.client_pull_diagnostics:
+        if self.server.client.pull_diagnostics:
             # The client pulls on every change; tell it when the analysis adds more.
-            if final and self.server.client_diagnostic_refresh:
+            if final and self.server.client.diagnostic_refresh:
                 self.server.workspace_diagnostic_refresh(None)
             return
         if not force and st.published_version == result.version and st.last_published == result.diagnostics:
@@ -752,7 +752,7 @@ class DiagnosticsManager:
         """Ask the client to pull again once the fast phase of ``version`` is
         done (a pull was answered ``ServerCancelled`` meanwhile)."""
         pending = st.fast_future
-        if pending is None or pending[0] != version or not self.server.client_diagnostic_refresh:
+        if pending is None or pending[0] != version or not self.server.client.diagnostic_refresh:
             return
         loop = asyncio.get_running_loop()
 
@@ -762,12 +762,6 @@ class DiagnosticsManager:
                     loop.call_soon_threadsafe(self.server.workspace_diagnostic_refresh, None)
 
         pending[1].add_done_callback(done)
-
-
-def _in_forked_child() -> None:
-    """In the child of :meth:`DiagnosticsManager._split_open`, forked from a
-    worker thread: locks other threads may have held at the fork are new."""
-    gc_paused.reset()
 
 
 def _differ(a: list[types.Diagnostic], b: list[types.Diagnostic]) -> bool:
@@ -798,7 +792,7 @@ def _func_label(f: Operation) -> str:
 class _Progress:
     """``$/progress`` for one long analysis (server-initiated token)."""
 
-    def __init__(self, server: AffineLanguageServer, total: int) -> None:
+    def __init__(self, server: Session, total: int) -> None:
         self.server = server
         self.total = max(1, total)
         self.done = 0
@@ -807,7 +801,7 @@ class _Progress:
         self._last: tuple[int, str] | None = None
 
     async def begin(self) -> str | None:
-        if not self.server.client_work_done_progress:
+        if not self.server.client.work_done_progress:
             return None
         token = f"affine-lsp/analysis/{uuid.uuid4().hex[:12]}"
         try:
@@ -842,24 +836,3 @@ class _Progress:
             return
         self.server.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=f"analysed {self.done} functions"))
         self.token = None
-
-
-def register(server: AffineLanguageServer) -> None:
-    @server.feature(
-        types.TEXT_DOCUMENT_DIAGNOSTIC,
-        types.DiagnosticOptions(identifier="affine-lsp", inter_file_dependencies=False, workspace_diagnostics=False),
-    )
-    async def document_diagnostic(ls: AffineLanguageServer, params: types.DocumentDiagnosticParams) -> Any:
-        st = ls.doc(params.text_document.uri)
-        if st is None:
-            return types.RelatedFullDocumentDiagnosticReport(items=[])
-        return await ls.diagnostics.pull(st, params.previous_result_id)
-
-    def on_settings(old: Any, new: Any) -> None:
-        if old.analysis_key() != new.analysis_key():
-            server.engine.clear()
-            server.diagnostics.refresh_all()
-        elif old.unknown_ops != new.unknown_ops or old.verify_diagnostics != new.verify_diagnostics:
-            server.diagnostics.refresh_all()
-
-    server.on_settings_changed.append(on_settings)

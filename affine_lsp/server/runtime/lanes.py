@@ -39,7 +39,7 @@ _numbers = itertools.count(1)
 class TrackedPool(ThreadPoolExecutor):
     """A thread pool that can tell whether every task submitted before a
     moment (:meth:`mark`) is done, run or cancelled (:meth:`done_before`):
-    the reclaimer (server/reclaim.py) waits for the work that may still
+    the reclaimer (server/runtime/reclaim.py) waits for the work that may still
     read an older version of a document without taking a thread of the
     pool."""
 
@@ -132,7 +132,7 @@ class DocumentLanes:
         return (fallback or self._fallback).submit(fn)
 
     def pools(self) -> tuple[TrackedPool, ...]:
-        """Its thread pools (the reclaimer waits for them: server/reclaim.py)."""
+        """Its thread pools (the reclaimer waits for them: server/runtime/reclaim.py)."""
         return (self.fast, self._requests, self._ondemand, self._transforms)
 
     def shutdown(self) -> None:

@@ -13,16 +13,14 @@ from typing import Any
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
+from affine_lsp.ide import describe as D
+from affine_lsp.ide.occurrences import innermost_op
 from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir.affine_ops import ACCESS_OPS, LOOP_OPS
 from affine_lsp.ir.core import Operation
-from affine_lsp.server import describe as D
-from affine_lsp.server.engine import scope_of
+from affine_lsp.server.analysis_engine import scope_of
 from affine_lsp.server.hover import COMMAND_ANALYSIS_WAIT_S, HoverBuilder
-from affine_lsp.server.index import innermost_op
-from affine_lsp.server.navigation import RequestFailed
-from affine_lsp.server.server import AffineLanguageServer
-from affine_lsp.server.state import DocumentState
+from affine_lsp.server.snapshot import Snapshot
 
 SHOW_DEPENDENCES = "affine-lsp.showDependences"
 
@@ -44,7 +42,15 @@ def _parse_args(args: tuple[Any, ...]) -> tuple[str, types.Position]:
     return uri, types.Position(line=max(0, line), character=max(0, ch))
 
 
-def show_dependences(ls: AffineLanguageServer, st: DocumentState, pos: types.Position) -> str:
+def document_of(args: tuple[Any, ...]) -> str:
+    """The document a ``showDependences`` is about."""
+    return _parse_args(args)[0]
+
+
+def show_dependences(snap: Snapshot, args: tuple[Any, ...]) -> str:
+    """The Markdown of ``showDependences`` (its analyses wait at most ``snap.budget``)."""
+    _uri, pos = _parse_args(args)
+    st = snap.st
     with st.locked() as doc:
         lines = doc.lines
         offset = lines.offset(pos.line, pos.character)
@@ -55,7 +61,7 @@ def show_dependences(ls: AffineLanguageServer, st: DocumentState, pos: types.Pos
             if chunk is not None and chunk.kind == "item" and chunk.ir_op is None and chunk.text.strip():
                 return f"_The top-level item at {where} does not parse; fix the syntax errors first._"
             return f"_No affine loop or memory access at {where}._"
-        b = HoverBuilder(ls, st, doc, section, wait=COMMAND_ANALYSIS_WAIT_S, wait_flows=True)
+        b = HoverBuilder(snap, doc, section, wait=COMMAND_ANALYSIS_WAIT_S if snap.budget is None else snap.budget, wait_flows=True)
         if op.name in ACCESS_OPS:
             return "\n".join([f"### Dependences of {D.code(D.op_title(op))} (line {lines.line_of(op.name_span.start) + 1})", "", *b.access(op)])
         loop: Operation | None = op if op.name in LOOP_OPS else next((a for a in op.ancestors() if a.name in LOOP_OPS), None)
@@ -64,10 +70,10 @@ def show_dependences(ls: AffineLanguageServer, st: DocumentState, pos: types.Pos
         func = scope_of(op)
         if func is None:
             return f"_No affine loop or memory access at {where}._"
-        return _function_overview(ls, st, b, func)
+        return _function_overview(b, func)
 
 
-def _function_overview(ls: AffineLanguageServer, st: DocumentState, b: HoverBuilder, func: Operation) -> str:
+def _function_overview(b: HoverBuilder, func: Operation) -> str:
     out = [f"### Loops of {D.code(func_name(func))}", ""]
     loops = [o for o in func.walk() if o.name in LOOP_OPS]
     if not loops:
@@ -85,19 +91,3 @@ def _function_overview(ls: AffineLanguageServer, st: DocumentState, b: HoverBuil
         return "\n".join([*out, f"_{why}_"])
     out += D.table(["loop", "parallel", "vectorizable", "summary"], rows)
     return "\n".join(out)
-
-
-def register(server: AffineLanguageServer) -> None:
-    # pygls reads this handler's annotations at run time (get_type_hints), so
-    # AffineLanguageServer is imported for real above.
-    @server.command(SHOW_DEPENDENCES)
-    async def show_dependences_cmd(ls: AffineLanguageServer, *args: Any) -> str:
-        uri, pos = _parse_args(args)
-        st = ls.doc(uri)
-        if st is None:
-            raise RequestFailed(f"document not open: {uri}")
-        return await ls.in_thread(show_dependences, ls, st, pos)
-
-    from affine_lsp.server import views
-
-    views.register(server)

@@ -3,7 +3,7 @@
 isl's dataflow computation (``compute_flow``, behind
 ``FunctionDeps.dataflow()``) is one long call that keeps Python's global
 interpreter lock: run in a thread of the server it would freeze the event
-loop and every request for as long (100-250 ms on a stencil). So the server
+loop and every request for as long (see docs/measurements.md). So the server
 asks a separate process: it sends the function's text (with its section's
 alias definitions), the process parses it with the same engine, runs the
 analysis package's dataflow and answers which RAW dependences carry values,
@@ -15,12 +15,11 @@ process when it starts (:meth:`FlowWorker.prefork`, from ``affine-lsp
 serve`` before any thread runs, with the parser tables and the analysis
 modules loaded and frozen for the garbage collector): the worker then
 shares their pages with the server (copy-on-write) and its own memory is
-what it allocates and what either process writes to afterwards (18 MB
-after a few dozen requests where a fresh interpreter loading the same
-modules takes 60-70 MB). Elsewhere (tests, no ``fork``) the worker is a
+what it allocates and what either process writes to afterwards (far less
+than a fresh interpreter loading the same modules: docs/measurements.md). Elsewhere (tests, no ``fork``) the worker is a
 plain child (``python -c``) started at the first request. A
 ``multiprocessing`` pool would start a second process too, its resource
-tracker (15 MB for a lock nobody shares).
+tracker (memory for a lock nobody shares).
 """
 
 from __future__ import annotations
@@ -40,9 +39,10 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import IO, Any
 
+from affine_lsp import forking
 from affine_lsp.syntax.scratch import scratch_documents
 
-log = logging.getLogger("affine_lsp.server.flowproc")
+log = logging.getLogger("affine_lsp.server.runtime.flowproc")
 
 Triple = tuple[int, int, int, list[tuple[int | None, int | None]]]
 """A value-carrying RAW: source and destination access indices, depth, and its value-based distance."""
@@ -90,22 +90,10 @@ def preload() -> None:
     """Import what :func:`value_flows` runs and build the parser tables,
     so that a worker forked afterwards shares them."""
     from affine_lsp.analysis import dependences_of_function  # noqa: F401
-    from affine_lsp.server.describe import value_distance  # noqa: F401
-    from affine_lsp.server.engine import functions_of  # noqa: F401
+    from affine_lsp.diagnostics import analysis_scopes  # noqa: F401
+    from affine_lsp.ide.describe import value_distance  # noqa: F401
 
     _init()
-
-
-def _worker_locks() -> list[Any]:
-    """The locks of this process that the worker's analysis takes: the isl
-    lock and the analysis caches' (a fork beside running threads is made
-    holding them, see :meth:`FlowWorker.prefork`), in the order the
-    analysis nests them."""
-    from affine_lsp.analysis import _CACHE_LOCK
-    from affine_lsp.analysis.isl_support import LOCK
-    from affine_lsp.analysis.polyhedral import _SEMI_LOCK
-
-    return [_SEMI_LOCK, LOCK, _CACHE_LOCK]
 
 
 def _write(f: IO[bytes], obj: Any) -> None:
@@ -152,7 +140,7 @@ class _Process(_Channel):
     running :func:`_serve` on its standard input and output."""
 
     def __init__(self) -> None:
-        code = f"import sys; sys.path[:] = {sys.path!r}; from affine_lsp.server.flowproc import _serve; _serve()"
+        code = f"import sys; sys.path[:] = {sys.path!r}; from affine_lsp.server.runtime.flowproc import _serve; _serve()"
         self.proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.stdin, self.stdout = self.proc.stdin, self.proc.stdout
@@ -178,34 +166,23 @@ class _Forked(_Channel):
     and its standard output goes to standard error (the server's standard
     streams may carry LSP)."""
 
-    def __init__(self, held: list[Any] = ()) -> None:  # type: ignore[assignment]
-        """``held``: the locks the forking thread holds (released in the worker at once)."""
+    def __init__(self) -> None:
+        """Forked holding the locks the worker's analysis takes (registered
+        in :mod:`affine_lsp.forking`, which makes them anew in the child)."""
         req_r, req_w = os.pipe()
         ans_r, ans_w = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - the worker process
-            status = 0
-            try:
-                for lock in reversed(held):
-                    lock.release()
-                from affine_lsp.syntax.document import gc_paused
 
-                gc_paused.reset()  # (the parse of another thread may have held it)
-                from affine_lsp.syntax.parser import after_fork
+        def child() -> None:  # pragma: no cover - the worker process
+            os.close(req_w)
+            os.close(ans_r)
+            null = os.open(os.devnull, os.O_RDONLY)
+            os.dup2(null, 0)
+            os.close(null)
+            os.dup2(2, 1)
+            sys.stdout = sys.stderr
+            _serve(os.fdopen(req_r, "rb"), os.fdopen(ans_w, "wb"))
 
-                after_fork()  # (lark's parser may be built by another thread meanwhile)
-                os.close(req_w)
-                os.close(ans_r)
-                null = os.open(os.devnull, os.O_RDONLY)
-                os.dup2(null, 0)
-                os.close(null)
-                os.dup2(2, 1)
-                sys.stdout = sys.stderr
-                _serve(os.fdopen(req_r, "rb"), os.fdopen(ans_w, "wb"))
-            except BaseException:
-                status = 1
-            finally:
-                os._exit(status)
+        pid = forking.fork(child, hold_locks=True)
         os.close(req_r)
         os.close(ans_w)
         self.pid = pid
@@ -260,8 +237,8 @@ def value_flows(prefix: str, func_text: str, budget: int, seconds: float | None 
 @scratch_documents()
 def _value_flows(prefix: str, func_text: str, budget: int) -> list[Triple] | None:  # pragma: no cover - worker process
     from affine_lsp.analysis import dependences_of_function
-    from affine_lsp.server.describe import value_distance
-    from affine_lsp.server.engine import functions_of
+    from affine_lsp.diagnostics import analysis_scopes as functions_of
+    from affine_lsp.ide.describe import value_distance
     from affine_lsp.syntax.document import Document
 
     doc = Document(prefix + func_text)
@@ -301,12 +278,12 @@ class FlowWorker:
         new interpreter, started at the first request) where there is no
         ``fork``, or where another thread runs (a fork would copy the locks
         it holds) unless ``beside_threads``: then the fork is made holding
-        every lock the worker takes (:func:`_worker_locks`), so that none is
+        every lock the worker takes (:func:`affine_lsp.forking.held_across_fork`), so that none is
         held by a thread that does not exist in the worker. The server
         forks it so, on its parse worker, once ``initialize`` is answered
         and before it builds its first document (whose pages the worker
         would otherwise share, and own once the server writes to them)."""
-        if not hasattr(os, "fork") or (threading.active_count() > 1 and not beside_threads):
+        if not forking.available() or (threading.active_count() > 1 and not beside_threads):
             return False
         with self._cv:
             if self._proc is not None or self._stopped:
@@ -314,20 +291,14 @@ class FlowWorker:
             preload()
             if not beside_threads:
                 # (The server's first document waits for this fork: the
-                # garbage of the imports is left to the freeze, 50 ms sooner.)
+                # garbage of the imports is left to the freeze, which is sooner.)
                 gc.collect()
             gc.freeze()  # the collector then writes to none of the shared pages
-            locks = _worker_locks()
-            for lock in locks:
-                lock.acquire()
             try:
-                self._proc = _Forked(locks)
+                self._proc = _Forked()
             except OSError as e:
                 log.warning("could not fork the dataflow worker (%s)", e)
                 return False
-            finally:
-                for lock in reversed(locks):
-                    lock.release()
         return True
 
     def submit(
@@ -353,7 +324,7 @@ class FlowWorker:
 
     def purge_cancelled(self) -> int:
         """Drop the queued requests whose future was cancelled (a closed
-        document's: server/reclaim.py), and what their callbacks hold."""
+        document's: server/runtime/reclaim.py), and what their callbacks hold."""
         with self._cv:
             kept = [item for item in self._heap if not item[6].cancelled()]
             n = len(self._heap) - len(kept)

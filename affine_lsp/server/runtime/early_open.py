@@ -37,9 +37,9 @@ import os
 import select
 from typing import Any, BinaryIO
 
-from affine_lsp.server.early_initialize import read_body
+from affine_lsp.server.runtime.early_initialize import read_body
 
-log = logging.getLogger("affine_lsp.server.early_open")
+log = logging.getLogger("affine_lsp.server.runtime.early_open")
 
 WAIT_S = 0.5
 """How long to wait for each message after the answer to ``initialize``."""
@@ -147,7 +147,7 @@ def publish_first(initialize: dict[str, Any], reader: FdReader, out: BinaryIO) -
             # The collector stays off until the publish is written: the
             # first allocation after turning it back on would run a full
             # collection of the document just built (0.15 s at 50k lines).
-            from affine_lsp.syntax.document import gc_paused
+            from affine_lsp.gc_pause import gc_paused
 
             with gc_paused:
                 diagnostics = first_diagnostics(td, settings)
@@ -179,7 +179,7 @@ def first_diagnostics(td: dict[str, Any], settings: Any) -> list[dict[str, Any]]
     if not load_early(uri, settings):
         return None  # a dialect that does not load: the server reports it (server/dialects.py)
     if settings.cache_enabled and settings.cache_max_size_mb > 0:
-        from affine_lsp.server.persist import DiagnosticsCache, default_directory
+        from affine_lsp.server.runtime.persist import DiagnosticsCache, default_directory
 
         cache = DiagnosticsCache(default_directory(), settings.cache_max_size_mb * 1024 * 1024)
         if cache.enabled:
@@ -197,15 +197,16 @@ def fast_phase(uri: str, text: str, settings: Any) -> list[dict[str, Any]]:
     """What the server's first fast phase of ``text`` publishes (outside
     ``-verify-diagnostics`` mode, before any analysis result exists)."""
     from affine_lsp import diagnostics, parallel, verify
-    from affine_lsp.server.engine import verify_items
+    from affine_lsp.gc_pause import gc_paused
+    from affine_lsp.server.analysis_engine import verify_items
     from affine_lsp.server.lsp_json import diagnostic_json
-    from affine_lsp.syntax.document import Document, gc_paused
+    from affine_lsp.syntax.document import Document
 
     with gc_paused:  # as the server's first build: millions of objects that all survive
         doc = Document(text, uri=uri, release=True)
         entries: dict[int, Any] = {}  # (the verifier results per item, as a document's verify_cache)
         # A large document on two processes, as the server opens it.
-        split = parallel.split_open(doc, lambda: verify_items(verify, doc, entries), on_fork=gc_paused.reset, what=uri) if settings.parallel_open else None
+        split = parallel.split_open(doc, lambda: verify_items(verify, doc, entries), what=uri) if settings.parallel_open else None
         parse_notes = doc.notes()
         verify_notes = verify_items(verify, doc, entries, split[1] if split else None)[0]
         notes = diagnostics.assemble(diagnostics.layer_notes(doc, parse_notes, verify_notes, settings.unknown_ops, settings.allow_unregistered_dialect), ())

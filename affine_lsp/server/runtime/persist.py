@@ -34,6 +34,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from affine_lsp import forking
 from affine_lsp.atomic_write import write_atomic
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ failure: results holding them are not cached."""
 
 _ROOT = Path(__file__).resolve().parents[1]  # the affine_lsp package
 _fingerprint: str | None = None
-_lock = threading.Lock()
+_lock = forking.not_held_across_fork(threading.Lock(), f"{__name__}._lock", "the disk cache is written by the server, never by a child")
 
 
 def code_fingerprint() -> str:

@@ -130,7 +130,7 @@ def read_first(stream: BinaryIO) -> Early:
 
 def cache_file(params: dict[str, Any]) -> Path:
     """Where the answer to an ``initialize`` with ``params`` is kept."""
-    from affine_lsp.server.persist import code_fingerprint
+    from affine_lsp.server.runtime.persist import code_fingerprint
 
     h = hashlib.sha256(code_fingerprint().encode())
     for name in ("pygls", "lsprotocol"):

@@ -11,20 +11,20 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from affine_lsp.ide import describe as D
+from affine_lsp.ide.occurrences import map_uses
 from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir.attributes import StringAttr, TypeAttr
 from affine_lsp.ir.core import Operation, Span
-from affine_lsp.server import describe as D
-from affine_lsp.server.index import map_uses
 from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Chunk, Document, LineIndex, Section
 from affine_lsp.syntax.nodes import AliasDefSyn
 
 if TYPE_CHECKING:
-    from affine_lsp.server.server import AffineLanguageServer
+    from affine_lsp.server.snapshot import Snapshot
 
 NEST_OPS = frozenset({"affine.for", "affine.parallel", "affine.if", "scf.for", "scf.parallel", "scf.if", "scf.while"})
-_FUNC_RE = re.compile(r"\bfunc(?:\.func)?\s+(?:(?:private|public|nested)\s+)?(@[\w$.\-]+|@\"[^\"]*\")")
+FUNC_RE = re.compile(r"\bfunc(?:\.func)?\s+(?:(?:private|public|nested)\s+)?(@[\w$.\-]+|@\"[^\"]*\")")
 
 
 def _rng(lines: LineIndex, s: int, e: int) -> types.Range:
@@ -105,7 +105,7 @@ def _chunk_symbol(lines: LineIndex, c: Chunk) -> types.DocumentSymbol | None:
     if op is not None and c.kind == "item":
         return _top_symbol(lines, op)
     if c.kind == "item" and c.text.strip() and (c.parse is None or item is None):
-        m = _FUNC_RE.search(c.text)
+        m = FUNC_RE.search(c.text)
         if m is not None:
             span = Span(c.start, c.end)
             sel = Span(c.start + m.start(1), c.start + m.end(1))
@@ -135,7 +135,7 @@ def _section_symbols(lines: LineIndex, section: Section) -> list[types.DocumentS
     return out
 
 
-def document_symbols(ls: AffineLanguageServer, st: DocumentState) -> list[types.DocumentSymbol]:
+def document_symbols(st: DocumentState) -> list[types.DocumentSymbol]:
     with st.locked() as doc:
         return symbols_of(doc)
 
@@ -156,10 +156,5 @@ def symbols_of(doc: Document) -> list[types.DocumentSymbol]:
     return out
 
 
-def register(server: AffineLanguageServer) -> None:
-    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-    async def document_symbol(ls: AffineLanguageServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
-        st = ls.doc(params.text_document.uri)
-        if st is None:
-            return []
-        return await ls.in_thread(document_symbols, ls, st)
+def answer(snap: Snapshot, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+    return document_symbols(snap.st)

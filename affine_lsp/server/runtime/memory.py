@@ -4,7 +4,7 @@ The IR of a big document is hundreds of thousands of long-lived objects
 with parent links (cycles). A collection of the oldest generation walks
 every object it tracks while holding the interpreter lock, so it stalls
 every thread of the process, a request on a small document included
-(0.25 s for one 20,000-line document on a loaded machine). Hence:
+(docs/measurements.md). Hence:
 
 * every fast phase ends with :func:`collect_young_and_freeze`, and a large
   build of IR elsewhere (a request may build an edited document before its
@@ -17,7 +17,7 @@ every thread of the process, a request on a small document included
   only a full collection frees frozen garbage;
 * frozen objects that became garbage (a closed or replaced document, the IR
   of edited-away functions) are freed without a collection by the
-  reclaimer (server/reclaim.py), which cuts their links once no thread may
+  reclaimer (server/runtime/reclaim.py), which cuts their links once no thread may
   read them; what it leaves (work that ran too long, garbage of other
   kinds) is reclaimed by one full collection (:func:`full_collection`:
   unfreeze, collect, freeze, give the freed memory back to the system),
@@ -40,7 +40,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-log = logging.getLogger("affine_lsp.server.memory")
+from affine_lsp import forking
+
+log = logging.getLogger("affine_lsp.server.runtime.memory")
 
 SLOW_GC_S = 0.1
 """Collections longer than this are logged (a warning)."""
@@ -126,7 +128,7 @@ class CollectionPolicy:
 
     def document_freed(self, key: int) -> None:
         """Document ``key``'s objects were freed without a collection
-        (server/reclaim.py): they are neither alive nor garbage any more."""
+        (server/runtime/reclaim.py): they are neither alive nor garbage any more."""
         size = self.sizes.pop(key, 0)
         if key in self.fresh:
             self.fresh.discard(key)
@@ -173,7 +175,7 @@ def _malloc_trim() -> Any:
 
 
 _TRIM = _malloc_trim()
-_FULL_LOCK = threading.Lock()
+_FULL_LOCK = forking.not_held_across_fork(threading.Lock(), f"{__name__}._FULL_LOCK", "full collections run in the server only")
 
 
 def full_collection() -> CollectionReport:
@@ -261,7 +263,7 @@ def install(server: Any) -> None:
     built (a request may build the sections of an edited document before
     its fast phase does), and slow collections are logged. Not in other processes
     (the CLI, tests: their IR is collected as usual)."""
-    from affine_lsp.syntax.document import gc_paused
+    from affine_lsp.gc_pause import gc_paused
 
     gc_paused.on_resume = freeze_if_big
     server.gc_log.install()

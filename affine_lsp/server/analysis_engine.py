@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from affine_lsp.server.settings import Settings
     from affine_lsp.server.state import DocumentState
 
-log = logging.getLogger("affine_lsp.server.engine")
+log = logging.getLogger("affine_lsp.server.analysis_engine")
 
 
 def functions_of(doc: Document) -> list[Operation]:
@@ -114,7 +114,7 @@ class Engine:
         self.verified_items = 0  # top-level items verified (not reused) so far: tests, benchmarks
         self._lock = threading.Lock()
         self._inflight: dict[int, threading.Event] = {}
-        from affine_lsp.server.flowproc import FlowWorker
+        from affine_lsp.server.runtime.flowproc import FlowWorker
 
         self.flow_worker = FlowWorker()
 
@@ -190,7 +190,7 @@ class Engine:
 
     def forget(self, st: DocumentState, keys: Iterable[int]) -> None:
         """Drop ``st``'s analyses of the functions ``keys`` (ids of ops an
-        edit replaced: server/reclaim.py), and their value flows still queued."""
+        edit replaced: server/runtime/reclaim.py), and their value flows still queued."""
         with self._lock:
             dropped = self._drop_locked(st, keys)
         if dropped:

@@ -4,7 +4,7 @@ Shared by hover, inlay hints, completion and the ``showDependences`` command.
 Facts come from the IR (:mod:`affine_lsp.ir`), the affine expression model
 (:mod:`affine_lsp.ir.affine_expr`: printing, substitution, simplification),
 :mod:`affine_lsp.verify.dimsym` and :mod:`affine_lsp.analysis`, through the
-:class:`~affine_lsp.server.engine.Engine`.
+:class:`~affine_lsp.server.analysis_engine.Engine`.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from affine_lsp.ide.occurrences import MapUse
 from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir.affine_expr import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap, AffineSymbolExpr, IntegerSet
 from affine_lsp.ir.affine_ops import ForView, ParallelView
 from affine_lsp.ir.attributes import IntegerAttr, StringAttr
 from affine_lsp.ir.core import BlockArgument, Operation, OpResult, Value
-from affine_lsp.server.index import MapUse
 
 LineOf = Callable[[int], int]  # offset -> 0-based line
 

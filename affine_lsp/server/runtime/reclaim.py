@@ -2,10 +2,10 @@
 full garbage collection.
 
 The IR of a document is cyclic (parent links, value uses, op memos), and
-frozen (server/memory.py): before this module, only a full collection freed
+frozen (server/runtime/memory.py): before this module, only a full collection freed
 a closed document's IR, and that collection stops every thread for as long
-as it walks and frees the objects (1.3-4.1 s for a closed 20,000-line
-document on a loaded machine). Instead, :class:`Reclaimer` (one background
+as it walks and frees the objects (seconds for a closed large document:
+docs/measurements.md). Instead, :class:`Reclaimer` (one background
 thread) breaks the cycles of a closed document's own IR in slices of
 :data:`affine_lsp.ir.release.SLICE_OPS` operations, letting other threads run between two slices
 (``time.sleep(0)``); reference counting then frees each slice as it goes.
@@ -53,14 +53,14 @@ from typing import TYPE_CHECKING, Any
 
 from affine_lsp.ir.core import Operation
 from affine_lsp.ir.release import break_cycles
-from affine_lsp.server.lanes import TrackedPool
+from affine_lsp.server.runtime.lanes import TrackedPool
 from affine_lsp.syntax.document import Retired
 
 if TYPE_CHECKING:
-    from affine_lsp.server.engine import Engine
+    from affine_lsp.server.analysis_engine import Engine
     from affine_lsp.server.state import DocumentState
 
-log = logging.getLogger("affine_lsp.server.reclaim")
+log = logging.getLogger("affine_lsp.server.runtime.reclaim")
 
 POLL_S = 0.02
 """How often the reclaimer looks whether the workers are done."""
@@ -143,9 +143,7 @@ def forget_document(st: DocumentState, flow_worker: Any = None) -> None:
     doc = st._doc
     if doc is not None:
         chunk_ids = {id(c) for c in doc.chunks}
-        with document_mod._recent_lock:
-            for key in [k for k in document_mod._recent if k in chunk_ids]:
-                del document_mod._recent[key]
+        document_mod.forget_reparsed(chunk_ids)
         for c in doc.chunks:
             c.ir_op = None
             c.parse = None
