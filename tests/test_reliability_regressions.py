@@ -513,3 +513,15 @@ async def test_random_bytes_pasted_into_lines_keep_folding_and_symbols(client: L
     loop = text2.index("  return\n}\nfunc.func @g")
     final, _ = await _edit_then_compare(client, uri, text, [(at, at, noise), (loop, loop, "  affine.for %k = 0 to 2 {\n  }\n")])
     assert "affine.for %k" in final
+
+
+def test_a_lone_surrogate_counts_as_one_utf16_code_unit() -> None:
+    """A client may send a lone surrogate (JSON's ``\\ud800``): positions
+    after it count it as one UTF-16 code unit, as the client does, instead
+    of failing to encode it (the early first publish did, compiled)."""
+    from affine_lsp.syntax.document import LineIndex
+
+    lines = LineIndex("ab\ud800cd\n\udfffx\n")
+    assert lines.position(4) == (0, 4)
+    assert lines.position(8) == (1, 2)
+    assert lines.offset(0, 3) == 3

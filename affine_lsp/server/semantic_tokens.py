@@ -177,8 +177,8 @@ def chunk_tokens(engine: Engine, st: DocumentState, doc: Document, chunk: Chunk,
         ls = local[k]
         seg = text[ls : s - base]
         tok = text[s - base : e - base]
-        col = len(seg) if seg.isascii() else len(seg.encode("utf-16-le")) // 2
-        n = len(tok) if tok.isascii() else len(tok.encode("utf-16-le")) // 2
+        col = len(seg) if seg.isascii() else len(seg.encode("utf-16-le", "surrogatepass")) // 2
+        n = len(tok) if tok.isascii() else len(tok.encode("utf-16-le", "surrogatepass")) // 2
         if k == 0:
             col += first_col
         rel.append((k, col, n, t, m))

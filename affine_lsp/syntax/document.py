@@ -287,7 +287,7 @@ class LineIndex:
         seg = self.text[self.starts[line] : offset]
         if seg.isascii():
             return line, len(seg)
-        return line, len(seg.encode("utf-16-le")) // 2
+        return line, len(seg.encode("utf-16-le", "surrogatepass")) // 2
 
     def offset(self, line: int, character: int) -> int:
         """Offset of a 0-based (line, UTF-16 column); a column past the end
