@@ -357,20 +357,13 @@ def read_attribute(rd: BytecodeFile, cur: Cursor) -> Attr:
 LOCATION_KINDS = ("CallSiteLoc", "FileLineColLoc", "FusedLoc", "FusedLocWithMetadata", "NameLoc", "UnknownLoc", "FileLineColRange")
 
 
-def _loc_ref(rd: BytecodeFile, cur: Cursor) -> str:
-    a = rd.attr_ref(cur)
-    if a.location is None:
-        raise cur.error(f"expected a location, got {a.text}")
-    return a.location
-
-
 def _location(rd: BytecodeFile, cur: Cursor, kind: str) -> str:
     """The spelling of a location inside ``loc(...)``."""
     if kind == "UnknownLoc":
         return "unknown"
     if kind == "CallSiteLoc":
-        callee = _loc_ref(rd, cur)
-        return f"callsite({callee} at {_loc_ref(rd, cur)})"
+        callee = rd.location_ref(cur)
+        return f"callsite({callee} at {rd.location_ref(cur)})"
     if kind == "FileLineColLoc":
         name = escape_string(_string_attr(rd, cur))
         line = cur.varint()
@@ -389,9 +382,9 @@ def _location(rd: BytecodeFile, cur: Cursor, kind: str) -> str:
         raise cur.error(f"a file location range with {len(parts)} numbers")
     if kind == "NameLoc":
         name = escape_string(_string_attr(rd, cur))
-        child = _loc_ref(rd, cur)
+        child = rd.location_ref(cur)
         return name if child == "unknown" else f"{name}({child})"
-    locs = [_loc_ref(rd, cur) for _ in range(cur.count())]
+    locs = [rd.location_ref(cur) for _ in range(cur.count())]
     meta = f"<{rd.attr_ref(cur).text}>" if kind == "FusedLocWithMetadata" else ""
     return f"fused{meta}[{', '.join(locs)}]"
 

@@ -307,11 +307,11 @@ class BytecodeFile:
         return self.attr(cur.varint(), cur)
 
     def location_ref(self, cur: Cursor) -> str:
-        """A reference to a location attribute (its spelling inside ``loc(...)``)."""
-        at = cur.pos
+        """A reference to a location attribute (its spelling inside
+        ``loc(...)``): an op's, a block argument's, a location's part."""
         a = self.attr_ref(cur)
         if a.location is None:
-            raise BytecodeError(f"expected a location, got {a.text}", at)
+            raise cur.error(f"expected a location, got {a.text}")
         return a.location
 
     def type_ref(self, cur: Cursor) -> str:

@@ -43,7 +43,7 @@ from affine_lsp.ir.types import MemRefType
 from affine_lsp.server.analysis_engine import run_within_budget, scope_of
 from affine_lsp.server.convert import offset_of, span_range
 from affine_lsp.server.state import DocumentState
-from affine_lsp.syntax.document import Document, Section
+from affine_lsp.syntax.document import Document, LineIndex, Section
 from affine_lsp.syntax.legacy import FUNC_DEFAULT_OK, legacy_op_at
 from affine_lsp.syntax.legacy import hover_text as legacy_hover_text
 
@@ -572,13 +572,7 @@ def _opening_window(st: DocumentState, pos: types.Position) -> DocumentState | N
     if doc is None:
         return None
     text, chunks = doc.text, list(doc.chunks)
-    line_start = 0
-    for _ in range(pos.line):
-        nl = text.find("\n", line_start)
-        if nl < 0:
-            return None
-        line_start = nl + 1
-    offset = line_start + pos.character
+    offset = LineIndex(text).offset(pos.line, pos.character)  # (of this text: the document's own index is built under the lock)
     target = next((c for c in chunks if c.kind == "item" and c.anchor.offset <= offset <= c.anchor.offset + c.length), None)
     if target is None:
         return None
