@@ -34,6 +34,7 @@ import gc
 import json
 import logging
 import os
+import re
 import select
 from typing import Any, BinaryIO
 
@@ -174,6 +175,8 @@ def first_diagnostics(td: dict[str, Any], settings: Any) -> list[dict[str, Any]]
         return None
     if not _is_mlir(td) or len(text) > MAX_TEXT or "\0" in text:
         return None
+    if not text.isascii():  # lone surrogates read as U+FFFD, as the server's document reads them (state.valid_text; lsprotocol not imported yet)
+        text = re.sub("[\ud800-\udfff]", "\ufffd", text)
     from affine_lsp.server.dialects import load_early
 
     if not load_early(uri, settings):
