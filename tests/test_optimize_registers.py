@@ -170,6 +170,43 @@ def test_a_matrix_product_gets_a_register_tile() -> None:
     assert not oracle.errors(new)
 
 
+TRIANGULAR = """func.func @cov(%data: memref<60x50xf64>, %cov: memref<50x50xf64>) {
+  %zero = arith.constant 0.0 : f64
+  affine.for %i = 0 to 50 {
+    affine.for %j = affine_map<(d0) -> (d0)>(%i) to 50 {
+      affine.store %zero, %cov[%i, %j] : memref<50x50xf64>
+      affine.for %k = 0 to 60 {
+        %c = affine.load %cov[%i, %j] : memref<50x50xf64>
+        %a = affine.load %data[%k, %i] : memref<60x50xf64>
+        %b = affine.load %data[%k, %j] : memref<60x50xf64>
+        %p = arith.mulf %a, %b : f64
+        %s = arith.addf %c, %p : f64
+        affine.store %s, %cov[%i, %j] : memref<50x50xf64>
+      }
+    }
+  }
+  return
+}
+"""
+
+
+def test_a_triangular_band_with_a_strided_reduction_keeps_the_vector_loop_innermost() -> None:
+    """covariance's upper triangle: its diagonal tiles are generated with the
+    point order of the full ones, in scalar code; a register tile would put
+    the reduction ``k`` (``%data[%k, ...]``: 50 elements apart) innermost
+    there. The band keeps ``j`` (unit-stride, parallel) innermost instead."""
+    new, outcomes, explains = optimize_document(TRIANGULAR, tile=8)
+    assert outcomes[0].done, outcomes[0].message
+    lines = [ln for _, ex, _ in explains for ln in ex]
+    band = [ln for ln in lines if "S1[i, j, k]" in ln or "tiled" in ln]
+    assert band and not any("register tile" in ln for ln in band), lines
+    assert any("vector loop: member 2" in ln for ln in band), band
+    # the box of the same product still gets its register tile
+    _, _, box_explains = optimize_document(MATMUL, tile=8)
+    assert any("register tile" in ln for _, ex, _ in box_explains for ln in ex)
+    assert not oracle.errors(new)
+
+
 @needs_runner
 def test_the_register_tile_computes_the_original_values() -> None:
     new, _, _ = optimize_document(MATMUL, tile=8)

@@ -512,8 +512,43 @@ def register_order(model: NestModel, partial: isl.MultiUnionPwAff, coincident: l
         strides = _access_strides(model, _member_map(partial, r))  # the band's statements' accesses only
         writes = [kind for a, kind in strides if a.is_write]  # type: ignore[attr-defined]
         if writes and all(kind == "invariant" for kind in writes) and any(coincident[k] for k in range(n - 1) if k != r):
+            if any(kind == "other" for _, kind in strides) and not _band_is_box(model, partial):
+                # The partial tiles along a non-rectangular edge (the diagonal
+                # of a triangular band) are generated with the same point
+                # order, in scalar code: there the reduction member innermost
+                # walks its strided accesses across cache lines, the order
+                # the tiling was meant to undo. Keep the vector member innermost.
+                return None
             return [k for k in range(n - 1) if k != r] + [vector, r]
     return None
+
+
+def _band_is_box(model: NestModel, partial: isl.MultiUnionPwAff) -> bool:
+    """Every statement's instances, under the band's partial schedule, fill
+    the box of their own bounds: every tile of the band but those at the
+    box's far edges is full."""
+    dom = None
+    for st in model.statements:
+        u = isl.UnionSet.from_set(st.domain)
+        dom = u if dom is None else dom.union(u)
+    sched = isl.UnionMap.from_multi_union_pw_aff(partial)
+    rng = sched.intersect_domain(dom).range() if dom is not None else sched.range()
+    boxes: list[bool] = []
+
+    def one(s: isl.Set) -> None:
+        box = isl.Set.universe(s.get_space())
+        for k in range(s.dim(DT.set)):
+            ls = isl.LocalSpace.from_space(s.get_space())
+            aff = isl.Aff.var_on_domain(ls, DT.set, k)
+            lo, hi = s.min_val(aff), s.max_val(aff)
+            if not (lo.is_int() and hi.is_int()):
+                boxes.append(False)
+                return
+            box = box.lower_bound_val(DT.set, k, lo).upper_bound_val(DT.set, k, hi)
+        boxes.append(box.is_subset(s))
+
+    rng.foreach_set(one)
+    return all(boxes)
 
 
 def register_tile_sizes(tiles: list[int], order: list[int], coincident: list[bool], extents: list[int], factor: int) -> list[int]:
