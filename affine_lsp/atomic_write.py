@@ -10,7 +10,8 @@ process killed while writing leaves the target as it was too (and at worst
 a stray ``.NAME.*.tmp`` file next to it).
 
 A symbolic link is written through: the file it points at gets the new
-contents, the link stays a link.
+contents, the link stays a link. A target that is not a regular file (a
+device such as ``/dev/null``, a FIFO) is written in place, never replaced.
 
 This module imports only the standard library: the CLI's front end, the
 server's caches and the grammar tables all use it.
@@ -21,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import stat
 from collections.abc import Iterator
 from typing import IO, Any
 
@@ -52,9 +54,18 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "wb", *, new_mode: int
     target = os.path.realpath(os.fspath(path))
     folder, name = os.path.split(target)
     try:
-        old_mode: int | None = os.stat(target).st_mode & 0o7777
+        st = os.stat(target)
     except FileNotFoundError:
-        old_mode = None
+        old_mode: int | None = None
+    else:
+        if not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
+            # A device, a FIFO or a socket (``-o /dev/null``, ``-o /dev/stdout``):
+            # written in place. Renaming over it would put a regular file where
+            # the device was (as root: /dev/null gone for every program).
+            with open(target, mode, **kwargs) as f:
+                yield f
+            return
+        old_mode = st.st_mode & 0o7777
     fd, tmp = _create_temp(folder, name, 0o666 if new_mode is None else new_mode)
     try:
         if old_mode is not None:

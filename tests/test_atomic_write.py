@@ -215,6 +215,29 @@ def test_the_writer_keeps_the_mode_and_writes_through_a_link(tmp_path: Path) -> 
     assert _temps(tmp_path) == []
 
 
+def test_a_device_or_fifo_target_is_written_in_place_never_replaced(tmp_path: Path) -> None:
+    """``-o /dev/null`` (or a FIFO a reader waits on) is written into, not
+    renamed over: as root, a rename put a regular file where /dev/null was."""
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    src = tmp_path / "in.mlir"
+    src.write_text(LEGACY)
+    proc = subprocess.run([sys.executable, "-m", "affine_lsp", "upgrade", str(src), "-o", str(fifo)], env=ENV, capture_output=True, text=True, timeout=120)
+    reader.join(timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert got and got[0].decode() == upgrade_text(LEGACY).text, got
+    assert _temps(tmp_path) == []
+    if stat.S_ISCHR(os.stat(os.devnull).st_mode) and os.access(os.devnull, os.W_OK):
+        atomic_write.write_atomic(os.devnull, b"discarded")
+        assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+
+
 def test_no_write_in_the_package_bypasses_the_atomic_writer() -> None:
     # Every file affine-lsp writes goes through affine_lsp/atomic_write.py
     # (pipes and the flow worker's descriptors are not files).
