@@ -160,14 +160,17 @@ def parse_predictions(stderr: str) -> list[dict[str, object]]:
     profitable: ...)"), one per remark line that carries one."""
     out: list[dict[str, object]] = []
     for line in stderr.splitlines():
-        if not _PRED_LINE.search(line):
-            continue
+        if not _PRED_LINE.search(line) or line.strip().startswith("declined:"):
+            continue  # a rewrite the composition declined is not applied: it predicts nothing of the output
         m = _PRED_SPEEDUP.search(line)
         unprofitable = "not profitable" in line.lower()
         if m is None and not unprofitable:
             continue
         out.append({"speedup": float(m.group(1)) if m else None, "profitable": not unprofitable, "line": line.strip()})
-    return out
+    remarks = [p for p in out if ": remark: " in str(p["line"])]
+    # --explain repeats each remark's prediction in its block: the remarks,
+    # one per rewritten group, are the predictions when there are any.
+    return remarks or out
 
 
 def predicted_speedup(preds: Sequence[dict[str, object]]) -> float | None:
@@ -512,8 +515,28 @@ def summarize(per_kernel: dict[str, list[Outcome]], variants: Sequence[Variant],
         "predictions": {
             "pairs": len(pred_pairs),
             "spearman_rho": spearman([p for p, _ in pred_pairs], [m for _, m in pred_pairs]) if len(pred_pairs) >= 3 else None,
+            "overpredicted": overpredicted(rows, variants),
         },
     }
+
+
+OVERPREDICTED = (1.5, 1.05)
+"""A prediction above 1.5x whose measurement is below 1.05x: a promise the
+rewrite did not keep (issue #47's calibration bound)."""
+
+
+def overpredicted(rows: Sequence[dict], variants: Sequence[Variant]) -> list[str]:  # type: ignore[type-arg]
+    """``kernel: variant (predicted ~P, measured M)`` for every cell whose
+    prediction exceeds ``OVERPREDICTED[0]`` and whose measured speedup is
+    below ``OVERPREDICTED[1]``."""
+    out = []
+    for r in rows:
+        for v in variants:
+            c = r["variants"][v.name]
+            p, m = c["predicted_speedup"], c["speedup"]
+            if p is not None and m is not None and p > OVERPREDICTED[0] and m < OVERPREDICTED[1]:
+                out.append(f"{r['kernel']}: {v.name} (predicted ~{p:.2f}x, measured {m:.2f}x)")
+    return out
 
 
 def _parallel_runtime_name(tc: toolchain.Toolchain) -> str:
@@ -626,6 +649,12 @@ def markdown(data: dict) -> str:  # type: ignore[type-arg]
     if p["pairs"]:
         lines.append(
             f"Predictions: {p['pairs']} (kernel, variant) pairs carry a predicted speedup; Spearman's rho between predicted and measured: {_fmt(p['spearman_rho'])}."
+        )
+        over = p.get("overpredicted") or []
+        lines.append(
+            f"Predicted above {OVERPREDICTED[0]}x and measured below {OVERPREDICTED[1]}x: "
+            + ("; ".join(over) if over else "none")
+            + "."
         )
     else:
         lines.append("Predictions: no transformation printed a predicted speedup in this run.")

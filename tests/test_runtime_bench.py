@@ -155,6 +155,17 @@ def test_predictions_are_read_from_the_remarks() -> None:
     assert [(p["speedup"], p["profitable"]) for p in explained] == [(2.5, True), (None, False)]
     assert runtime.predicted_speedup(preds) == pytest.approx(math.sqrt(1.8))
     assert runtime.predicted_speedup([]) is None
+    # optimize --explain: the block repeats the remark's prediction and lists
+    # the rewrites the composition declined; only the remark counts.
+    optimize = "\n".join(
+        [
+            "k.mlir:5: nest",
+            "  declined: unroll-and-jam %i: predicted not profitable: no load is shared between the copies",
+            f"  {Prediction(True, 'tiled 32x32', speedup=7.8).markdown()}",
+            f"k.mlir:5:3: remark: optimized 2 nest(s): {Prediction(True, 'tiled 32x32', speedup=7.8).markdown()}",
+        ]
+    )
+    assert runtime.predicted_speedup(runtime.parse_predictions(optimize)) == pytest.approx(7.8)
 
 
 def test_spearman_and_geomean() -> None:
