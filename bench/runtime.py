@@ -651,11 +651,7 @@ def markdown(data: dict) -> str:  # type: ignore[type-arg]
             f"Predictions: {p['pairs']} (kernel, variant) pairs carry a predicted speedup; Spearman's rho between predicted and measured: {_fmt(p['spearman_rho'])}."
         )
         over = p.get("overpredicted") or []
-        lines.append(
-            f"Predicted above {OVERPREDICTED[0]}x and measured below {OVERPREDICTED[1]}x: "
-            + ("; ".join(over) if over else "none")
-            + "."
-        )
+        lines.append(f"Predicted above {OVERPREDICTED[0]}x and measured below {OVERPREDICTED[1]}x: " + ("; ".join(over) if over else "none") + ".")
     else:
         lines.append("Predictions: no transformation printed a predicted speedup in this run.")
     details = [

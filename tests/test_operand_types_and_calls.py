@@ -139,6 +139,13 @@ _SECTIONS = [
         "func.func @v(%b: memref<2048xi8>, %s: index) {\n  %c0 = arith.constant 0 : index\n  %0 = memref.view %b[%c0][%s] : memref<2048xi8> to memref<4x4xf32>\n  return\n}\n",
         "3:8: 'memref.view' op incorrect number of dynamic sizes, has 1, expected 0",
     ),
+    # A symbol's name is the string's value: a hex escape is a UTF-8 byte, so
+    # "caf\C3\A9" is the function @"café" (it was read as Latin-1).
+    ('func.func private @"caf\\C3\\A9"()\nfunc.func @f() {\n  func.call @"café"() : () -> ()\n  return\n}\n', None),
+    (
+        'func.func private @"caf\\C3\\A9"()\nfunc.func @f() {\n  func.call @"cafe"() : () -> ()\n  return\n}\n',
+        "3:3: 'func.call' op 'cafe' does not reference a valid function",
+    ),
     # Another error of the section comes first: the call is checked last.
     (
         _SIG + "func.func @f(%a: i32, %b: f32) {\n  %0 = func.call @g(%a) : (i32) -> i32\n  %1 = arith.addi %a, %b : i32\n  return\n}\n",

@@ -128,9 +128,29 @@ def set_entry_args(region: RegionSyn, args: list, anchor: Anchor) -> None:
         blk.args = [(n, s, t) for n, s, t in args if n is not None]
 
 
+_STRING_ESCAPE_RE = re.compile(r'\\(["\\nt]|[0-9a-fA-F]{2})')
+_SIMPLE_ESCAPES = {'"': b'"', "\\": b"\\", "n": b"\n", "t": b"\t"}
+
+
 def unquote(s: str) -> str:
+    """The value of an MLIR string literal (or ``s`` itself when it is not
+    quoted), as MLIR's ``Token::getStringValue`` reads it: ``\\"``,
+    ``\\\\``, ``\\n``, ``\\t`` and two hex digits (a byte) are the only
+    escapes; the bytes are UTF-8 (an invalid sequence reads as U+FFFD) and
+    any other backslash is kept as written (the lexer reports it)."""
     if len(s) >= 2 and s[0] == '"' and s[-1] == '"':
-        return s[1:-1].encode("utf-8").decode("unicode_escape") if "\\" in s else s[1:-1]
+        body = s[1:-1]
+        if "\\" not in body:
+            return body
+        out = bytearray()
+        pos = 0
+        for m in _STRING_ESCAPE_RE.finditer(body):
+            out += body[pos : m.start()].encode("utf-8", "surrogatepass")
+            e = m.group(1)
+            out += _SIMPLE_ESCAPES[e] if e in _SIMPLE_ESCAPES else bytes((int(e, 16),))
+            pos = m.end()
+        out += body[pos:].encode("utf-8", "surrogatepass")
+        return out.decode("utf-8", "replace")
     return s
 
 
