@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import islpy as isl
 
@@ -49,9 +49,10 @@ if TYPE_CHECKING:
 DEFAULT_TILE: int | None = None  # automatic: 32, where the reused data does not fit in cache
 BUDGET = 20_000_000
 STRIDED_TO_UNIT_SPEEDUP = 4.0
-"""Predicted speedup of a schedule whose innermost loop of some statement
-walked an array across cache lines and now walks every access unit-stride or
-invariant (measured on ``bench/kernels`` with ``--no-compose``: mvt 5.3x,
+"""Predicted speedup of a statement whose innermost loop walked an array
+across cache lines and now walks every access unit-stride or invariant (a
+group's schedule: this on the share of the group's work such statements
+run, the rest unchanged) (measured on ``bench/kernels`` with ``--no-compose``: mvt 5.3x,
 gemver 3.9x, 2mm/3mm/trmm 5.3x with tiling; see docs/optimize.md)."""
 MIN_PREDICTED_SPEEDUP = 1.1
 """The smallest predicted speedup worth a rewrite: below it the nest is left
@@ -69,6 +70,19 @@ MAX_DEPTH = 16
 """The deepest nest given to the scheduler: isl's work on a schedule grows
 quickly with its dimensions (a 150-deep nest took minutes within the
 budget); real kernels nest a few loops."""
+
+
+class Base(NamedTuple):
+    """What the compositions start from: the new schedule or the original order."""
+
+    region: str  # the replacement of the nests' text
+    speed: float  # its predicted speedup
+    prediction: Prediction | None  # the schedule's (None: the original order)
+    devectorized: float = 1.0
+    """How much slower than the original the statements a register tile
+    takes out of LLVM's vectorization run until the composition vectorizes
+    them again (:func:`_devectorized`): the composition's vectorization
+    predicts its gain over the scalar tile, not over the original."""
 
 
 @dataclass
@@ -141,7 +155,9 @@ def _predict(model: NestModel, sched: Schedule) -> Prediction:
     speed = 1.0
     why: list[str] = []
     if sched.made_unit:
-        speed = STRIDED_TO_UNIT_SPEEDUP
+        # a strided statement costs STRIDED_TO_UNIT_SPEEDUP times its unit-stride
+        # self; the group's other statements are unchanged
+        speed = 1.0 + _work_share(model, sched.made_unit) * (STRIDED_TO_UNIT_SPEEDUP - 1.0)
         why.append(f"the innermost loop of {', '.join(sched.made_unit)} no longer walks across cache lines (every access unit-stride or invariant)")
     elif after > before + 1e-9:
         speed *= 1.0 + 2.0 * (after - before)
@@ -166,6 +182,30 @@ def _predict(model: NestModel, sched: Schedule) -> Prediction:
     if vec:
         summary += ", vectorizable innermost loop"
     return Prediction(True, summary, "; ".join(why), speedup=speed)
+
+
+def _devectorized(model: NestModel, sched: Schedule) -> float:
+    """The slowdown of the new schedule's statements that LLVM vectorized in
+    the original order (their innermost loop parallel and unit-stride) and
+    that a register tile puts around a scalar reduction loop instead: on
+    their share of the work, the outer-loop vectorization the composition
+    would give them back (:data:`.vectorize_profit.OUTER_SPEEDUP`)."""
+    from affine_lsp.transforms.vectorize_profit import OUTER_SPEEDUP
+
+    before = {id(loop) for loop in sched.vector_before}
+    names = [st.name for st in model.statements if st.name in sched.vector_unit and id(st.block.parent_op) in before]
+    return 1.0 + _work_share(model, names) * (OUTER_SPEEDUP - 1.0) if names else 1.0
+
+
+def _work_share(model: NestModel, names: Sequence[str]) -> float:
+    """The share of the group's work that the statements ``names`` run
+    (each statement: its ops times the trips of the loops around it, by
+    :mod:`.parallel_work`'s estimate)."""
+    from affine_lsp.transforms.parallel_work import executions
+
+    work = {st.name: len(st.ops) * executions(st.ops[0]) for st in model.statements if st.ops}
+    total = sum(work.values())
+    return sum(work.get(n, 0.0) for n in names) / total if total > 0 else 1.0
 
 
 class TooLarge(Refused):
@@ -205,7 +245,7 @@ def plan_optimize(
         plan.reason = "the nest is not in a function"
         return plan
     start, end = roots[0].span.start, roots[-1].span.end
-    bases: list[tuple[str, float, Prediction | None]] = []  # (replacement text, predicted speedup, the schedule's prediction)
+    bases: list[Base] = []
     pred: Prediction | None = None
     time_tiles_only = False  # the schedule is made of time-tiled bands only (stencils)
     try:
@@ -233,7 +273,7 @@ def plan_optimize(
             plan.prediction = pred
             if pred.profitable or force:
                 generated = _hoist_invariants(ctext, start - shift, end - shift, _generate(text, model, sched))
-                bases.append((generated, pred.speedup or 1.0, pred))
+                bases.append(Base(generated, pred.speedup or 1.0, pred, _devectorized(model, sched)))
             time_tiles_only = optimize_stencil.only_time_bands(sched.bands)
     except TooLarge as e:  # the compositions walk every loop of the nest with every other: not beyond the same bounds
         plan.reason = str(e)
@@ -250,7 +290,7 @@ def plan_optimize(
         return plan
     try:
         if not force or plan.reason is not None:  # the original order, composed: when the schedule gains nothing, or less, or is refused
-            bases.append((text[start:end], 1.0, None))
+            bases.append(Base(text[start:end], 1.0, None))
         clock = Budget(budget)
         schedule_kept = _choose(plan, ctext, shift, bases, pred, compose, clock, force)
         if clock.skipped:
@@ -268,7 +308,7 @@ def _choose(
     plan: OptimizePlan,
     text: str,
     shift: int,
-    bases: Sequence[tuple[str, float, Prediction | None]],
+    bases: Sequence[Base],
     pred: Prediction | None,
     compose: bool,
     budget: Budget,
@@ -283,7 +323,7 @@ def _choose(
     start, end = plan.roots[0].span.start - shift, plan.roots[-1].span.end - shift
     refused = plan.reason
     if not compose:
-        chosen = (Composition(bases[0][0]), bases[0][1], bases[0][2]) if bases and bases[0][2] is not None else None
+        chosen = (Composition(bases[0].region), bases[0].speed, bases[0].prediction) if bases and bases[0].prediction is not None else None
     else:
         chosen = _best_base(text, start, end, bases, budget)
     if chosen is None or (chosen[2] is None and not chosen[0].steps):
@@ -310,18 +350,16 @@ def _choose(
     return sched_pred is not None
 
 
-def _best_base(
-    text: str, start: int, end: int, bases: Sequence[tuple[str, float, Prediction | None]], budget: Budget
-) -> tuple[Composition, float, Prediction | None] | None:
+def _best_base(text: str, start: int, end: int, bases: Sequence[Base], budget: Budget) -> tuple[Composition, float, Prediction | None] | None:
     """Over the bases (the new schedule, the original order), the composition
     predicted fastest, with its total predicted speedup (within ``budget``:
     a base reached past it is taken as it is)."""
     best: tuple[Composition, float, Prediction | None] | None = None
-    for region, speed, sched_pred in bases:
-        comp = best_composition(text, start, end, region, budget)
-        total = speed * comp.speedup
+    for base in bases:
+        comp = best_composition(text, start, end, base.region, budget)
+        total = base.speed * comp.speedup / base.devectorized
         if best is None or total > best[1] + 1e-9:
-            best = (comp, total, sched_pred)
+            best = (comp, total, base.prediction)
     return best
 
 
@@ -371,7 +409,7 @@ def _prediction(model: NestModel, sched: Schedule) -> Prediction:
     same = is_identity(model, sched.schedule)
     sched.unit_before, sched.unit_after = stride_counts(model, sched.schedule)
     sched.vector_before = _vector_loops(model)
-    sched.made_unit = strided_made_unit(model, sched.schedule)
+    sched.made_unit = strided_made_unit(model, sched.schedule, sched.vector_unit)
     if same and not any(b.tiled for b in sched.bands):
         return Prediction(False, "schedule unchanged", "isl's scheduler keeps the original order and no band is worth tiling", speedup=1.0, unchanged=True)
     return _predict(model, sched)

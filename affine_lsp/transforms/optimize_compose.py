@@ -17,9 +17,10 @@ proof and profitability model, never a second implementation:
 Every step goes through the safety net (``apply_sequentially`` ->
 ``edits.checked``: re-parsed and re-verified). The candidate compositions of
 one base (none, vectorize, unroll-and-jam, unroll-and-jam then vectorize)
-are compared by their predicted speedups (a step's is the largest
-prediction among the loops it rewrites; a composition's the product of its
-steps'); ties go to the shorter composition. The loops a model declines are
+are compared by their predicted speedups (a step's is its loops'
+predictions weighed by the share of the nests' work each loop runs,
+Amdahl's law; a composition's the product of its steps'); ties go to the
+shorter composition. The loops a model declines are
 kept with its reason for ``--explain``.
 """
 
@@ -42,10 +43,20 @@ class Step:
 
     name: str  # "unroll-and-jam by 4", "vectorize (VF 8)"
     loops: list[tuple[str, Prediction]]
+    shares: list[float] = field(default_factory=list)
+    """Per loop, the share of the nests' work it runs (:func:`work_shares`);
+    empty: unknown, the step's speedup is then its loops' largest."""
 
     @property
     def speedup(self) -> float:
-        return max((p.speedup or 1.0 for _, p in self.loops), default=1.0)
+        """The step's predicted speedup of the nests: each loop's prediction
+        on its share of the work, the rest unchanged (Amdahl's law), so that a
+        gain on one nest of four is not taken as the whole group's."""
+        if not self.loops:
+            return 1.0
+        if len(self.shares) != len(self.loops):
+            return max((p.speedup or 1.0 for _, p in self.loops), default=1.0)
+        return amdahl([(share, p.speedup or 1.0) for (_, p), share in zip(self.loops, self.shares, strict=True)])
 
     def describe(self) -> str:
         parts = [f"{iv}: {p.summary} (~{p.speedup or 1.0:.2f}x)" for iv, p in self.loops]
@@ -72,6 +83,31 @@ class Composition:
         if not self.steps:
             return ["composed: nothing (no unroll-and-jam or vectorization predicted profitable)"]
         return [f"composed: {s.describe()}" for s in self.steps]
+
+
+def amdahl(parts: list[tuple[float, float]]) -> float:
+    """The speedup of a whole whose disjoint ``parts`` (share of the time,
+    speedup) are sped up and whose remainder is not."""
+    covered = sum(share for share, _ in parts)
+    if covered <= 0.0:
+        return 1.0
+    scale = 1.0 / covered if covered > 1.0 else 1.0  # estimates that overlap: the shares of the whole
+    t = 1.0 - covered * scale + sum(share * scale / max(f, 1e-9) for share, f in parts)
+    return 1.0 / t
+
+
+def work_shares(loops: list[Operation], region_loops: list[Operation]) -> list[float]:
+    """Per loop of ``loops``, the share of the work of the nests (the
+    outermost loops of ``region_loops``) that it runs, by the work estimate
+    of :mod:`.parallel_work` (ops times trip counts); a loop inside another
+    of ``loops`` gets no share of its own (the outer one's covers it)."""
+    from affine_lsp.transforms.parallel_work import executions, work_per_entry
+
+    roots = [op for op in region_loops if not any(o is not op and o.is_ancestor_of(op) for o in region_loops)]
+    total = sum(work_per_entry(r) for r in roots)
+    if total <= 0:
+        return []
+    return [0.0 if any(o is not op and o.is_ancestor_of(op) for o in loops) else executions(op) * work_per_entry(op) / total for op in loops]
 
 
 def _iv_name(loop: Operation) -> str:
@@ -131,6 +167,7 @@ def _vectorize(full: str, start: int, stop: int) -> tuple[str, Step | None, list
     doc, loops = _region_loops(full, start, stop)
     inside = set(loops)
     picked: list[tuple[int, str, Prediction, int]] = []
+    picked_ops: dict[int, Operation] = {}
     declined: list[str] = []
     wide = register_tile_width()
     for sec in doc.sections:  # type: ignore[attr-defined]
@@ -146,6 +183,7 @@ def _vectorize(full: str, start: int, stop: int) -> tuple[str, Step | None, list
                         pass
                 try:
                     picked.append((_line(doc, lp), _iv_name(lp), predict(analyze(lp, width)), width))
+                    picked_ops[_line(doc, lp)] = lp
                 except Rejected as e:  # select_loops analysed it already: not expected
                     declined.append(f"vectorize {_iv_name(lp)}: {e.reason}")
         declined.extend(f"vectorize {_iv_name(lp)}: {reason}" for lp, reason in why.items() if lp in inside)
@@ -159,7 +197,8 @@ def _vectorize(full: str, start: int, stop: int) -> tuple[str, Step | None, list
         declined.extend(f"vectorize: {o.message}" for o in outcomes if not o.done and o.line in {ln for ln, _, _, w in picked if w == width})
     widths = {w for *_, w in picked if w != VECTOR_WIDTH}
     name = f"vectorize (VF {VECTOR_WIDTH}" + "".join(f", {w} around accumulations" for w in sorted(widths)) + ")"
-    step = Step(name, [(iv, p) for ln, iv, p, _ in picked if ln in done])
+    kept = [(ln, iv, p) for ln, iv, p, _ in picked if ln in done]
+    step = Step(name, [(iv, p) for _, iv, p in kept], work_shares([picked_ops[ln] for ln, _, _ in kept], loops))
     return (new, step, declined) if step.loops else (full, None, declined)
 
 
@@ -191,7 +230,9 @@ def _unroll_jam(full: str, start: int, stop: int) -> tuple[str, Step | None, lis
     new, outcomes = unroll_jam_document(full, [ln for ln, _, _ in picked], UNROLL_JAM_FACTOR)
     done = {o.line for o in outcomes if o.done}
     declined.extend(f"unroll-and-jam: {o.message}" for o in outcomes if not o.done and o.line in {ln for ln, _, _ in picked})
-    step = Step(f"unroll-and-jam by {UNROLL_JAM_FACTOR}", [(iv, p) for ln, iv, p in picked if ln in done])
+    by_line = {_line(doc, op): op for op in chosen}
+    kept = [(ln, iv, p) for ln, iv, p in picked if ln in done]
+    step = Step(f"unroll-and-jam by {UNROLL_JAM_FACTOR}", [(iv, p) for _, iv, p in kept], work_shares([by_line[ln] for ln, _, _ in kept], loops))
     return (new, step, declined) if step.loops else (full, None, declined)
 
 
@@ -209,6 +250,7 @@ def _accumulate(full: str, start: int, stop: int) -> tuple[str, Step | None, lis
 
     _, loops = _region_loops(full, start, stop)
     picked: list[tuple[int, str, Prediction]] = []
+    ops_at: dict[int, Operation] = {}
     for op in loops:
         plan = plan_accumulate(op)
         if not plan.pairs:
@@ -221,12 +263,14 @@ def _accumulate(full: str, start: int, stop: int) -> tuple[str, Step | None, lis
             speedup=ACCUMULATOR_SPEEDUP,
         )
         picked.append((op.span.start, _iv_name(op), pred))
+        ops_at[op.span.start] = op
     if not picked:
         return full, None, []
     new, outcomes = accumulate_document(full, [off for off, _, _ in picked])
     done = {o.offset for o in outcomes if o.done}
     declined = [f"accumulate: {o.message}" for o in outcomes if not o.done]
-    step = Step("accumulators", [(iv, p) for off, iv, p in picked if off in done])
+    kept = [(off, iv, p) for off, iv, p in picked if off in done]
+    step = Step("accumulators", [(iv, p) for _, iv, p in kept], work_shares([ops_at[off] for off, _, _ in kept], loops))
     return (new, step, declined) if step.loops else (full, None, declined)
 
 

@@ -78,6 +78,7 @@ class Schedule:
     unit_after: float = 0.0
     vector_before: list = field(default_factory=list)  # original innermost loops LLVM vectorizes
     made_unit: list[str] = field(default_factory=list)  # statements whose strided innermost loop becomes unit-stride
+    vector_unit: list[str] = field(default_factory=list)  # statements of a register tile walking every access unit-stride or invariant along its vector loop
 
 
 def _set_options(ctx: isl.Context, fuse: bool) -> None:
@@ -480,6 +481,8 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, o
                 node = _isolate_full_tiles(node, tiles)
             node = node.child(0)  # the point band: its order is set; leave its subtree as is
             if reg is not None:
+                assert vector is not None
+                out.vector_unit += _unit_statements(model, _member_map(partial, vector))
                 node = _reorder_band(node, reg, [info.coincident[k] for k in reg])
                 info.register = reg
             for k in range(n):  # guards of partial tiles and of fused statements are hoisted out of the point loops
@@ -715,12 +718,15 @@ def stride_counts(model: NestModel, schedule: isl.Schedule) -> tuple[float, floa
     return shares[0], shares[1]
 
 
-def strided_made_unit(model: NestModel, schedule: isl.Schedule) -> list[str]:
+def strided_made_unit(model: NestModel, schedule: isl.Schedule, vector_unit: Sequence[str] = ()) -> list[str]:
     """The statements whose innermost loop walks some access with a stride
     (not unit, not invariant: a column of a row-major array) in the original
     order, and none in ``schedule`` (every access unit-stride or invariant
-    along the new innermost loop, one unit-stride): the loop LLVM could not
-    vectorize, walking across cache lines, becomes one it vectorizes."""
+    along the new innermost loop, one unit-stride; for the statements of
+    ``vector_unit``, a register tile's, along its vector loop, which the
+    composition vectorizes around the reduction loop innermost): the loop
+    LLVM could not vectorize, walking across cache lines, becomes one that
+    is vectorized."""
     new = flat_map(schedule)
     out: list[str] = []
     for st in model.statements:
@@ -729,7 +735,21 @@ def strided_made_unit(model: NestModel, schedule: isl.Schedule) -> list[str]:
             m = _restrict(sched, st.name)
             kinds.append(_stride_class(model, isl.UnionMap.from_map(_innermost_prefix(m))) if m is not None else (0, 0, 0))
         (_, _, before_other), (after_unit, _, after_other) = kinds
-        if before_other > 0 and after_other == 0 and after_unit > 0:
+        if before_other > 0 and (st.name in vector_unit or (after_other == 0 and after_unit > 0)):
+            out.append(st.name)
+    return out
+
+
+def _unit_statements(model: NestModel, sched: isl.UnionMap) -> list[str]:
+    """The statements of ``sched`` (one map each) whose every access is
+    unit-stride or invariant along its last dimension, one unit-stride."""
+    out: list[str] = []
+    for st in model.statements:
+        m = _restrict(sched, st.name)
+        if m is None:
+            continue
+        unit, _, other = _stride_class(model, isl.UnionMap.from_map(m))
+        if unit > 0 and other == 0:
             out.append(st.name)
     return out
 

@@ -115,6 +115,18 @@ def block_work(block: Block) -> float:
     return total
 
 
+def executions(op: Operation) -> float:
+    """How many times ``op`` runs: the product of the trips of the loops
+    around it."""
+    n = 1.0
+    parent = op.parent_op
+    while parent is not None:
+        if parent.name in ("affine.for", "affine.parallel"):
+            n *= trips(parent)
+        parent = parent.parent_op
+    return n
+
+
 def work_per_entry(loop: Operation) -> float:
     """The ops one entry of ``loop`` runs: its trips times one iteration's."""
     body = loop.regions[0].blocks[0] if loop.regions and loop.regions[0].blocks else None
