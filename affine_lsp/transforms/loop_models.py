@@ -287,19 +287,47 @@ def invariant_shared_loads(loop: Operation, factor: int) -> int:
     product unrolled along ``i``), counted as in :func:`shared_loads`
     (``factor - 1`` per distinct element). A stencil's copies share
     neighbours instead (``A[i+1][j]`` of one copy is ``A[i][j]`` of the
-    next): those loads hit L1 anyway, and LLVM's vector loop keeps them."""
+    next): those loads hit L1 anyway, and LLVM's vector loop keeps them.
+    A load of a memref that the jammed loops also store to is shared only
+    when each such store's subscripts differ from the load's by nonzero
+    constants (LLVM then proves them apart: seidel-2d's neighbours);
+    otherwise a copy's store may overwrite the element (floyd-warshall's
+    ``path[k][j]`` beside the store to ``path[i][j]``, ``i`` possibly ``k``),
+    so LLVM loads it again after every store, or the copies accumulate into
+    that very element one after the other (trmm's ``B[i][j]`` with the
+    reduction loop unrolled), a chain rather than a reuse."""
     fv = ForView(loop)
     iv = fv.iv
     body = fv.body
     seen: set[tuple] = set()
     for nest in [op for op in (body.operations if body else []) if op.name == "affine.for"]:
-        for f in forms_under(nest):
+        forms = list(forms_under(nest))
+        stores: dict[int, list[Form]] = {}
+        for f in forms:
+            if f.access.is_write:
+                stores.setdefault(id(f.access.memref), []).append(f)
+        for f in forms:
             if f.access.is_write or any(r is None for r in f.rows):
                 continue
+            if any(not _constant_apart(f, st) or f.rows == st.rows for st in stores.get(id(f.access.memref), [])):
+                continue  # may be overwritten by a copy, or is the element the copies accumulate into (a chain, not a reuse)
             if any(f.coefficient(k, iv) for k in range(len(f.rows))):  # type: ignore[arg-type]
                 continue
             seen.add((id(f.access.memref), tuple((tuple((id(v), c) for v, c in r[0]), r[1]) for r in f.rows if r is not None)))
     return (factor - 1) * len(seen)
+
+
+def _constant_apart(a: Form, b: Form) -> bool:
+    """The two accesses' subscripts differ by constants only (the same
+    terms in every row)."""
+    if len(a.rows) != len(b.rows):
+        return False
+    for ra, rb in zip(a.rows, b.rows, strict=True):
+        if ra is None or rb is None:
+            return False
+        if sorted((id(v), c) for v, c in ra[0]) != sorted((id(v), c) for v, c in rb[0]):
+            return False
+    return True
 
 
 def line_sharing_loads(loop: Operation) -> int:
