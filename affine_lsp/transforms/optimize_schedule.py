@@ -32,7 +32,16 @@ from affine_lsp.transforms import optimize_parallel, optimize_stencil
 from affine_lsp.transforms.optimize_model import NestModel, Refused, Statement
 
 SCHEDULE_TIMEOUT_S = 10.0
-"""How long isl's scheduler may run on one nest group, all strategies together."""
+"""The CPU time isl's scheduler may take on one nest group, all strategies
+together (the child's own CPU time, :func:`_child_cpu_seconds`: a loaded
+machine, whose child gets a fraction of a core, does not stop it early and
+gets the answer a quiet one gets)."""
+
+SCHEDULE_WALL_FACTOR = 20.0
+"""A child stopped (or starved) beyond this many times its CPU budget of
+wall time is killed all the same: the wall-clock bound of last resort."""
+
+_POLL_S = 0.02  # how often the parent reads the child's CPU time
 
 STRATEGIES: tuple[tuple[float, dict[str, int]], ...] = (
     (0.25, {"schedule_whole_component": 1, "schedule_max_constant_term": -1}),
@@ -412,14 +421,24 @@ def _bounded_schedule(sc: isl.ScheduleConstraints, timeout: float) -> isl.Schedu
     pid = forking.fork(child)
     os.close(w)
     chunks: list[bytes] = []
-    deadline = time.monotonic() + timeout
+    start = time.monotonic()
+    deadline = start + max(SCHEDULE_WALL_FACTOR * timeout, timeout + 30.0)
     try:
         while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
+            now = time.monotonic()
+            cpu = _child_cpu_seconds(pid)
+            spent = cpu if cpu is not None else now - start  # (no /proc: wall time)
+            if spent >= timeout or now >= deadline:
                 os.kill(pid, signal.SIGKILL)
-                raise Refused(f"isl's scheduler did not finish within {timeout:g} s")
-            ready, _, _ = select.select([r], [], [], left)
+                what = (
+                    "of CPU time"
+                    if cpu is not None and now < deadline
+                    else "of wall time"
+                    if cpu is None
+                    else f"of CPU time (stopped after {now - start:.0f} s of wall time)"
+                )
+                raise Refused(f"isl's scheduler did not finish within {timeout:g} s {what}")
+            ready, _, _ = select.select([r], [], [], min(_POLL_S, max(0.0, deadline - now)))
             if not ready:
                 continue
             chunk = os.read(r, 1 << 16)
@@ -435,6 +454,23 @@ def _bounded_schedule(sc: isl.ScheduleConstraints, timeout: float) -> isl.Schedu
     if text.startswith("E"):
         raise Refused(f"isl's scheduler failed: {text[1:]}")
     return None
+
+
+def _child_cpu_seconds(pid: int) -> float | None:
+    """The CPU time (user + system) child ``pid`` has used so far, from
+    ``/proc/PID/stat``; None where it cannot be read."""
+    import os
+
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    fields = stat[stat.rfind(b")") + 2 :].split()  # after "pid (comm) ": state is field 3, utime and stime 14 and 15
+    try:
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (IndexError, ValueError, OSError):
+        return None
 
 
 def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, out: Schedule, parallel: bool = False) -> isl.ScheduleNode:
