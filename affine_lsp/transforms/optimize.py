@@ -159,7 +159,7 @@ def _predict(model: NestModel, sched: Schedule) -> Prediction:
     elif vec:
         why.append("time-tiled: innermost point loops unit-stride, one per statement, dependences forward (vectorizable)")
     par_tiles = [b for b in sched.bands if b.parallel_tile is not None]
-    if par_tiles:  # --parallel: the threads' gain is not in this sequential model; the tiles that give it are what the schedule is for
+    if par_tiles and sched.same_order:  # --parallel: the original order but for the threads' tiles, whose gain is not in this sequential model
         speed *= optimize_parallel.PARALLEL_TILE_PREFERENCE
         why.append(f"--parallel: {len(par_tiles)} band(s) with the tile loop of a parallel member outermost (one task per tile)")
     if speed <= 1.0 + 1e-9:

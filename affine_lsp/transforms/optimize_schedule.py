@@ -88,6 +88,7 @@ class Schedule:
     unit_after: float = 0.0
     vector_before: list = field(default_factory=list)  # original innermost loops LLVM vectorizes
     made_unit: list[str] = field(default_factory=list)  # statements whose strided innermost loop becomes unit-stride
+    same_order: bool = False  # --parallel: without the threads' tiles, the schedule orders the instances as the original does
 
 
 def _set_options(ctx: isl.Context, fuse: bool) -> None:
@@ -387,6 +388,8 @@ def compute(model: NestModel, tile: int | None, fuse: bool = True, budget_ctx: i
     out = Schedule(sched, fused=fuse)
     root = sched.get_root()
     min_bytes = cache_bytes() // 2 if tile is None else 0
+    if parallel:  # the schedule without the threads' tiles: is it the original order?
+        out.same_order = is_identity(model, _walk(root, model, tile or AUTO_TILE, min_bytes, Schedule(sched, fused=fuse)).get_schedule())
     out.schedule = _walk(root, model, tile or AUTO_TILE, min_bytes, out, parallel).get_schedule()
     return out
 
