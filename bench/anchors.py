@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from affine_lsp import harness, toolchain  # noqa: E402
 from affine_lsp.atomic_write import write_atomic  # noqa: E402
-from bench import mlir_to_c, runtime  # noqa: E402
+from bench import common, mlir_to_c, runtime  # noqa: E402
 
 DOCS_JSON = ROOT / "docs" / "anchors.json"
 DOCS_MD = ROOT / "docs" / "anchors.md"
@@ -88,8 +88,8 @@ class Run:
 
     name: str
     argv: list[str] | None = None  # a built program (C, numpy)
-    outcome: runtime.Outcome | None = None  # an MLIR variant
-    status: str = runtime.OK
+    outcome: common.Outcome | None = None  # an MLIR variant
+    status: str = common.OK
     detail: str = ""
     times: list[float] = field(default_factory=list)
     cpu_times: list[float] = field(default_factory=list)
@@ -150,7 +150,7 @@ def numpy_run(sig: harness.Signature, repeat: int) -> Run:
     try:
         import numpy  # noqa: F401
     except ImportError:
-        r.status, r.detail = runtime.FAILED, "numpy is not installed (pip install numpy)"
+        r.status, r.detail = common.FAILED, "numpy is not installed (pip install numpy)"
         return r
     c, a, _ = (t for t in sig.inputs if hasattr(t, "shape"))
     ni, nj = c.shape  # type: ignore[attr-defined]
@@ -161,20 +161,20 @@ def numpy_run(sig: harness.Signature, repeat: int) -> Run:
 
 
 def run_program(r: Run, sig: harness.Signature, repeat: int, budget: float) -> None:
-    if r.status != runtime.OK or r.argv is None:
+    if r.status != common.OK or r.argv is None:
         return
     try:
         p = subprocess.run(r.argv, capture_output=True, text=True, timeout=budget, env=r.env)
     except subprocess.TimeoutExpired:
-        r.status, r.detail = runtime.TIMEOUT, f"a run took more than {budget:.0f} s"
+        r.status, r.detail = common.TIMEOUT, f"a run took more than {budget:.0f} s"
         return
     if p.returncode != 0:
-        r.status, r.detail = runtime.CRASH, f"exit status {p.returncode}: {p.stderr.strip()[-500:]}"
+        r.status, r.detail = common.CRASH, f"exit status {p.returncode}: {p.stderr.strip()[-500:]}"
         return
     try:
         m = harness.parse_output(p.stdout, sig, repeat)
     except harness.HarnessError as e:
-        r.status, r.detail = runtime.FAILED, str(e)
+        r.status, r.detail = common.FAILED, str(e)
         return
     r.times.extend(m.times)
     r.cpu_times.extend(m.cpu_times)
@@ -216,10 +216,10 @@ def run_kernel(kernel: str, text: str, tc: toolchain.Toolchain, compilers: Seque
     for name in MLIR_VARIANTS:
         v = next(v for v in runtime.VARIANTS if v.name == name)
         o = runtime.produce(kernel, text, v, tc, None, explain, Path(args.kernels_dir))
-        if o.status == runtime.UNCHANGED:  # timed all the same: it is the figure compared
-            o.status = runtime.OK
+        if o.status == common.UNCHANGED:  # timed all the same: it is the figure compared
+            o.status = common.OK
             unchanged = unchanged or name == OURS
-        runtime.prepare(o, tc, sig, args.repeat)
+        common.prepare(o, tc, sig, args.repeat)
         runs.append(Run(name, outcome=o, status=o.status, detail=o.detail))
     try:
         source, _ = mlir_to_c.translate(text, args.repeat, source=f"bench/kernels/{kernel}.mlir")
@@ -229,11 +229,11 @@ def run_kernel(kernel: str, text: str, tc: toolchain.Toolchain, compilers: Seque
     for c in compilers:
         r = Run(c.name, source=workdir / f"{kernel}.c")
         if source is None:
-            r.status, r.detail = runtime.FAILED, "no C version"
+            r.status, r.detail = common.FAILED, "no C version"
         else:
             r.argv, err = build_c(kernel, source, c, workdir)
             if r.argv is None:
-                r.status, r.detail = runtime.REJECTED, err
+                r.status, r.detail = common.REJECTED, err
         runs.append(r)
     if kernel == "gemm":
         runs.append(numpy_run(sig, args.repeat))
@@ -242,9 +242,9 @@ def run_kernel(kernel: str, text: str, tc: toolchain.Toolchain, compilers: Seque
             base = runs[0].median("wall") if runs[0].outcome and runs[0].outcome.times else None
             # runtime.py's budget (a 10x slowdown finishes), with room for
             # mlir-runner's JIT compilation on a busy machine.
-            budget = 300.0 if base is None or math.isnan(base) else max(120.0, runtime.SLOWDOWN_BUDGET * base * (args.repeat + 1) + 60)
+            budget = 300.0 if base is None or math.isnan(base) else max(120.0, common.SLOWDOWN_BUDGET * base * (args.repeat + 1) + 60)
             if r.outcome is not None:
-                runtime.time_round(r.outcome, tc, sig, args.repeat, budget)
+                common.time_round(r.outcome, tc, sig, args.repeat, budget)
                 r.status, r.detail, r.measurement = r.outcome.status, r.outcome.detail, r.outcome.measurement
             else:
                 run_program(r, sig, args.repeat, budget)
@@ -253,7 +253,7 @@ def run_kernel(kernel: str, text: str, tc: toolchain.Toolchain, compilers: Seque
         # The output is the original program: its time is the median of all
         # the runs of that program (the two originals' and its own), not of
         # its own runs alone, whose spread is the noise.
-        pooled = [r.outcome for r in runs if r.name in MLIR_VARIANTS and r.outcome is not None and r.outcome.status == runtime.OK]
+        pooled = [r.outcome for r in runs if r.name in MLIR_VARIANTS and r.outcome is not None and r.outcome.status == common.OK]
         ours = next(r.outcome for r in runs if r.name == OURS)
         if ours is not None and len(pooled) == len(MLIR_VARIANTS):
             ours.times = [t for o in pooled for t in o.times]
@@ -262,11 +262,11 @@ def run_kernel(kernel: str, text: str, tc: toolchain.Toolchain, compilers: Seque
     ref = runs[0].measurement
     cells: dict[str, dict] = {}  # type: ignore[type-arg]
     for r in runs:
-        if r.status == runtime.OK and r.measurement is not None and ref is not None and r is not runs[0]:
+        if r.status == common.OK and r.measurement is not None and ref is not None and r is not runs[0]:
             bad = harness.compare(ref, r.measurement)
             if bad:
-                r.status, r.detail = runtime.WRONG, "; ".join(bad[:3]) + _contraction_check(r, sig, ref, args.repeat)
-        med = r.median(args.clock) if r.status == runtime.OK else math.nan
+                r.status, r.detail = common.WRONG, "; ".join(bad[:3]) + _contraction_check(r, sig, ref, args.repeat)
+        med = r.median(args.clock) if r.status == common.OK else math.nan
         cells[r.name] = {
             "status": r.status,
             "detail": r.detail,
@@ -275,7 +275,7 @@ def run_kernel(kernel: str, text: str, tc: toolchain.Toolchain, compilers: Seque
             "cpu_times": r.outcome.cpu_times if r.outcome else r.cpu_times,
         }
     c_names = [c.name for c in compilers]
-    c_ok = [(cells[n]["median_ms"], n) for n in c_names if cells[n]["status"] == runtime.OK and cells[n]["median_ms"]]
+    c_ok = [(cells[n]["median_ms"], n) for n in c_names if cells[n]["status"] == common.OK and cells[n]["median_ms"]]
     best_ms, best = min(c_ok) if c_ok else (None, None)
     ours, orig, again = cells[OURS]["median_ms"], cells["original"]["median_ms"], cells["original again"]["median_ms"]
     row = {
@@ -321,10 +321,10 @@ def summarize(
         "load_average": list(loads),
         "command": "python bench/anchors.py " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
         "kernels": rows,
-        "geomean_ours_over_best_c": runtime.geomean(ratios) if ratios else None,
+        "geomean_ours_over_best_c": common.geomean(ratios) if ratios else None,
         "noise": {"ratios": noise, "max_deviation": math.exp(dev) if noise else None},
         "slower": [r["kernel"] for r in rows if r["verdict"] == "slower"],
-        "wrong": [f"{r['kernel']}: {n}" for r in rows for n, c in r["variants"].items() if c["status"] == runtime.WRONG],
+        "wrong": [f"{r['kernel']}: {n}" for r in rows for n, c in r["variants"].items() if c["status"] == common.WRONG],
     }
 
 
@@ -365,16 +365,16 @@ def markdown(data: dict) -> str:  # type: ignore[type-arg]
         "|---|" + "---:|" * (len(names) + 3) + "---|",
     ]
     for r in data["kernels"]:
-        cells = [(_ms(r["variants"][n]["median_ms"]) if r["variants"][n]["status"] == runtime.OK else r["variants"][n]["status"]) for n in names]
+        cells = [(_ms(r["variants"][n]["median_ms"]) if r["variants"][n]["status"] == common.OK else r["variants"][n]["status"]) for n in names]
         lines.append(
             f"| {r['kernel']} | "
             + " | ".join(cells)
-            + f" | {r['best_c'] or '-'} | {runtime._fmt(r['ours_over_best_c'])} | {runtime._fmt(r['ours_over_original'])} | {r['verdict'] or '-'} |"
+            + f" | {r['best_c'] or '-'} | {common.fmt(r['ours_over_best_c'])} | {common.fmt(r['ours_over_original'])} | {r['verdict'] or '-'} |"
         )
     lines += [
         "",
-        f"Geomean of ours / best C: {runtime._fmt(data['geomean_ours_over_best_c'])} (below 1: ours faster). "
-        f"Noise (largest deviation of the original's two timings): {runtime._fmt(data['noise']['max_deviation'], 'x')}. "
+        f"Geomean of ours / best C: {common.fmt(data['geomean_ours_over_best_c'])} (below 1: ours faster). "
+        f"Noise (largest deviation of the original's two timings): {common.fmt(data['noise']['max_deviation'], 'x')}. "
         f"Slower than the best C build beyond the noise: {', '.join(data['slower']) or 'none'}. "
         f"Wrong values: {', '.join(data['wrong']) or 'none'}.",
     ]
@@ -399,7 +399,7 @@ def markdown(data: dict) -> str:  # type: ignore[type-arg]
         f"* {r['kernel']}, {n}: {c['status']}: {c['detail'].splitlines()[0] if c['detail'] else ''}"
         for r in data["kernels"]
         for n, c in r["variants"].items()
-        if c["status"] not in (runtime.OK,)
+        if c["status"] not in (common.OK,)
     ]
     if fails:
         lines += ["", "## Failures", "", *fails]
@@ -413,7 +413,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds per kernel (default 3)")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="cpu", help="times from the process's CPU time (clock(), default) or wall time")
     ap.add_argument("--mlir-bin", help="directory holding mlir-opt and mlir-runner")
-    ap.add_argument("--kernels-dir", default=str(runtime.KERNELS))
+    ap.add_argument("--kernels-dir", default=str(common.KERNELS))
     ap.add_argument("--json", help="write the results here")
     ap.add_argument("--markdown", help="write the table here")
     ap.add_argument("--write-docs", action="store_true", help=f"write {DOCS_JSON.relative_to(ROOT)} and {DOCS_MD.relative_to(ROOT)}")
@@ -429,14 +429,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.repeat < 1 or args.rounds < 1:
         print("error: --repeat and --rounds must be at least 1", file=sys.stderr)
         return 2
-    kernels = sorted(p.stem for p in Path(args.kernels_dir).glob("*.mlir"))
-    if args.kernels:
-        wanted = [k.strip() for k in args.kernels.split(",") if k.strip()]
-        unknown = [k for k in wanted if k not in kernels]
-        if unknown:
-            print(f"error: unknown kernels: {', '.join(unknown)} (have: {', '.join(kernels)})", file=sys.stderr)
-            return 2
-        kernels = wanted
+    try:
+        kernels = common.select_kernels(Path(args.kernels_dir), args.kernels)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     try:
         tc = toolchain.find(args.mlir_bin)
     except toolchain.ToolchainError as e:
@@ -463,8 +460,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             rows.append(row)
             log(
                 f"{k}: "
-                + ", ".join(f"{n}={_ms(c['median_ms'])}" if c["status"] == runtime.OK else f"{n}={c['status']}" for n, c in row["variants"].items())
-                + f"; ours/best C={runtime._fmt(row['ours_over_best_c'])} ({time.time() - t:.0f} s)"
+                + ", ".join(f"{n}={_ms(c['median_ms'])}" if c["status"] == common.OK else f"{n}={c['status']}" for n, c in row["variants"].items())
+                + f"; ours/best C={common.fmt(row['ours_over_best_c'])} ({time.time() - t:.0f} s)"
             )
     data = summarize(rows, compilers, skipped, args, tc, time.time() - started, (load0, os.getloadavg()[0]))
     md = markdown(data)

@@ -49,15 +49,32 @@ import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from affine_lsp import harness, toolchain  # noqa: E402
+from bench.common import (  # noqa: E402
+    CRASH,
+    FAILED,
+    KERNELS,
+    OK,
+    REJECTED,
+    SLOWDOWN_BUDGET,
+    TIMEOUT,
+    UNCHANGED,
+    WRONG,
+    Outcome,
+    env,
+    fmt,
+    geomean,
+    prepare,
+    select_kernels,
+    time_round,
+)
 
-KERNELS = ROOT / "bench" / "kernels"
 SUPER_VECTORIZE = "affine-super-vectorize{virtual-vector-size=8 vectorize-reductions}"
 
 
@@ -93,36 +110,6 @@ VARIANTS: tuple[Variant, ...] = (
     ),
 )
 
-SLOWDOWN_BUDGET = 10  # a run may take this many times the original's calls (+20 s), else it is a timeout
-
-# Statuses of a variant on a kernel.
-OK, UNCHANGED, WRONG, REJECTED, CRASH, FAILED, TIMEOUT = "ok", "unchanged", "wrong", "rejected", "crash", "failed", "timeout"
-
-
-@dataclass
-class Outcome:
-    kernel: str
-    variant: str
-    status: str = OK
-    detail: str = ""
-    text: str | None = field(default=None, repr=False)
-    lowered: str | None = field(default=None, repr=False)
-    transform_seconds: float | None = None
-    times: list[float] = field(default_factory=list)
-    cpu_times: list[float] = field(default_factory=list)
-    measurement: harness.Measurement | None = field(default=None, repr=False)
-    predictions: list[dict[str, object]] = field(default_factory=list)
-    speedup: float | None = None
-    speedup_bound: float | None = None  # timeouts: below this
-    budget: float | None = None  # seconds a run may take
-    threads: int = 0  # worker threads of affine.parallel loops (0: lowered sequentially)
-    parallel_lib: Path | None = None  # the runtime library the threads need (toolchain.parallel_runtime)
-
-    def median(self, clock: str) -> float:
-        """The median time of a call; a threaded variant's is always wall time
-        (its CPU time adds up the threads' time)."""
-        return harness.median(self.cpu_times if clock == "cpu" and not self.threads else self.times)
-
 
 def available_subcommands() -> set[str]:
     from affine_lsp import cli
@@ -138,14 +125,8 @@ def available_subcommands() -> set[str]:
 
 
 def _help_text(command: str) -> str:
-    p = subprocess.run([sys.executable, "-m", "affine_lsp", command, "--help"], capture_output=True, text=True, env=_env(), timeout=120)
+    p = subprocess.run([sys.executable, "-m", "affine_lsp", command, "--help"], capture_output=True, text=True, env=env(), timeout=120)
     return p.stdout
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    return env
 
 
 # ------------------------------------------------------------ predictions
@@ -196,7 +177,7 @@ def produce(kernel: str, text: str, v: Variant, tc: toolchain.Toolchain, baselin
         if explain.get(args[0]):
             args.append("--explain")
         try:
-            p = subprocess.run([sys.executable, "-m", "affine_lsp", *args, str(path)], capture_output=True, text=True, env=_env(), timeout=900)
+            p = subprocess.run([sys.executable, "-m", "affine_lsp", *args, str(path)], capture_output=True, text=True, env=env(), timeout=900)
         except subprocess.TimeoutExpired:
             out.status, out.detail = FAILED, "the transformation did not finish within 900 s"
             return out
@@ -225,72 +206,6 @@ def produce(kernel: str, text: str, v: Variant, tc: toolchain.Toolchain, baselin
 def mlir_pipeline(passes: Sequence[str]) -> str:
     """The mlir-opt option running ``passes`` on every function."""
     return f"--pass-pipeline=builtin.module(func.func({','.join(passes)}))"
-
-
-def prepare(out: Outcome, tc: toolchain.Toolchain, sig: harness.Signature, repeat: int) -> None:
-    """Add the harness and lower (rejected: mlir-opt refuses the program)."""
-    if out.status != OK or out.text is None:
-        return
-    try:
-        new_sig = harness.signature_of(out.text, sig.name)
-        if new_sig.inputs != sig.inputs:
-            out.status, out.detail = FAILED, "the signature of @kernel changed"
-            return
-        program = harness.build(out.text, new_sig, repeat, sig.written)
-        rt = toolchain.parallel_runtime(tc) if out.threads else None
-        if out.threads and rt is None:
-            out.status, out.detail = (
-                FAILED,
-                f"no OpenMP runtime ({toolchain.OPENMP_HINT}) and no {toolchain.ASYNC_RUNTIME_LIB} beside the runner-utils libraries",
-            )
-            return
-        if rt is None:
-            out.lowered = toolchain.lower(tc, program, toolchain.VECTOR_LOWERING, timeout=900)
-            return
-        try:
-            out.lowered = toolchain.lower(tc, program, rt.lowering(out.threads), timeout=900)
-        except toolchain.CompileError as e:
-            fallback = toolchain.parallel_runtime(tc, prefer="async")
-            if rt.kind != "openmp" or fallback is None or fallback.kind != "async" or "crashed" in str(e):
-                raise
-            # The OpenMP lowering refused the program (an alloca in a parallel
-            # body): the async runtime runs it, and the outcome says so.
-            out.lowered = toolchain.lower(tc, program, fallback.lowering(out.threads), timeout=900)
-            out.detail = f"lowered through {fallback.describe()}: the OpenMP lowering refused it: {str(e).splitlines()[-1][:300]}"
-            rt = fallback
-        out.parallel_lib = rt.lib
-    except harness.HarnessError as e:
-        out.status, out.detail = FAILED, str(e)
-    except toolchain.CompileError as e:
-        out.status = CRASH if "crashed" in str(e) else REJECTED
-        out.detail = str(e)[-2000:]
-
-
-def time_round(out: Outcome, tc: toolchain.Toolchain, sig: harness.Signature, repeat: int, budget: float) -> None:
-    if out.status != OK or out.lowered is None:
-        return
-    try:
-        stdout = toolchain.run(tc, out.lowered, harness.ENTRY, timeout=budget, extra_libs=(out.parallel_lib,) if out.parallel_lib else ())
-        m = harness.parse_output(stdout, sig, repeat, sig.written)
-    except toolchain.RunError as e:
-        if "did not finish" in str(e):
-            out.budget = budget
-            out.status, out.detail = TIMEOUT, f"a run of {repeat + 1} calls took more than {budget:.0f} s"
-        else:
-            out.status, out.detail = CRASH, str(e)[-2000:]
-        return
-    except harness.HarnessError as e:
-        out.status, out.detail = FAILED, str(e)
-        return
-    out.times.extend(m.times)
-    out.cpu_times.extend(m.cpu_times)
-    if out.measurement is None:
-        out.measurement = m
-
-
-def geomean(xs: Sequence[float]) -> float:
-    xs = [x for x in xs if x > 0 and math.isfinite(x)]
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else math.nan
 
 
 def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
@@ -378,7 +293,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
     kernels_dir = Path(args.kernels_dir)
-    kernels = sorted(p.stem for p in kernels_dir.glob("*.mlir"))
+    kernels = select_kernels(kernels_dir, None)
     have = available_subcommands()
     variants = [v for v in VARIANTS if v.requires is None or v.requires in have]
     if args.list:
@@ -386,12 +301,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("variants: " + ", ".join(v.name for v in variants))
         return 0
     if args.kernels:
-        wanted = [k.strip() for k in args.kernels.split(",") if k.strip()]
-        unknown = [k for k in wanted if k not in kernels]
-        if unknown:
-            print(f"error: unknown kernels: {', '.join(unknown)} (have: {', '.join(kernels)})", file=sys.stderr)
+        try:
+            kernels = select_kernels(kernels_dir, args.kernels)
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
             return 2
-        kernels = wanted
     if args.variants:
         wanted = [k.strip() for k in args.variants.split(",") if k.strip()]
         names = {v.name for v in variants}
@@ -563,10 +477,6 @@ def variant_summary(cells: Sequence[dict]) -> dict:  # type: ignore[type-arg]
     }
 
 
-def _fmt(x: float | None, suffix: str = "") -> str:
-    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.2f}{suffix}"
-
-
 def markdown(data: dict) -> str:  # type: ignore[type-arg]
     names = list(data["summary"])
     clock = "wall time (rtclock)" if data["clock"] == "wall" else "CPU time of the process (clock())"
@@ -617,16 +527,16 @@ def markdown(data: dict) -> str:  # type: ignore[type-arg]
     ]
     for r in data["kernels"]:
         cells = [r["variants"][n]["cell"] for n in names if n != "original"]
-        lines.append(f"| {r['kernel']} | {_fmt(r['original_ms'])} | " + " | ".join(cells) + " |")
+        lines.append(f"| {r['kernel']} | {fmt(r['original_ms'])} | " + " | ".join(cells) + " |")
     s = data["summary"]
 
-    def row(label: str, key: str, fmt=lambda x: _fmt(x)) -> str:  # type: ignore[no-untyped-def]
+    def row(label: str, key: str, fmt=lambda x: fmt(x)) -> str:  # type: ignore[no-untyped-def]
         return f"| **{label}** | | " + " | ".join(fmt(s[n][key]) for n in names if n != "original") + " |"
 
     def geo(key: str) -> str:
         return (
             f"| **{key.replace('_', ', ')}** | | "
-            + " | ".join(("≤" if s[n].get("geomean_is_bound") and s[n][key] is not None else "") + _fmt(s[n][key]) for n in names if n != "original")
+            + " | ".join(("≤" if s[n].get("geomean_is_bound") and s[n][key] is not None else "") + fmt(s[n][key]) for n in names if n != "original")
             + " |"
         )
 
@@ -641,14 +551,14 @@ def markdown(data: dict) -> str:  # type: ignore[type-arg]
         row("failed", FAILED, str),
         row("timeouts", TIMEOUT, str),
         "",
-        f"Noise: the two originals' ratio has geomean {_fmt(data['noise']['geomean'])}; "
-        f"the largest deviation is {_fmt(math.exp(data['noise']['max_deviation']) if data['noise']['max_deviation'] is not None else None, 'x')}.",
+        f"Noise: the two originals' ratio has geomean {fmt(data['noise']['geomean'])}; "
+        f"the largest deviation is {fmt(math.exp(data['noise']['max_deviation']) if data['noise']['max_deviation'] is not None else None, 'x')}.",
         "",
     ]
     p = data["predictions"]
     if p["pairs"]:
         lines.append(
-            f"Predictions: {p['pairs']} (kernel, variant) pairs carry a predicted speedup; Spearman's rho between predicted and measured: {_fmt(p['spearman_rho'])}."
+            f"Predictions: {p['pairs']} (kernel, variant) pairs carry a predicted speedup; Spearman's rho between predicted and measured: {fmt(p['spearman_rho'])}."
         )
         over = p.get("overpredicted") or []
         lines.append(f"Predicted above {OVERPREDICTED[0]}x and measured below {OVERPREDICTED[1]}x: " + ("; ".join(over) if over else "none") + ".")

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from affine_lsp.analysis.polyhedral import access_roles, scope_of
+from affine_lsp.ir.affine_expr import AffineDimExpr
 from affine_lsp.ir.affine_ops import ForView, IfView, ParallelView
-from affine_lsp.ir.attributes import AffineMapAttr, BoolAttr, IntegerAttr
+from affine_lsp.ir.attributes import AffineMapAttr, ArrayAttr, BoolAttr, IntegerAttr
 from affine_lsp.ir.core import Operation, OpResult, Value
 from affine_lsp.ir.types import MemRefType, VectorType
 
@@ -117,6 +118,8 @@ def _elements(op: Operation, role: str, env: dict[Value, int], symbols: Mapping[
                 rest -= e[-1] * strides[k]
             out.append(tuple(e))
         return frozenset(out)
+    if n in ("vector.transfer_read", "vector.transfer_write"):
+        return _transfer_elements(op, env, symbols)
     if n in ("affine.load", "affine.vector_load", "affine.prefetch"):
         idx = ops[1:]
     else:
@@ -134,6 +137,46 @@ def _elements(op: Operation, role: str, env: dict[Value, int], symbols: Mapping[
     for k, s in enumerate(shape):
         elems = [e[: first + k] + (e[first + k] + t,) + e[first + k + 1 :] for e in elems for t in range(s)]
     return frozenset(elems)
+
+
+def _transfer_elements(op: Operation, env: dict[Value, int], symbols: Mapping[str, int]) -> frozenset[tuple[int, ...]]:
+    """The elements a transfer touches, vector element by vector element:
+    element ``v`` of the vector is the memref's element at the indices plus
+    ``v[r]`` along the dimension of ``permutation_map``'s result ``r`` (none
+    for a broadcast result), left out when it lies outside the memref along
+    a dimension that is not ``in_bounds``; a mask is not evaluated (every
+    element counted)."""
+    w = op.name == "vector.transfer_write"
+    memref = op.operands[1 if w else 0]
+    vt = op.operands[0].type if w else op.results[0].type
+    mt = memref.type
+    if not isinstance(mt, MemRefType) or not isinstance(vt, VectorType):
+        raise BruteForceError("a transfer on a tensor touches no memory")
+    rank = len(mt.shape)
+    idx = [_eval(o, env, symbols) for o in op.operands[(2 if w else 1) : (2 if w else 1) + rank]]
+    a = op.attributes.get("permutation_map")
+    pm = a.map if isinstance(a, AffineMapAttr) else None
+    vshape = list(vt.shape)
+    dims = [e.position if isinstance(e, AffineDimExpr) else None for e in pm.results] if pm is not None else list(range(rank - len(vshape), rank))
+    ib = op.attributes.get("in_bounds")
+    inb = [isinstance(b, BoolAttr) and b.value for b in ib.elements] if isinstance(ib, ArrayAttr) else [False] * len(vshape)
+    out: set[tuple[int, ...]] = set()
+    vecs: list[tuple[int, ...]] = [()]
+    for s in vshape:
+        vecs = [v + (t,) for v in vecs for t in range(s)]
+    for v in vecs:
+        e = list(idx)
+        inside = True
+        for r, d in enumerate(dims):
+            if d is None:
+                continue
+            e[d] += v[r]
+            size = mt.shape[d]
+            if not inb[r] and size is not None and not 0 <= e[d] < size:
+                inside = False
+        if inside:
+            out.add(tuple(e))
+    return frozenset(out)
 
 
 def instances(op: Operation, role: str | None = None, symbols: Mapping[str, int] | None = None, limit: int = 200_000) -> list[Instance]:
@@ -250,7 +293,7 @@ def memref_of(op: Operation, role: str) -> Value | None:
     if n == "affine.dma_start":
         grp = op.segment(0) if role == "dma_src" else op.segment(1)
         return grp[0] if grp else None
-    if n in ("affine.store", "affine.vector_store"):
+    if n in ("affine.store", "affine.vector_store", "vector.transfer_write"):
         return op.operands[1] if len(op.operands) > 1 else None
     return op.operands[0] if op.operands else None
 

@@ -53,7 +53,7 @@ from affine_lsp import forking
 from affine_lsp.analysis.isl_support import CTX, DT, BudgetExceeded, IslFailure, limited, param_id, val
 from affine_lsp.ir import op_traits
 from affine_lsp.ir.affine_expr import AffineExpr, AffineExprKind, AffineMap, IntegerSet
-from affine_lsp.ir.affine_ops import ForView, IfView, ParallelView
+from affine_lsp.ir.affine_ops import ForView, IfView, ParallelView, Transfer, transfer_of
 from affine_lsp.ir.attributes import AffineMapAttr, BoolAttr, IntegerAttr
 from affine_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Value
 from affine_lsp.ir.types import MemRefType, VectorType
@@ -120,6 +120,15 @@ def access_roles(op: Operation) -> list[tuple[str, bool]]:
         return [("prefetch", False)]
     if n == "affine.dma_start":
         return [("dma_src", False), ("dma_dst", True)]
+    if n in ("vector.transfer_read", "vector.transfer_write"):
+        # a transfer on a memref: the box of ``transfer_of``; one it cannot
+        # read (a permutation_map it does not know), any element of the
+        # memref; on a tensor, no access
+        w = n == "vector.transfer_write"
+        if transfer_of(op) is not None:
+            return [("write" if w else "read", w)]
+        base = 1 if w else 0
+        return [(f"{WHOLE}{base}", w)] if base < len(op.operands) and isinstance(op.operands[base].type, MemRefType) else []
     if n.startswith("affine."):
         return []
     return [(f"{WHOLE}{i}", w) for i, w in op_traits.unknown_extent_accesses(op)]
@@ -739,6 +748,8 @@ class FunctionModel:
             cons += [f"{xs[k]} <= {ys[k]} < {xs[k]} + {shape[k - first]}" for k in range(first, n)]
             text = "{ [" + ", ".join(xs) + "] -> [" + ", ".join(ys) + "] : " + " and ".join(cons or ["true"]) + " }"
             return rel.apply_range(_cached_map(text))
+        if kind == "transfer":
+            return self._apply_transfer(acc, rel, data)  # type: ignore[arg-type]
         # DMA: num_elements consecutive elements in row-major order.
         mtype = acc.memref.type if acc.memref is not None else None
         shape = list(mtype.shape) if isinstance(mtype, MemRefType) else []
@@ -770,6 +781,29 @@ class FunctionModel:
             acc.failures.append("DMA element count is not a constant or a symbol")
             cons.append(f"({lin_y}) >= ({lin_x})")
         text = params + "{ [" + ", ".join(xs) + "] -> [" + ", ".join(ys) + "] : " + " and ".join(cons) + " }"
+        return rel.apply_range(_cached_map(text))
+
+    def _apply_transfer(self, acc: AccessModel, rel: isl.Map, tr: Transfer) -> isl.Map:
+        """The box of a vector transfer (``affine_ops.Transfer``): along each
+        memref dimension ``[x, x + extent)``, clamped to ``[0, size)`` where
+        the vector dimension is not ``in_bounds`` (its elements outside the
+        memref are masked off); exact unless a mask operand selects a subset."""
+        xs = [f"x{k}" for k in range(acc.rank)]
+        ys = [f"y{k}" for k in range(acc.rank)]
+        cons: list[str] = []
+        params: list[str] = []
+        for k, e in enumerate(tr.extents):
+            cons.append(f"{ys[k]} = {xs[k]}" if e == 1 else f"{xs[k]} <= {ys[k]} < {xs[k]} + {e}")
+            if k in tr.clamped:
+                size = self.dim_size(tr.memref, k)
+                if isinstance(size, str):
+                    params.append(size)
+                if size is not None:
+                    cons.append(f"0 <= {ys[k]} < {size}")
+        if tr.masked:
+            acc.approximations.append(f"'{acc.op.name}' has a mask: any element of its box")
+        head = f"[{', '.join(params)}] -> " if params else ""
+        text = head + "{ [" + ", ".join(xs) + "] -> [" + ", ".join(ys) + "] : " + " and ".join(cons or ["true"]) + " }"
         return rel.apply_range(_cached_map(text))
 
     def semi_affine_access(self, acc: AccessModel) -> tuple[AccessModel, list[str]] | None:
@@ -1138,6 +1172,11 @@ def _access_parts(op: Operation, role: str) -> tuple[Value | None, AffineMap | N
         rest = op.segment(3)
         extent = ("dma", (rest[0] if rest else None, len(rest) > 1))
         return (grp[0] if grp else None), m, grp[1:], extent
+    if n in ("vector.transfer_read", "vector.transfer_write"):
+        tr = transfer_of(op)
+        if tr is None:
+            return None, None, [], None
+        return tr.memref, AffineMap.identity(len(tr.indices)), list(tr.indices), ("transfer", tr)
     if role.startswith(WHOLE):
         i = int(role[len(WHOLE) :])
         return (ops[i] if i < len(ops) else None), None, [], ("whole", None)

@@ -12,9 +12,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from affine_lsp.ir.affine_expr import AffineMap, IntegerSet
-from affine_lsp.ir.attributes import AffineMapAttr, ArrayAttr, IntegerAttr, IntegerSetAttr, OpaqueAttr, StringAttr
+from affine_lsp.ir.affine_expr import AffineDimExpr, AffineMap, IntegerSet
+from affine_lsp.ir.attributes import AffineMapAttr, ArrayAttr, BoolAttr, IntegerAttr, IntegerSetAttr, OpaqueAttr, StringAttr
 from affine_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Span, Value
+from affine_lsp.ir.types import MemRefType, VectorType
 
 LOAD_OPS = frozenset({"affine.load", "affine.vector_load"})
 STORE_OPS = frozenset({"affine.store", "affine.vector_store"})
@@ -166,6 +167,96 @@ def access_of(op: Operation) -> Access | None:
     if op.name in STORE_OPS and m is not None and len(op.operands) >= 2:
         return Access(op, op.operands[1], m, tuple(op.operands[2:]), True, op.operands[0])
     return None
+
+
+TRANSFER_OPS = frozenset({"vector.transfer_read", "vector.transfer_write"})
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """What a ``vector.transfer_read``/``transfer_write`` on a memref touches:
+    the box starting at ``indices`` whose extent along memref dimension
+    ``d`` is ``extents[d]`` (1 for a dimension no vector dimension runs
+    along, ``permutation_map``'s results otherwise; a broadcast result, the
+    constant 0, touches one element), clamped to ``[0, size)`` along the
+    dimensions in ``clamped`` (a vector dimension not ``in_bounds``: MLIR
+    masks its elements outside the memref). ``masked``: a mask operand
+    selects a subset of the box (the box over-approximates it)."""
+
+    op: Operation
+    memref: Value
+    indices: tuple[Value, ...]
+    extents: tuple[int, ...]
+    clamped: frozenset[int]
+    masked: bool
+    is_write: bool
+
+
+def transfer_of(op: Operation) -> Transfer | None:
+    """The :class:`Transfer` of a transfer on a memref; None for any other
+    op, a transfer on a tensor, or an unreadable one (a non-dimension,
+    non-zero result of ``permutation_map``, a scalable vector, a vector
+    dimension along no memref dimension)."""
+    if op.name not in TRANSFER_OPS:
+        return None
+    is_write = op.name == "vector.transfer_write"
+    segs = op.operand_segments
+    ops = list(op.operands)
+    if is_write:
+        if len(ops) < 2:
+            return None
+        vt, memref = ops[0].type, ops[1]
+        n = segs[2] if segs is not None and len(segs) > 2 else None
+        start = 2
+    else:
+        if not ops or not op.results:
+            return None
+        vt, memref = op.results[0].type, ops[0]
+        n = segs[1] if segs is not None and len(segs) > 1 else None
+        start = 1
+    mt = memref.type
+    if not isinstance(mt, MemRefType) or not isinstance(vt, VectorType) or any(vt.scalable):
+        return None
+    rank = len(mt.shape)
+    if n is None:
+        n = rank
+    if n != rank or len(ops) < start + n:
+        return None
+    indices = tuple(ops[start : start + n])
+    rest = ops[start + n :]
+    masked = len(rest) > (0 if is_write else 1)
+    shape = [int(s) for s in vt.shape]
+    pm = _map(op, "permutation_map")
+    if pm is None:
+        if len(shape) > rank:
+            return None
+        results: list[int | None] = list(range(rank - len(shape), rank))
+    else:
+        if pm.num_dims != rank or pm.num_results != len(shape):
+            return None
+        results = []
+        for e in pm.results:
+            if isinstance(e, AffineDimExpr):
+                results.append(e.position)
+            elif e.is_constant() and e.value == 0:  # type: ignore[attr-defined]
+                results.append(None)
+            else:
+                return None
+    ib = op.attributes.get("in_bounds")
+    flags = [isinstance(b, BoolAttr) and b.value for b in ib.elements] if isinstance(ib, ArrayAttr) else [False] * len(shape)
+    if len(flags) != len(shape):
+        return None
+    extents = [1] * rank
+    clamped: set[int] = set()
+    for k, d in enumerate(results):
+        if d is None:
+            continue  # a broadcast dimension reads one element
+        if extents[d] != 1 or shape[k] <= 0:
+            return None
+        extents[d] = shape[k]
+        if not flags[k]:
+            clamped.add(d)
+    return Transfer(op, memref, indices, tuple(extents), frozenset(clamped), masked, is_write)
 
 
 class IfView:

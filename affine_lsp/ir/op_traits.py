@@ -254,8 +254,21 @@ their base; ``affine.prefetch`` (no ``MemoryEffectOpInterface`` in MLIR,
 so MLIR assumes any effect) only hints a read to the cache, and the
 analyses treat it as one."""
 
-POLYHEDRAL_ACCESS_OPS = frozenset({"affine.load", "affine.store", "affine.vector_load", "affine.vector_store", "affine.prefetch", "affine.dma_start"})
-"""The ops whose memref accesses the polyhedral model represents exactly."""
+POLYHEDRAL_ACCESS_OPS = frozenset(
+    {
+        "affine.load",
+        "affine.store",
+        "affine.vector_load",
+        "affine.vector_store",
+        "affine.prefetch",
+        "affine.dma_start",
+        "vector.transfer_read",
+        "vector.transfer_write",
+    }
+)
+"""The ops whose memref accesses the polyhedral model represents exactly (a
+vector transfer: the box of ``affine_ops.transfer_of``; one on a tensor
+touches no memory)."""
 
 MODELED_EFFECT_OPS = POLYHEDRAL_ACCESS_OPS | {"affine.dma_wait"}
 """Ops with memory effects that the dependence analyses account for (the

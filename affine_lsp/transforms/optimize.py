@@ -33,7 +33,7 @@ from affine_lsp.analysis import dependences_of_function
 from affine_lsp.analysis.isl_support import CTX, BudgetExceeded, IslFailure, limited
 from affine_lsp.analysis.polyhedral import scope_of
 from affine_lsp.ir.core import Operation
-from affine_lsp.transforms import optimize_stencil
+from affine_lsp.transforms import optimize_parallel, optimize_stencil
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
 from affine_lsp.transforms.optimize_codegen import Codegen
 from affine_lsp.transforms.optimize_compose import Budget, Composition, best_composition, summary
@@ -174,6 +174,10 @@ def _predict(model: NestModel, sched: Schedule) -> Prediction:
         why.append("innermost loop parallel and unit-stride (vectorizable)")
     elif vec:
         why.append("time-tiled: innermost point loops unit-stride, one per statement, dependences forward (vectorizable)")
+    par_tiles = [b for b in sched.bands if b.parallel_tile is not None]
+    if par_tiles and sched.same_order:  # --parallel: the original order but for the threads' tiles, whose gain is not in this sequential model
+        speed *= optimize_parallel.PARALLEL_TILE_PREFERENCE
+        why.append(f"--parallel: {len(par_tiles)} band(s) with the tile loop of a parallel member outermost (one task per tile)")
     if speed <= 1.0 + 1e-9:
         return Prediction(
             False, "the original order is as good", "; ".join(why) or "the scheduler keeps the original order and nothing is worth tiling", speedup=speed
@@ -260,7 +264,7 @@ def plan_optimize(
             model.constants = _between_constants(roots) + model.constants
             best: tuple[Schedule, Prediction] | None = None
             for fuse in (False, True):
-                sched = compute(model, tile, fuse)
+                sched = compute(model, tile, fuse, parallel=parallel)
                 bad = violations(model, sched.schedule)
                 if not bad.is_empty():
                     raise Refused(f"internal error: the new schedule breaks dependences: {bad}")
@@ -430,6 +434,8 @@ def _explain(model: NestModel, sched: Schedule) -> list[str]:
             line += f", tiled {'x'.join(map(str, b.tiled))}"
         if b.register:
             line += f"; register tile: point loops in the order of members {', '.join(map(str, b.register))}"
+        if b.parallel_tile is not None:
+            line += f"; --parallel: the tile loop of member {b.parallel_tile} (parallel) outermost, one task per tile"
         par = [j for j, c in enumerate(b.coincident) if c]
         if par:
             line += f"; parallel member(s) {', '.join(map(str, par))}"
@@ -618,14 +624,27 @@ def _parallelize_outermost(text: str, start: int, end: int, new_text: str, expla
 
             index = LineIndex(full)
             first = index.line_of(start) + 1
+            top = {index.line_of(op.span.start) + 1 for op in _outermost_loops(full, start, start + len(new_text))}
             explain.extend(
                 f"--parallel: loop at line {o.line - first + 1} of the new nest left sequential: {o.message}"
                 for o in outcomes
-                if not o.done and ("work per fork" in o.message or "nothing to share" in o.message)
+                if not o.done and ("work per fork" in o.message or "nothing to share" in o.message or (o.line in top and "nested" not in o.message))
             )
         return out
 
     return _in_place(text, start, end, new_text, rewrite)
+
+
+def _outermost_loops(text: str, start: int, stop: int) -> list[Operation]:
+    """The ``affine.for`` ops between offsets ``start`` and ``stop`` of
+    ``text`` with no ``affine.for`` around them there (the new nest's
+    outermost loops: the reason each stays sequential goes in the
+    explanation)."""
+    from affine_lsp.syntax.document import Document
+
+    doc = Document(text)
+    loops = [op for s in doc.sections for op in s.module.walk() if op.name == "affine.for" and start <= op.span.start < stop]
+    return [op for op in loops if not any(a.name == "affine.for" and start <= a.span.start for a in op.ancestors())]
 
 
 def optimize_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:

@@ -28,11 +28,20 @@ import islpy as isl
 
 from affine_lsp import forking
 from affine_lsp.analysis.isl_support import CTX, DT
-from affine_lsp.transforms import optimize_stencil
+from affine_lsp.transforms import optimize_parallel, optimize_stencil
 from affine_lsp.transforms.optimize_model import NestModel, Refused, Statement
 
 SCHEDULE_TIMEOUT_S = 10.0
-"""How long isl's scheduler may run on one nest group, all strategies together."""
+"""The CPU time isl's scheduler may take on one nest group, all strategies
+together (the child's own CPU time, :func:`_child_cpu_seconds`: a loaded
+machine, whose child gets a fraction of a core, does not stop it early and
+gets the answer a quiet one gets)."""
+
+SCHEDULE_WALL_FACTOR = 20.0
+"""A child stopped (or starved) beyond this many times its CPU budget of
+wall time is killed all the same: the wall-clock bound of last resort."""
+
+_POLL_S = 0.02  # how often the parent reads the child's CPU time
 
 STRATEGIES: tuple[tuple[float, dict[str, int]], ...] = (
     (0.25, {"schedule_whole_component": 1, "schedule_max_constant_term": -1}),
@@ -66,6 +75,7 @@ class BandInfo:
     vector: int | None  # the innermost member when it is unit-stride and parallel
     maps: str  # the band's partial schedule, as affine maps of the original loops
     register: list[int] | None = None  # register tiling: the point loops' order (positions in ``order``), the reduction member innermost
+    parallel_tile: int | None = None  # --parallel: the member (position in ``order``) whose tile loop is outermost
 
 
 @dataclass
@@ -79,6 +89,7 @@ class Schedule:
     vector_before: list = field(default_factory=list)  # original innermost loops LLVM vectorizes
     made_unit: list[str] = field(default_factory=list)  # statements whose strided innermost loop becomes unit-stride
     vector_unit: list[str] = field(default_factory=list)  # statements of a register tile walking every access unit-stride or invariant along its vector loop
+    same_order: bool = False  # --parallel: without the threads' tiles, the schedule orders the instances as the original does
 
 
 def _set_options(ctx: isl.Context, fuse: bool) -> None:
@@ -346,13 +357,15 @@ def _describe(partial: isl.MultiUnionPwAff, model: NestModel) -> str:
     return "; ".join(parts)
 
 
-def compute(model: NestModel, tile: int | None, fuse: bool = True, budget_ctx: isl.Context = CTX) -> Schedule:
+def compute(model: NestModel, tile: int | None, fuse: bool = True, budget_ctx: isl.Context = CTX, parallel: bool = False) -> Schedule:
     """The new schedule of ``model``: with ``fuse``, isl fuses what a legal
     schedule allows (its whole-component strategy); without, every strongly
     connected component of the dependence graph gets loops of its own
     (distribution). ``tile``: the tile size, or None for the automatic
     choice: 32, and only bands whose reused data does not fit in half the L2
-    cache (:func:`cache_bytes`) are tiled. Call inside :func:`limited`."""
+    cache (:func:`cache_bytes`) are tiled. ``parallel``: a band's first
+    parallel member gets its tile loop outermost (:mod:`.optimize_parallel`).
+    Call inside :func:`limited`."""
     _set_options(budget_ctx, fuse)
     dom: isl.UnionSet | None = None
     for st in model.statements:
@@ -376,7 +389,9 @@ def compute(model: NestModel, tile: int | None, fuse: bool = True, budget_ctx: i
     out = Schedule(sched, fused=fuse)
     root = sched.get_root()
     min_bytes = cache_bytes() // 2 if tile is None else 0
-    out.schedule = _walk(root, model, tile or AUTO_TILE, min_bytes, out).get_schedule()
+    if parallel:  # the schedule without the threads' tiles: is it the original order?
+        out.same_order = is_identity(model, _walk(root, model, tile or AUTO_TILE, min_bytes, Schedule(sched, fused=fuse)).get_schedule())
+    out.schedule = _walk(root, model, tile or AUTO_TILE, min_bytes, out, parallel).get_schedule()
     return out
 
 
@@ -410,14 +425,24 @@ def _bounded_schedule(sc: isl.ScheduleConstraints, timeout: float) -> isl.Schedu
     pid = forking.fork(child)
     os.close(w)
     chunks: list[bytes] = []
-    deadline = time.monotonic() + timeout
+    start = time.monotonic()
+    deadline = start + max(SCHEDULE_WALL_FACTOR * timeout, timeout + 30.0)
     try:
         while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
+            now = time.monotonic()
+            cpu = _child_cpu_seconds(pid)
+            spent = cpu if cpu is not None else now - start  # (no /proc: wall time)
+            if spent >= timeout or now >= deadline:
                 os.kill(pid, signal.SIGKILL)
-                raise Refused(f"isl's scheduler did not finish within {timeout:g} s")
-            ready, _, _ = select.select([r], [], [], left)
+                what = (
+                    "of CPU time"
+                    if cpu is not None and now < deadline
+                    else "of wall time"
+                    if cpu is None
+                    else f"of CPU time (stopped after {now - start:.0f} s of wall time)"
+                )
+                raise Refused(f"isl's scheduler did not finish within {timeout:g} s {what}")
+            ready, _, _ = select.select([r], [], [], min(_POLL_S, max(0.0, deadline - now)))
             if not ready:
                 continue
             chunk = os.read(r, 1 << 16)
@@ -435,7 +460,24 @@ def _bounded_schedule(sc: isl.ScheduleConstraints, timeout: float) -> isl.Schedu
     return None
 
 
-def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, out: Schedule) -> isl.ScheduleNode:
+def _child_cpu_seconds(pid: int) -> float | None:
+    """The CPU time (user + system) child ``pid`` has used so far, from
+    ``/proc/PID/stat``; None where it cannot be read."""
+    import os
+
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    fields = stat[stat.rfind(b")") + 2 :].split()  # after "pid (comm) ": state is field 3, utime and stime 14 and 15
+    try:
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (IndexError, ValueError, OSError):
+        return None
+
+
+def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, out: Schedule, parallel: bool = False) -> isl.ScheduleNode:
     if node.get_type() == isl.schedule_node_type.band:
         n = node.band_n_member()
         partial = node.band_get_partial_schedule()
@@ -464,9 +506,19 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, o
         time_band = optimize_stencil.is_time_band(coinc, vector)
         auto_time = bool(min_bytes) and time_band  # automatic mode: the stencil policy decides and sizes the tiles
         pays = optimize_stencil.time_tiling_pays(model, _member_extents(model, partial)) if auto_time else _tiling_pays(model, node, partial, min_bytes)
-        if permutable and n >= 2 and tile > 1 and _extents_exceed(node, tile) and pays:
+        # --parallel: the tile loop of the first parallel member outermost, the band tiled along it alone if need be
+        par_member = optimize_parallel.first_parallel_inside(info.coincident) if parallel and permutable and n >= 2 and not time_band else None
+        par_only = par_member is not None and not (tile > 1 and _extents_exceed(node, tile) and pays)
+        if par_only:
+            sizes0 = [tile] * (n - 1) + [tile * INNER_TILE_FACTOR if vector is not None else tile]
+            par_only = _member_extents(model, partial)[par_member] > sizes0[par_member]  # type: ignore[index]
+            if not par_only:
+                par_member = None
+        if permutable and n >= 2 and ((tile > 1 and _extents_exceed(node, tile) and pays) or par_only):
             tiles = [tile] * (n - 1) + [tile * INNER_TILE_FACTOR if vector is not None else tile]
-            reg = register_order(model, partial, info.coincident, vector) if not time_band else None
+            if par_only:
+                tiles = optimize_parallel.parallel_tile_sizes(tiles, _member_extents(model, partial), par_member)  # type: ignore[arg-type]
+            reg = register_order(model, partial, info.coincident, vector) if not time_band and not par_only else None
             if reg is not None:
                 tiles = register_tile_sizes(tiles, reg, info.coincident, _member_extents(model, partial), INNER_TILE_FACTOR)
             if auto_time:
@@ -475,9 +527,12 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, o
             for k in range(n):
                 sizes = sizes.set_val(k, isl.Val.int_from_si(CTX, tiles[k]))
             node = node.band_tile(sizes)
-            info.tiled = tiles
+            info.tiled = None if par_only else tiles  # (tiles for the threads only bring no reuse: the prediction does not count them)
             out.bands.append(info)
-            if not time_band:  # a skewed time tile's full part is no simpler, and its isolated code ran 0.6x on jacobi-1d
+            if par_member is not None:
+                node = optimize_parallel.parallel_tile_first(node, tiles, info.coincident, par_member)
+                info.parallel_tile = par_member
+            elif not time_band:  # a skewed time tile's full part is no simpler, and its isolated code ran 0.6x on jacobi-1d
                 node = _isolate_full_tiles(node, tiles)
             node = node.child(0)  # the point band: its order is set; leave its subtree as is
             if reg is not None:
@@ -492,7 +547,7 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, o
             return node.parent()
         out.bands.append(info)
     for k in range(node.n_children()):
-        node = _walk(node.child(k), model, tile, min_bytes, out).parent()
+        node = _walk(node.child(k), model, tile, min_bytes, out, parallel).parent()
     return node
 
 
