@@ -33,6 +33,7 @@ from collections.abc import Sequence
 import islpy as isl
 
 from affine_lsp.analysis.isl_support import CTX
+from affine_lsp.transforms.schedule_bands import full_tiles, reorder_band
 
 PARALLEL_TILE_PREFERENCE = 1.05
 """The factor of the sequential prediction (``optimize._predict``) of a
@@ -65,14 +66,12 @@ def parallel_tile_first(node: isl.ScheduleNode, tiles: Sequence[int], coincident
     """The tile band ``node`` (just made by ``band_tile``; its child is the
     point band) with the tile loop of ``member`` outermost, the others in
     their order, and its full tiles generated apart as
-    :func:`.optimize_schedule._isolate_full_tiles` does (the full tiles are
+    :func:`.schedule_bands.isolate_full_tiles` does (the full tiles are
     computed in the members' original order, then permuted)."""
-    from affine_lsp.transforms.optimize_schedule import _reorder_band, full_tiles
-
     n = len(tiles)
     order = [member] + [k for k in range(n) if k != member]
     full = full_tiles(node, tiles)
-    node = _reorder_band(node, order, [coincident[k] for k in order])
+    node = reorder_band(node, order, [coincident[k] for k in order])
     if full is None or full.is_empty():
         return node
     src = ", ".join(f"t{k}" for k in range(n))

@@ -30,6 +30,7 @@ from affine_lsp import forking
 from affine_lsp.analysis.isl_support import CTX, DT
 from affine_lsp.transforms import optimize_parallel, optimize_stencil
 from affine_lsp.transforms.optimize_model import NestModel, Refused, Statement
+from affine_lsp.transforms.schedule_bands import isolate_full_tiles, permuted, reorder_band
 
 SCHEDULE_TIMEOUT_S = 10.0
 """The CPU time isl's scheduler may take on one nest group, all strategies
@@ -165,14 +166,7 @@ def _member_map(partial: isl.MultiUnionPwAff, k: int) -> isl.UnionMap:
     """The band's partial schedule with member ``k`` last."""
     n = partial.dim(DT.out)
     order = [j for j in range(n) if j != k] + [k]
-    return isl.UnionMap.from_multi_union_pw_aff(_permuted(partial, order))
-
-
-def _permuted(partial: isl.MultiUnionPwAff, order: list[int]) -> isl.MultiUnionPwAff:
-    out = partial
-    for j, k in enumerate(order):
-        out = out.set_at(j, partial.get_at(k))
-    return out
+    return isl.UnionMap.from_multi_union_pw_aff(permuted(partial, order))
 
 
 def _pick_innermost(model: NestModel, partial: isl.MultiUnionPwAff, coincident: list[bool]) -> tuple[int, bool]:
@@ -492,7 +486,7 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, o
             # parallel members outside
             order = sorted(order[:-1], key=lambda k: not coinc[k]) + order[-1:]
             if order != list(range(n)):
-                newp = _permuted(partial, order)
+                newp = permuted(partial, order)
                 node = node.delete().insert_partial_schedule(newp)
                 node = node.band_set_permutable(1)
                 for j, k in enumerate(order):
@@ -533,12 +527,12 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, o
                 node = optimize_parallel.parallel_tile_first(node, tiles, info.coincident, par_member)
                 info.parallel_tile = par_member
             elif not time_band:  # a skewed time tile's full part is no simpler, and its isolated code ran 0.6x on jacobi-1d
-                node = _isolate_full_tiles(node, tiles)
+                node = isolate_full_tiles(node, tiles)
             node = node.child(0)  # the point band: its order is set; leave its subtree as is
             if reg is not None:
                 assert vector is not None
                 out.vector_unit += _unit_statements(model, _member_map(partial, vector))
-                node = _reorder_band(node, reg, [info.coincident[k] for k in reg])
+                node = reorder_band(node, reg, [info.coincident[k] for k in reg])
                 info.register = reg
             for k in range(n):  # guards of partial tiles and of fused statements are hoisted out of the point loops
                 node = node.band_member_set_ast_loop_type(k, isl.ast_loop_type.separate)
@@ -629,75 +623,6 @@ def register_tile_sizes(tiles: list[int], order: list[int], coincident: list[boo
                 out[m] = size
                 break
     return out
-
-
-def _reorder_band(node: isl.ScheduleNode, order: list[int], coincident: list[bool]) -> isl.ScheduleNode:
-    """The band ``node`` with its members in ``order`` (a permutable band:
-    any order is legal)."""
-    newp = _permuted(node.band_get_partial_schedule(), order)
-    node = node.delete().insert_partial_schedule(newp).band_set_permutable(1)
-    for j, c in enumerate(coincident):
-        node = node.band_member_set_coincident(j, int(c))
-    return node
-
-
-def _anonymous(m: isl.Map) -> isl.Map:
-    for dt in (DT.in_, DT.out):
-        if m.has_tuple_name(dt) or m.has_tuple_id(dt):
-            m = m.reset_tuple_id(dt)
-    return m
-
-
-def full_tiles(node: isl.ScheduleNode, tiles: Sequence[int]) -> isl.Set | None:
-    """The tiles of the tiled band ``node`` (its child: the point band) whose
-    every point is an iteration of some statement: the full tiles. None when
-    the band is not at the top of the schedule (the set would depend on the
-    outer loops) or when every tile is full."""
-    if node.get_schedule_depth() != 0:
-        return None
-    dom = node.get_domain()
-    tile = node.band_get_partial_schedule_union_map().intersect_domain(dom)
-    point = node.child(0).band_get_partial_schedule_union_map().intersect_domain(dom)
-    pairs: isl.Map | None = None
-
-    def add(m: isl.Map) -> None:
-        nonlocal pairs
-        m = _anonymous(m)
-        pairs = m if pairs is None else pairs.union(m)
-
-    tile.reverse().apply_range(point).foreach_map(add)  # tile -> point, per statement
-    if pairs is None:
-        return None
-    n = len(tiles)
-    box = isl.Map.universe(pairs.get_space())
-    for k in range(n):  # t_k <= p_k < t_k + size_k
-        ls = isl.LocalSpace.from_space(box.get_space())
-        lo = isl.Constraint.inequality_alloc(ls).set_coefficient_val(DT.out, k, 1).set_coefficient_val(DT.in_, k, -1)
-        hi = isl.Constraint.inequality_alloc(ls).set_coefficient_val(DT.out, k, -1).set_coefficient_val(DT.in_, k, 1).set_constant_val(tiles[k] - 1)
-        box = box.add_constraint(lo).add_constraint(hi)
-    tiles_set = pairs.domain()
-    box = box.intersect_domain(tiles_set)
-    partial = box.subtract(pairs).domain()
-    if partial.is_empty():
-        return None
-    return tiles_set.subtract(partial)
-
-
-def _isolate_full_tiles(node: isl.ScheduleNode, tiles: Sequence[int]) -> isl.ScheduleNode:
-    """The full tiles of the tiled band generated apart (isl's ``isolate``
-    option, as PPCG and Pluto's full/partial tile separation): their point
-    loops run a constant number of iterations, without ``min`` bounds, so
-    unroll-and-jam and vectorization apply to them. Only code generation
-    changes, never the schedule."""
-    full = full_tiles(node, tiles)
-    if full is None or full.is_empty():
-        return node
-    n = len(tiles)
-    names = ", ".join(f"t{k}" for k in range(n))
-    opt = isl.Set.read_from_str(CTX, f"{{ isolate[[] -> [{names}]] }}")
-    full_named = full.set_tuple_name(None) if full.has_tuple_name() else full
-    iso = opt.unwrap().intersect_range(full_named).wrap().set_tuple_name("isolate")
-    return node.band_set_ast_build_options(isl.UnionSet.from_set(iso))
 
 
 def flat_map(schedule: isl.Schedule) -> isl.UnionMap:
