@@ -15,12 +15,15 @@ when the last is variadic), ``successors`` (``"1"`` or ``"*"`` each),
 ``segments`` (``o`` / ``r`` for ``AttrSizedOperandSegments`` /
 ``AttrSizedResultSegments``), ``traits`` (the kept C++ names), ``effects``
 (as the registry spells them, ``write:o:dst``; None when the op states
-none) and ``constraints`` (each named type constraint's summary).
+none), ``default_dialect`` (``OpAsmOpInterface::getDefaultDialect``, ``""``
+when none) and ``constraints`` (each named type constraint's summary).
 :func:`register` makes :mod:`affine_lsp.ir.op_registry` (and so
 :mod:`affine_lsp.ir.op_traits`) answer for them as for upstream ops.
 """
 
 from __future__ import annotations
+
+import re
 
 from affine_lsp.ods.td_records import trait_records
 
@@ -51,6 +54,17 @@ REGISTRY_TRAITS = KEPT_TRAITS - {
     "SameOperandsShape", "SameOperandsElementType", "AttrSizedOperandSegments", "AttrSizedResultSegments",
 }  # fmt: skip
 EFFECTS = {"Read": "read", "Write": "write", "Allocate": "alloc", "Free": "free"}
+
+# ``OpAsmOpInterface::getDefaultDialect``: the dialect MLIR's parser tries
+# for an unprefixed op name inside the op's regions (``return`` in
+# ``func.func`` is ``func.return``). An op states it in ODS as a static
+# method of its ``extraClassDeclaration`` (``return "func";``) or declares it
+# with ``DeclareOpInterfaceMethods<OpAsmOpInterface, ["getDefaultDialect"]>``
+# and returns it from C++, which the records do not hold: the upstream ops
+# that do (``PDLDialect.cpp``) are listed, and a user's op is taken to
+# return its own dialect's name (what ``getDialectNamespace()`` gives).
+_DEFAULT_DIALECT_RE = re.compile(r"\bgetDefaultDialect\s*\(\s*\)\s*(?:const\s*)?\{\s*return\s*\"([A-Za-z0-9_$.]*)\"\s*;")
+CXX_DEFAULT_DIALECTS = {"pdl.pattern": "pdl", "pdl.rewrite": "pdl"}
 
 
 def _trait_name(raw: str) -> str:
@@ -150,6 +164,17 @@ class TdRecords:
     def is_variadic(self, n: str, cls: str) -> bool:
         return cls in self.d.get(n, {}).get("!superclasses", [])
 
+    def default_dialect(self, r: dict) -> str:
+        """The op's ``getDefaultDialect`` (``""``: none, MLIR's default)."""
+        m = _DEFAULT_DIALECT_RE.search(str(r.get("extraClassDeclaration") or ""))
+        if m is not None:
+            return m.group(1)
+        for t in trait_records(self.d, r.get("traits", []), depth_first=True):
+            if t.get("cppInterfaceName") == "OpAsmOpInterface" and "getDefaultDialect" in (t.get("alwaysOverriddenMethods") or ()):
+                name = self.op_name(r) or ""
+                return CXX_DEFAULT_DIALECTS.get(name, name.split(".", 1)[0])
+        return ""
+
     def op_name(self, r: dict) -> str | None:
         dialect = self.d.get((r.get("opDialect") or {}).get("def", ""), {}).get("name")
         if not isinstance(dialect, str) or not isinstance(r.get("opName"), str):
@@ -161,7 +186,8 @@ def op_td_facts(rec: TdRecords, r: dict, kept: frozenset[str] = REGISTRY_TRAITS)
     """The registry's ``.td`` facts of one op record: ``t`` (the traits in
     ``kept``), ``e`` (only when the op states its effects in ODS: ``kind``
     on the whole op, or ``kind:o:<operand>`` / ``kind:r:<result>``) and
-    ``ot`` (each operand group's type constraint)."""
+    ``ot`` (each operand group's type constraint); ``dd`` (only when the
+    op has one: its default dialect, :meth:`TdRecords.default_dialect`)."""
     names, effects = rec.traits(r.get("traits", []))
     operands: list[str] = []
     for arg, name in r.get("arguments", {}).get("args", []):
@@ -180,6 +206,9 @@ def op_td_facts(rec: TdRecords, r: dict, kept: frozenset[str] = REGISTRY_TRAITS)
     out: dict = {"t": sorted(names & kept), "ot": operands}
     if effects is not None:
         out["e"] = sorted(set(effects))
+    default = rec.default_dialect(r)
+    if default:
+        out["dd"] = default
     return out
 
 
@@ -222,6 +251,7 @@ def op_facts(rec: TdRecords, r: dict) -> dict | None:
         "segments": ("o" if "AttrSizedOperandSegments" in traits else "") + ("r" if "AttrSizedResultSegments" in traits else ""),
         "traits": traits,
         "effects": td.get("e"),
+        "default_dialect": td.get("dd", ""),
         "constraints": {c: rec.summaries[c] for _n, _k, c in operands + results if c in rec.summaries},
     }
 
@@ -272,6 +302,8 @@ def registry_record(facts: dict) -> dict:
         raw["rs"] = 1
     if facts.get("effects") is not None:
         raw["e"] = list(facts["effects"])
+    if facts.get("default_dialect"):
+        raw["dd"] = facts["default_dialect"]
     return raw
 
 
