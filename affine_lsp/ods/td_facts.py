@@ -16,13 +16,14 @@ when the last is variadic), ``successors`` (``"1"`` or ``"*"`` each),
 ``AttrSizedResultSegments``), ``traits`` (the kept C++ names), ``effects``
 (as the registry spells them, ``write:o:dst``; None when the op states
 none), ``default_dialect`` (``OpAsmOpInterface::getDefaultDialect``, ``""``
-when none) and ``constraints`` (each named type constraint's summary).
+when none), ``source`` (``FILE.td:LINE`` of the op's record) and ``constraints`` (each named type constraint's summary).
 :func:`register` makes :mod:`affine_lsp.ir.op_registry` (and so
 :mod:`affine_lsp.ir.op_traits`) answer for them as for upstream ops.
 """
 
 from __future__ import annotations
 
+import os
 import re
 
 from affine_lsp.ods.td_records import trait_records
@@ -256,11 +257,23 @@ def op_facts(rec: TdRecords, r: dict) -> dict | None:
     }
 
 
-def facts_of(d: dict) -> dict[str, dict]:
+def source_of(r: dict, td: str | None) -> str:
+    """Where an op record is defined: ``FILE.td:LINE`` (its first
+    ``!locs``; the path of ``td`` when the record is in that file itself)."""
+    locs = r.get("!locs")
+    loc = locs[0] if isinstance(locs, list) and locs and isinstance(locs[0], str) else ""
+    if td and loc:
+        file, _, line = loc.rpartition(":")
+        if file == os.path.basename(td):
+            return f"{td}:{line}"
+    return loc
+
+
+def facts_of(d: dict, td: str | None = None) -> dict[str, dict]:
     """``{op name: facts}`` of every op record of one ``llvm-tblgen
-    --dump-json`` output ``d`` that is not an op MLIR 22.1.8 ships (those
-    records come with the user's includes of MLIR's own ``.td`` files: the
-    shipped registry answers for them)."""
+    --dump-json`` output ``d`` (of the file ``td``) that is not an op MLIR
+    22.1.8 ships (those records come with the user's includes of MLIR's own
+    ``.td`` files: the shipped registry answers for them)."""
     from affine_lsp.ir import op_registry
 
     rec = TdRecords(d)
@@ -274,6 +287,7 @@ def facts_of(d: dict) -> dict[str, dict]:
             continue
         facts = op_facts(rec, r)
         if facts is not None:
+            facts["source"] = source_of(r, td)
             out[name] = facts
     return out
 
@@ -304,6 +318,8 @@ def registry_record(facts: dict) -> dict:
         raw["e"] = list(facts["effects"])
     if facts.get("default_dialect"):
         raw["dd"] = facts["default_dialect"]
+    if facts.get("source"):
+        raw["src"] = facts["source"]
     return raw
 
 
