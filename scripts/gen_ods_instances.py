@@ -388,7 +388,8 @@ def _generic_ops(stdout: str) -> dict[int, str]:
         lines = [ln.strip() for ln in chunk.splitlines()]
         ops = [ln for ln in lines if ln.startswith(('"', "%")) and '"func.' not in ln and not ln.startswith('"builtin.module"')]
         if len(ops) == 1:
-            out[int(m.group(1))] = ops[0]
+            aliases = [ln for ln in lines if ln.startswith(("#", "!")) and " = " in ln]  # the aliases the op's line names
+            out[int(m.group(1))] = "\n".join([*aliases, ops[0]])
     return out
 
 
@@ -415,9 +416,11 @@ def facts_of_generic(line: str, instance: str) -> dict | None:
     types, result types, attributes (name: printed value)."""
     from affine_lsp.syntax.document import Document
 
+    *aliases, line = line.split("\n")
     head = instance.split("\n", 1)[0]
     sig = head[head.index("(") + 1 : head.rindex(")")].replace("%a", "%arg")
-    text = f'"func.func"() <{{function_type = () -> (), sym_name = "g"}}> ({{\n^bb0({sig}):\n  {line}\n  "func.return"() : () -> ()\n}}) : () -> ()\n'
+    text = "".join(a + "\n" for a in aliases)
+    text += f'"func.func"() <{{function_type = () -> (), sym_name = "g"}}> ({{\n^bb0({sig}):\n  {line}\n  "func.return"() : () -> ()\n}}) : () -> ()\n'
     doc = Document(text)
     sec = doc.sections[0]
     ops = [o for o in sec.module.walk() if o.name not in ("builtin.module", "func.func", "func.return")]
