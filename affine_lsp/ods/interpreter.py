@@ -670,7 +670,13 @@ def parse_op(op: OpSyn, fmt: OpFormat, text: str, start: int, end: int, anchor: 
     if st.i < len(toks):
         # What follows the op is parsed as the next op, as mlir-opt parses it.
         t = toks[st.i]
-        raise st.fail(f"custom op '{t.text}' is unknown" if t.kind == "id" else "expected operation name in quotes")
+        if t.kind != "id":
+            raise st.fail("expected operation name in quotes")
+        if "." in t.text:
+            raise Mismatch(f"custom op '{t.text}' is unknown", t.start)
+        from affine_lsp.syntax import default_dialect  # an unprefixed name: the default-dialect rule's words
+
+        raise Mismatch(default_dialect.unknown_message(t.text, default_dialect.default_dialect_at(text, t.start)), t.start)
     if st.all_operands is not None and not st.operands:
         _split_operands(st, fmt)
     _infer(st, fmt)

@@ -494,7 +494,6 @@ _STRICT_OPS = frozenset(
         "maskedstore",
         "extract",
         "insert",
-        "print",
         "fma",
         "shape_cast",
     )
