@@ -324,7 +324,7 @@ def _binding_enums() -> dict[str, list[str]]:
     return out
 
 
-TD_KEYS = ("t", "e", "ot")  # the facts of the .td files (scripts/op_traits_td.py)
+TD_KEYS = ("t", "e", "ot", "dd")  # the facts of the .td files (scripts/op_traits_td.py)
 
 
 def _td_part(td: Path | None) -> tuple[dict[str, dict], dict[str, str], str]:

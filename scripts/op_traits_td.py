@@ -64,9 +64,39 @@ def td_facts(include: Path, exe: Path) -> tuple[dict[str, dict], dict[str, str]]
     return out, dict(sorted(summaries.items()))
 
 
+def update_default_dialects(include: Path, exe: Path, check: bool) -> int:
+    """Write each op's default dialect (``dd``) into the shipped registry
+    (``affine_lsp/data/ops_22.1.8.json``) from the ``.td`` files, the rest
+    of the file unchanged: ``scripts/gen_op_registry.py --td`` writes the
+    same key with every other fact, and needs MLIR's Python bindings. With
+    ``check``: exit status 1 when the file is not what this would write."""
+    from affine_lsp.ir.op_registry import DATA_FILE
+
+    facts, _ = td_facts(include, exe)
+    data = json.loads(DATA_FILE.read_text())
+    for dialect, ops in data["dialects"].items():
+        for short, raw in ops.items():
+            raw.pop("dd", None)
+            dd = facts.get(f"{dialect}.{short}", {}).get("dd")
+            if dd:
+                raw["dd"] = dd
+    text = json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n"
+    if check:
+        same = json.loads(DATA_FILE.read_text()) == data
+        print("up to date" if same else f"{DATA_FILE} is stale: run scripts/op_traits_td.py --default-dialects {include}")
+        return 0 if same else 1
+    from affine_lsp.atomic_write import write_atomic
+
+    write_atomic(DATA_FILE, text.encode())
+    print(sorted(f"{d}.{s}={r['dd']}" for d, ops in data["dialects"].items() for s, r in ops.items() if "dd" in r))
+    return 0
+
+
 if __name__ == "__main__":
     exe = tblgen()
     assert exe is not None
+    if sys.argv[1] == "--default-dialects":
+        sys.exit(update_default_dialects(Path(sys.argv[2]), exe, "--check" in sys.argv[3:]))
     facts, _ = td_facts(Path(sys.argv[1]), exe)
     for k in sys.argv[2:]:
         print(k, json.dumps(facts.get(k)))

@@ -103,7 +103,10 @@ async def test_a_document_under_the_project_file_has_check_s_diagnostics(client:
 async def test_hover_shows_the_op(client: LanguageClient):
     uri, text, _d = await _open(client, PROJECT / "src" / "toy.mlir")
     h = await client.text_document_hover_async(types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=pos(text, "toy.scale", delta=2)))
-    assert "multiplies a value by a constant factor" in hover_text(h)
+    got = hover_text(h)
+    assert "multiplies a value by a constant factor" in got
+    # the op's .td file and the line of its record
+    assert f"defined in `{PROJECT / 'toy' / 'ToyOps.td'}:8`" in got
 
 
 async def test_a_broken_td_is_one_error_message(client: LanguageClient):

@@ -69,6 +69,8 @@ class OpInfo:
     traits: frozenset[str] = frozenset()  # MLIR's C++ trait and interface names
     effects: tuple[str, ...] | None = None  # "read", "write:o:memref", ...; None: not stated in ODS
     operand_types: tuple[str, ...] | None = None  # each operand group's ODS type constraint; None: not known
+    default_dialect: str = ""  # OpAsmOpInterface::getDefaultDialect ("": none)
+    source: str = ""  # a user's op: where its .td record is (FILE.td:LINE); "" for a shipped op
 
     @property
     def dialect(self) -> str:
@@ -264,6 +266,8 @@ def lookup(name: str) -> OpInfo | None:
         "traits": frozenset(traits if isinstance(traits, list) else _trait_sets()[traits]) if traits is not None else frozenset(),
         "effects": tuple(raw["e"]) if "e" in raw else None,
         "operand_types": tuple(raw["ot"]) if "ot" in raw else None,
+        "default_dialect": raw.get("dd", ""),
+        "source": raw.get("src", ""),
     }
     if "o" not in raw:
         return OpInfo(name, raw.get("s", ""), False, **td)

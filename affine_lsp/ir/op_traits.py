@@ -82,6 +82,17 @@ def has_graph_regions(name: str) -> bool:
     return has_trait(name, "RegionKindInterface")
 
 
+def default_dialect(name: str) -> str:
+    """``OpAsmOpInterface::getDefaultDialect`` of the registered op ``name``:
+    the dialect MLIR's parser tries for an unprefixed op name inside its
+    regions (``func`` for ``func.func``, ``builtin`` for ``builtin.module``,
+    ``transform`` for ``transform.sequence``); ``""`` for every other op
+    and for an op the registry does not know (MLIR's default). The rule
+    that uses it: :mod:`affine_lsp.syntax.default_dialect`."""
+    info = op_registry.lookup(name)
+    return info.default_dialect if info is not None else ""
+
+
 def is_function(name: str) -> bool:
     """``FunctionOpInterface`` (``func.func``, ``gpu.func``, ``llvm.func``, ...)."""
     return has_trait(name, "FunctionOpInterface")

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
-from affine_lsp.ir.attributes import Attribute, StringAttr, UnitAttr
+from affine_lsp.ir import op_registry
+from affine_lsp.ir.attributes import Attribute, StringAttr, SymbolRefAttr, UnitAttr
 from affine_lsp.ir.core import Anchor, Span
 from affine_lsp.ir.types import ComplexType, ShapedType, Type
 from affine_lsp.ods import pieces
@@ -79,6 +81,23 @@ class Unsupported(Exception):
     def __init__(self, directive: str) -> None:
         super().__init__(directive)
         self.directive = directive
+
+
+_SYMBOL_CONSTRAINTS = frozenset({"FlatSymbolRefAttr", "SymbolRefAttr"})
+
+
+@cache
+def _symbol_attrs(op_name: str) -> frozenset[str]:
+    """The attributes of ``op_name`` whose ODS constraint is a symbol
+    reference (``func.constant``'s ``value``): a literal there is no such
+    attribute (``invalid kind of attribute specified``)."""
+    info = op_registry.lookup(op_name)
+    if info is None:
+        return frozenset()
+    return frozenset(a.name for a in info.attributes if a.kind in _SYMBOL_CONSTRAINTS)
+
+
+op_registry.on_change(_symbol_attrs.cache_clear)
 
 
 class _State:
@@ -391,7 +410,10 @@ class _State:
         elif name in self.attr_kinds:
             kind = self.attr_kinds[name][1]
             if kind != "unit":
-                self.attrs[name] = self.parse_attr(kind)
+                t = self.peek()
+                self.attrs[name] = got = self.parse_attr(kind)
+                if name in _symbol_attrs(self.fmt.name) and not isinstance(got, SymbolRefAttr):
+                    raise Mismatch("invalid kind of attribute specified", t.start if t is not None else self.here())
         elif name in self.region_kinds:
             if self.region_kinds[name][1]:
                 rs: list[RegionSyn] = []
@@ -648,7 +670,13 @@ def parse_op(op: OpSyn, fmt: OpFormat, text: str, start: int, end: int, anchor: 
     if st.i < len(toks):
         # What follows the op is parsed as the next op, as mlir-opt parses it.
         t = toks[st.i]
-        raise st.fail(f"custom op '{t.text}' is unknown" if t.kind == "id" else "expected operation name in quotes")
+        if t.kind != "id":
+            raise st.fail("expected operation name in quotes")
+        if "." in t.text:
+            raise Mismatch(f"custom op '{t.text}' is unknown", t.start)
+        from affine_lsp.syntax import default_dialect  # an unprefixed name: the default-dialect rule's words
+
+        raise Mismatch(default_dialect.unknown_message(t.text, default_dialect.default_dialect_at(text, t.start)), t.start)
     if st.all_operands is not None and not st.operands:
         _split_operands(st, fmt)
     _infer(st, fmt)

@@ -23,13 +23,14 @@ def unknown_directive_message(name: str, directive: str) -> str:
     )
 
 
-def parse_unknown(op: OpSyn, source: str, end: int, anchor: Anchor, regions: list[RegionSyn], notes: list[Note]) -> str:
+def parse_unknown(op: OpSyn, source: str, end: int, anchor: Anchor, regions: list[RegionSyn], notes: list[Note], full_name: str | None = None) -> str:
     """Fill ``op`` (name at ``op.name_span``, text up to ``end`` of
     ``source``) from its format: ``parsed``; ``error`` (its text does not
     follow the format: the error is in ``notes``, the op is kept as a soup);
-    ``skip`` (no format, or one the interpreter cannot run: a remark)."""
+    ``skip`` (no format, or one the interpreter cannot run: a remark).
+    ``full_name``: the op an unprefixed name names (syntax/default_dialect.py)."""
     start = op.name_span.rel_start
-    name = source[start : op.name_span.rel_end] if source else op.name
+    name = full_name or (source[start : op.name_span.rel_end] if source else op.name)
     fmt = formats.lookup(name)
     if fmt is None:
         return "skip"

@@ -15,12 +15,16 @@ when the last is variadic), ``successors`` (``"1"`` or ``"*"`` each),
 ``segments`` (``o`` / ``r`` for ``AttrSizedOperandSegments`` /
 ``AttrSizedResultSegments``), ``traits`` (the kept C++ names), ``effects``
 (as the registry spells them, ``write:o:dst``; None when the op states
-none) and ``constraints`` (each named type constraint's summary).
+none), ``default_dialect`` (``OpAsmOpInterface::getDefaultDialect``, ``""``
+when none), ``source`` (``FILE.td:LINE`` of the op's record) and ``constraints`` (each named type constraint's summary).
 :func:`register` makes :mod:`affine_lsp.ir.op_registry` (and so
 :mod:`affine_lsp.ir.op_traits`) answer for them as for upstream ops.
 """
 
 from __future__ import annotations
+
+import os
+import re
 
 from affine_lsp.ods.td_records import trait_records
 
@@ -51,6 +55,17 @@ REGISTRY_TRAITS = KEPT_TRAITS - {
     "SameOperandsShape", "SameOperandsElementType", "AttrSizedOperandSegments", "AttrSizedResultSegments",
 }  # fmt: skip
 EFFECTS = {"Read": "read", "Write": "write", "Allocate": "alloc", "Free": "free"}
+
+# ``OpAsmOpInterface::getDefaultDialect``: the dialect MLIR's parser tries
+# for an unprefixed op name inside the op's regions (``return`` in
+# ``func.func`` is ``func.return``). An op states it in ODS as a static
+# method of its ``extraClassDeclaration`` (``return "func";``) or declares it
+# with ``DeclareOpInterfaceMethods<OpAsmOpInterface, ["getDefaultDialect"]>``
+# and returns it from C++, which the records do not hold: the upstream ops
+# that do (``PDLDialect.cpp``) are listed, and a user's op is taken to
+# return its own dialect's name (what ``getDialectNamespace()`` gives).
+_DEFAULT_DIALECT_RE = re.compile(r"\bgetDefaultDialect\s*\(\s*\)\s*(?:const\s*)?\{\s*return\s*\"([A-Za-z0-9_$.]*)\"\s*;")
+CXX_DEFAULT_DIALECTS = {"pdl.pattern": "pdl", "pdl.rewrite": "pdl"}
 
 
 def _trait_name(raw: str) -> str:
@@ -150,6 +165,17 @@ class TdRecords:
     def is_variadic(self, n: str, cls: str) -> bool:
         return cls in self.d.get(n, {}).get("!superclasses", [])
 
+    def default_dialect(self, r: dict) -> str:
+        """The op's ``getDefaultDialect`` (``""``: none, MLIR's default)."""
+        m = _DEFAULT_DIALECT_RE.search(str(r.get("extraClassDeclaration") or ""))
+        if m is not None:
+            return m.group(1)
+        for t in trait_records(self.d, r.get("traits", []), depth_first=True):
+            if t.get("cppInterfaceName") == "OpAsmOpInterface" and "getDefaultDialect" in (t.get("alwaysOverriddenMethods") or ()):
+                name = self.op_name(r) or ""
+                return CXX_DEFAULT_DIALECTS.get(name, name.split(".", 1)[0])
+        return ""
+
     def op_name(self, r: dict) -> str | None:
         dialect = self.d.get((r.get("opDialect") or {}).get("def", ""), {}).get("name")
         if not isinstance(dialect, str) or not isinstance(r.get("opName"), str):
@@ -161,7 +187,8 @@ def op_td_facts(rec: TdRecords, r: dict, kept: frozenset[str] = REGISTRY_TRAITS)
     """The registry's ``.td`` facts of one op record: ``t`` (the traits in
     ``kept``), ``e`` (only when the op states its effects in ODS: ``kind``
     on the whole op, or ``kind:o:<operand>`` / ``kind:r:<result>``) and
-    ``ot`` (each operand group's type constraint)."""
+    ``ot`` (each operand group's type constraint); ``dd`` (only when the
+    op has one: its default dialect, :meth:`TdRecords.default_dialect`)."""
     names, effects = rec.traits(r.get("traits", []))
     operands: list[str] = []
     for arg, name in r.get("arguments", {}).get("args", []):
@@ -180,6 +207,9 @@ def op_td_facts(rec: TdRecords, r: dict, kept: frozenset[str] = REGISTRY_TRAITS)
     out: dict = {"t": sorted(names & kept), "ot": operands}
     if effects is not None:
         out["e"] = sorted(set(effects))
+    default = rec.default_dialect(r)
+    if default:
+        out["dd"] = default
     return out
 
 
@@ -222,15 +252,28 @@ def op_facts(rec: TdRecords, r: dict) -> dict | None:
         "segments": ("o" if "AttrSizedOperandSegments" in traits else "") + ("r" if "AttrSizedResultSegments" in traits else ""),
         "traits": traits,
         "effects": td.get("e"),
+        "default_dialect": td.get("dd", ""),
         "constraints": {c: rec.summaries[c] for _n, _k, c in operands + results if c in rec.summaries},
     }
 
 
-def facts_of(d: dict) -> dict[str, dict]:
+def source_of(r: dict, td: str | None) -> str:
+    """Where an op record is defined: ``FILE.td:LINE`` (its first
+    ``!locs``; the path of ``td`` when the record is in that file itself)."""
+    locs = r.get("!locs")
+    loc = locs[0] if isinstance(locs, list) and locs and isinstance(locs[0], str) else ""
+    if td and loc:
+        file, _, line = loc.rpartition(":")
+        if file == os.path.basename(td):
+            return f"{td}:{line}"
+    return loc
+
+
+def facts_of(d: dict, td: str | None = None) -> dict[str, dict]:
     """``{op name: facts}`` of every op record of one ``llvm-tblgen
-    --dump-json`` output ``d`` that is not an op MLIR 22.1.8 ships (those
-    records come with the user's includes of MLIR's own ``.td`` files: the
-    shipped registry answers for them)."""
+    --dump-json`` output ``d`` (of the file ``td``) that is not an op MLIR
+    22.1.8 ships (those records come with the user's includes of MLIR's own
+    ``.td`` files: the shipped registry answers for them)."""
     from affine_lsp.ir import op_registry
 
     rec = TdRecords(d)
@@ -244,6 +287,7 @@ def facts_of(d: dict) -> dict[str, dict]:
             continue
         facts = op_facts(rec, r)
         if facts is not None:
+            facts["source"] = source_of(r, td)
             out[name] = facts
     return out
 
@@ -272,6 +316,10 @@ def registry_record(facts: dict) -> dict:
         raw["rs"] = 1
     if facts.get("effects") is not None:
         raw["e"] = list(facts["effects"])
+    if facts.get("default_dialect"):
+        raw["dd"] = facts["default_dialect"]
+    if facts.get("source"):
+        raw["src"] = facts["source"]
     return raw
 
 

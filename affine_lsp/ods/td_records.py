@@ -94,7 +94,26 @@ class FormatRecords:
             base = self.d.get(base["baseType"]["def"], {})
             if not {"Variadic", "Optional"} & set(base.get("!superclasses", [])):
                 break
-        return [name, kind, _buildable(base.get("builderCall")), self._dialect_prefix(base.get("cppType"), "TypeDef", "!")]
+        built = _buildable(base.get("builderCall")) or self._dialect_buildable(base)
+        return [name, kind, built, self._dialect_prefix(base.get("cppType"), "TypeDef", "!")]
+
+    def _dialect_buildable(self, r: dict) -> str:
+        """A dialect type without parameters that its constraint builds
+        (``$_builder.getType<::mlir::shape::SizeType>()``), as MLIR spells
+        it (``!shape.size``); else ``""``."""
+        call = r.get("builderCall")
+        m = re.fullmatch(r"\$_builder\.getType<(::[\w:]+)>\(\)", call.strip()) if isinstance(call, str) else None
+        if m is None:
+            return ""
+        for n in self.d.get("!instanceof", {}).get("TypeDef", []):
+            t = self.d[n]
+            if t.get("cppType") != m.group(1) or not isinstance(t.get("mnemonic"), str):
+                continue
+            if (t.get("parameters") or {}).get("args"):
+                return ""
+            dialect = self.d.get((t.get("dialect") or {}).get("def", ""), {}).get("name")
+            return f"!{dialect}.{t['mnemonic']}" if isinstance(dialect, str) else ""
+        return ""
 
     def attribute(self, n: str, name: str) -> list:
         r = self.d.get(n, {})

@@ -102,7 +102,7 @@ def _derive(ds: DialectSet, td: str) -> tuple[dict | None, Problem | None, bool]
             msg += f"\n(MLIR's .td include tree is not installed: {INSTALL_HINT}, or pass its mlir/include folder with -I)"
         return None, Problem(td, f"llvm-tblgen: {msg}"), True
     fmts, _ = formats_of(got.records)
-    facts = td_facts.facts_of(got.records)
+    facts = td_facts.facts_of(got.records, td)
     return dialect_cache.write(td, includes, got.deps, fmts, facts), None, True
 
 

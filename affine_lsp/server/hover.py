@@ -503,6 +503,8 @@ def registry_lines(name: str) -> list[str]:
             return [f"MLIR {op_registry.MLIR_VERSION} has no op {D.code(name)}{hint}"]
         return []
     out = [info.summary] if info.summary else []
+    if info.source:
+        out.append(f"defined in {D.code(info.source)}")  # a user's dialect: its .td file
     if info.structured:
         line = f"MLIR {op_registry.MLIR_VERSION}: operands {_groups(info.operands)}"
         if info.results is not None:

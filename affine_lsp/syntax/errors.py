@@ -13,6 +13,18 @@ from typing import TYPE_CHECKING, Any
 from affine_lsp.ir.core import Anchor, Span
 from affine_lsp.syntax.nodes import Note
 
+_BARE_NAME = re.compile(r"[A-Za-z_][\w$]*", re.ASCII)
+
+
+def _names_an_op(text: str, start: int, word: str) -> bool:
+    """Whether the unprefixed ``word`` at ``start`` names an op there (then
+    the error is not that the op is unknown)."""
+    from affine_lsp.ir import op_registry
+    from affine_lsp.syntax import default_dialect
+
+    return op_registry.lookup(default_dialect.resolve_at(text, start, word)) is not None
+
+
 if TYPE_CHECKING:
     from lark.exceptions import UnexpectedInput
 
@@ -156,13 +168,15 @@ def _error_note(e: UnexpectedInput, text: str, anchor: Anchor) -> Note:
         if tok.type == "BARE_ID" and "TO" in expected and "STEP" in expected:
             # `affine.for %i = 1 too 10`: MLIR's parseKeyword("to", " between bounds").
             return Note("error", f"expected 'to' between bounds, found '{tok}'", Span(start, end, anchor), "syntax")
-        if tok.type == "BARE_ID" and "RESULT_LHS" in expected:
-            # The default dialect is the enclosing op's: `func` in a function
-            # body, `builtin` at module level, none in other ops' regions.
-            from affine_lsp.syntax.legacy import enclosing_default_dialect, unknown_op_message
+        at_op = "RESULT_LHS" in expected or (expected <= {"$END"} and not text[text.rfind("\n", 0, start) + 1 : start].strip())
+        if at_op and _BARE_NAME.fullmatch(str(tok)) and not _names_an_op(text, start, str(tok)):
+            # An op name without its dialect (a bare word or one of the
+            # grammar's keywords, `module` in a function body): looked up in
+            # the enclosing op's default dialect (syntax/default_dialect.py).
+            from affine_lsp.syntax import default_dialect
 
-            dialect = enclosing_default_dialect(text, start)
-            return Note("error", unknown_op_message(str(tok), "func" if dialect is None else dialect), Span(start, end, anchor), "syntax")
+            dialect = default_dialect.default_dialect_at(text, start)
+            return Note("error", default_dialect.unknown_message(str(tok), dialect), Span(start, end, anchor), "syntax")
         # A keyword matched as the prefix of a longer word (`too` read as `to` + `o`).
         if start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_") and (str(tok)[:1].isalnum()):
             ws = start - 1

@@ -260,52 +260,12 @@ def _is_word_at(text: str, i: int, word: str) -> bool:
     return text.startswith(word, i) and not (j < len(text) and (text[j].isalnum() or text[j] in "_$."))
 
 
-def enclosing_default_dialect(text: str, pos: int, start: int = 0) -> str | None:
-    """The default dialect mlir-opt uses for an unprefixed op name at ``pos``:
-    ``func`` directly in a function body, ``builtin`` at module level, ``""``
-    in the regions of other ops (affine.for, scf.for, ...). Read from the
-    brackets between ``start`` (a top-level chunk's start) and ``pos``."""
-    depth_stack: list[int] = []
-    i = start
-    n = min(pos, len(text))
-    in_str = False
-    while i < n:
-        ch = text[i]
-        if in_str:
-            if ch == "\\":
-                i += 2
-                continue
-            if ch == '"':
-                in_str = False
-        elif ch == '"':
-            in_str = True
-        elif text.startswith("//", i):
-            j = text.find("\n", i)
-            i = n if j < 0 else j + 1
-            continue
-        elif ch == "{":
-            depth_stack.append(i)
-        elif ch == "}" and depth_stack:
-            depth_stack.pop()
-        i += 1
-    # The innermost `{` that opens a region (skip attribute dictionaries: they close before pos).
-    if not depth_stack:
-        return "builtin"
-    brace = depth_stack[-1]
-    line_start = text.rfind("\n", 0, brace) + 1
-    head = text[line_start:brace].lstrip()
-    if head.startswith(("module", "builtin.module")):
-        return "builtin"
-    if head.startswith(("func ", "func.func ", "func@", "func.func@")) or head.startswith("func\t"):
-        return "func"
-    return ""
-
-
 def unknown_op_message(name: str, default_dialect: str) -> str:
-    """mlir-opt 22.1.8's error for an unknown unprefixed op name."""
-    if default_dialect:
-        return f"custom op '{name}' is unknown (tried '{default_dialect}.{name}' as well)"
-    return f"Dialect `' not found for custom op '{name}'  (tried '.{name}' as well)"
+    """mlir-opt 22.1.8's error for an unknown unprefixed op name
+    (:func:`affine_lsp.syntax.default_dialect.unknown_message`)."""
+    from affine_lsp.syntax.default_dialect import unknown_message
+
+    return unknown_message(name, default_dialect)
 
 
 def _constant_error(text: str, name_end: int) -> tuple[str, int, int]:
@@ -342,7 +302,9 @@ def first_error_for_name(text: str, start: int, end: int, chunk_start: int = 0) 
     name = text[start:end]
     if name.startswith(OLD_DIALECTS):
         return f"Dialect `{name.split('.', 1)[0]}' not found for custom op '{name}' ", start, end
-    dialect = enclosing_default_dialect(text, start, chunk_start)
+    from affine_lsp.syntax.default_dialect import default_dialect_at
+
+    dialect = default_dialect_at(text, start, chunk_start)
     if dialect == "func":
         if name in FUNC_DEFAULT_OK:
             return None
@@ -351,7 +313,7 @@ def first_error_for_name(text: str, start: int, end: int, chunk_start: int = 0) 
             if text.startswith("@", i):
                 return None
             return _constant_error(text, end)
-    return unknown_op_message(name, dialect or ""), start, end
+    return unknown_op_message(name, dialect), start, end
 
 
 def _legacy_map_error(text: str, span_start: int) -> int:
@@ -522,7 +484,9 @@ def _bare_call_points(text: str, item: Operation) -> tuple[tuple[int, int, str],
             parent = op.parent_op
             pname = parent.name if parent is not None else "builtin.module"
             if pname != "func.func":
-                dialect = "builtin" if pname == "builtin.module" else ""
+                from affine_lsp.syntax.default_dialect import default_dialect_of
+
+                dialect = default_dialect_of(pname)
                 found.append((pos - base, end - base, unknown_op_message(text[pos:end], dialect)))
         got = memo_of(item)[_BARE_CALLS] = tuple(found)
     return got

@@ -150,6 +150,8 @@ class ChunkTransformer(
         self.anchor = anchor
         self.notes: list[Note] = []
         self.source = ""  # the chunk's text as written (an op respelt for a retry keeps its name here)
+        self.resolved: dict[int, str] = {}  # an unprefixed op name's offset -> the op it names (respelt for a retry)
+        self.resolved_failed = False  # such an op's text does not follow its format
         self._reset_map_names()
         self._reset_ssa()
         self._reset_depths()
@@ -319,12 +321,17 @@ class ChunkTransformer(
         regions: list[RegionSyn] = []
         defs: list[tuple[str, Span, None]] = []
         collect_soup(c[1:], names, regions, self.anchor, defs)
-        got = ods_ops.parse_unknown(op, self.source, end_of(c[-1]), self.anchor, regions, self.notes)
+        full = self.resolved.get(op.name_span.rel_start) if self.resolved else None
+        if full is not None:
+            op.name = full  # `yield` in a transform.sequence: transform.yield (syntax/default_dialect.py)
+        got = ods_ops.parse_unknown(op, self.source, end_of(c[-1]), self.anchor, regions, self.notes, full)
+        if full is not None and got == "error":
+            self.resolved_failed = True  # the retry that read this name is not kept (parse_chunk)
         if got == "parsed":
             return op  # an upstream op with a declarative format (affine_lsp.ods)
         op.known = False
         if got == "skip" and not any(n.span is op.name_span for n in self.notes):
-            self.note("remark", unknown_op_message(str(c[0])), op.name_span, code=UNKNOWN_OP_CODE)
+            self.note("remark", unknown_op_message(full or str(c[0])), op.name_span, code=UNKNOWN_OP_CODE)
         dialect, dot, _ = op.name.partition(".")
         if dot and not is_upstream_dialect(dialect):
             self.note("info", unregistered_custom_message(op.name), op.name_span, code=UNREGISTERED_DIALECT_CODE)
@@ -392,12 +399,11 @@ class ChunkTransformer(
         op = self._op(c[0], c, "builtin.unrealized_conversion_cast")
         if not str(c[0]).startswith("builtin."):
             # mlir-opt takes the unprefixed name as builtin's only where builtin is the default dialect
-            from affine_lsp.syntax.legacy import enclosing_default_dialect
-            from affine_lsp.syntax.legacy import unknown_op_message as unprefixed_message
+            from affine_lsp.syntax import default_dialect
 
-            dialect = enclosing_default_dialect(self.source, c[0].start_pos) if self.source else "builtin"
+            dialect = default_dialect.default_dialect_at(self.source, c[0].start_pos) if self.source else default_dialect.TOP_LEVEL
             if dialect != "builtin":
-                self.note("error", unprefixed_message(str(c[0]), dialect or ""), op.name_span, "syntax")
+                self.note("error", default_dialect.unknown_message(str(c[0]), dialect), op.name_span, "syntax")
         op.operands = list(next((x for x in c if isinstance(x, Ops)), []))
         lists = [x for x in c if isinstance(x, list) and not isinstance(x, Ops)]
         op.result_types = list(lists[-1])
@@ -456,11 +462,12 @@ def get_parser() -> tuple[Lark, ParserTables]:
 
 
 class ParseResult:
-    __slots__ = ("item", "notes")
+    __slots__ = ("item", "notes", "resolved_failed")
 
-    def __init__(self, item: Item | None, notes: list[Note]) -> None:
+    def __init__(self, item: Item | None, notes: list[Note], resolved_failed: bool = False) -> None:
         self.item = item
         self.notes = notes
+        self.resolved_failed = resolved_failed  # an unprefixed op read by the default-dialect rule did not follow its format
 
 
 # Ops of these dialects whose form the grammar does not know (an attribute
@@ -487,7 +494,6 @@ _STRICT_OPS = frozenset(
         "maskedstore",
         "extract",
         "insert",
-        "print",
         "fma",
         "shape_cast",
     )
@@ -505,11 +511,25 @@ def parse_chunk(text: str, anchor: Anchor) -> ParseResult:
     result = _parse_chunk_once(text, anchor)
     written = text
     demoted: dict[int, str] = {}
+    resolved: dict[int, str] = {}
     for _ in range(_MAX_SOFT_RETRIES):
         err = _first_syntax_error(result)
         if err is None:
             break
         at = err.span.rel_start
+        full = _unprefixed_op(written, at, err.span.rel_end)
+        if full is not None and at not in resolved:
+            # An op name without its dialect that names an op there (`yield`
+            # in a transform.sequence): read as that op, its name respelt as
+            # an unknown op's of the same length (`y.eld`), so spans stay put.
+            resolved[at] = full
+            text = text[: at + 1] + "." + text[at + 2 :]
+            retry = _parse_chunk_once(text, anchor, written, resolved)
+            retry_err = _first_syntax_error(retry)
+            if retry.resolved_failed or (retry_err is not None and retry_err.span.rel_start <= at):
+                break
+            result = retry
+            continue
         m = None
         for found in _SOFT_DIALECT_OP.finditer(text, 0, at + 1):
             m = found  # the last op name at or before the error
@@ -517,7 +537,7 @@ def parse_chunk(text: str, anchor: Anchor) -> ParseResult:
             break
         demoted[m.start()] = m.group(0)
         text = text[: m.start()] + "Z" + text[m.start() + 1 :]  # `Zpu.launch_func`: no keyword, an unknown op
-        retry = _parse_chunk_once(text, anchor, written)
+        retry = _parse_chunk_once(text, anchor, written, resolved)
         retry_err = _first_syntax_error(retry)
         if retry_err is not None and retry_err.span.rel_start <= at:
             break
@@ -527,6 +547,23 @@ def parse_chunk(text: str, anchor: Anchor) -> ParseResult:
     if result.item is None:
         unknown_ops.replace_syntax_error(result.notes, written, anchor)
     return result
+
+
+_BARE_OP_NAME = re.compile(r"[A-Za-z_][\w$]{2,}", re.ASCII)
+
+
+def _unprefixed_op(text: str, start: int, end: int) -> str | None:
+    """The op that the bare word at ``text[start:end]`` names by the
+    default-dialect rule, when that is an op with a declarative format
+    (the interpreter reads it) and the word can be respelt as an unknown
+    op's name (three characters or more); else None."""
+    if not _BARE_OP_NAME.fullmatch(text, start, end) or (start > 0 and (text[start - 1].isalnum() or text[start - 1] in '_$.%^#!@"')):
+        return None
+    from affine_lsp.ods import formats
+    from affine_lsp.syntax import default_dialect
+
+    full = default_dialect.resolve_at(text, start, text[start:end])
+    return full if formats.lookup(full) is not None else None
 
 
 def _first_syntax_error(result: ParseResult) -> Note | None:
@@ -556,21 +593,24 @@ def _restore_names(result: ParseResult, demoted: dict[int, str]) -> None:
                 n.message = n.message.replace("'Z" + name[1:] + "'", f"'{name}'", 1)
 
 
-def _parse_chunk_once(text: str, anchor: Anchor, written: str | None = None) -> ParseResult:
+def _parse_chunk_once(text: str, anchor: Anchor, written: str | None = None, resolved: dict[int, str] | None = None) -> ParseResult:
     """One parse with a transformer of its own (its notes, its per-map
     names): nothing it changes is shared with another parse."""
     tables = shared_tables()
     tr = ChunkTransformer(anchor)
     tr.source = written if written is not None else text
+    tr.resolved = resolved or {}
     try:
         if tables.driver is not None:
             try:
-                return ParseResult(tables.driver.parse(text, tr), tr.notes)
+                item = tables.driver.parse(text, tr)
+                return ParseResult(item, tr.notes, tr.resolved_failed)
             except (NeedsLark, SyntaxIssue):  # lark's parser reports the error (see .driver)
                 tr = ChunkTransformer(anchor)
                 tr.source = written if written is not None else text
+                tr.resolved = resolved or {}
         item = tables.lark_parse(text, tr)
-        return ParseResult(item, tr.notes)
+        return ParseResult(item, tr.notes, tr.resolved_failed)
     except SyntaxIssue as e:
         return ParseResult(None, tr.notes + [Note("error", e.message, e.span, "syntax")])
     except RecursionError:

@@ -466,16 +466,23 @@ def _parse_func(c: Checker, op: Operation) -> Note | None:
 
 def _parse_return(c: Checker, op: Operation) -> Note | None:
     """An unprefixed ``return`` means ``func.return`` only where ``func`` is
-    the default dialect: directly in a ``func.func`` body. Elsewhere
-    mlir-opt does not find the op (the enclosing op's default dialect:
-    ``builtin`` at module level, none in other ops' regions)."""
+    the default dialect: directly in a ``func.func`` body. Elsewhere it is
+    the enclosing op's default dialect's (``async.return`` in an
+    ``async.func``), or mlir-opt does not find the op
+    (:mod:`affine_lsp.syntax.default_dialect`)."""
     s = op.name_span
     parent = op.parent_op
-    if c.text[s.start : s.end] != "return" or parent is None or parent.name == "func.func" or not parent.known:
+    if c.text[s.start : s.end] != "return" or parent is None or (parent.name == "func.func" and parent.custom) or not parent.known:
         return None
-    from affine_lsp.syntax.legacy import unknown_op_message
+    from affine_lsp.ir import op_registry
+    from affine_lsp.syntax import default_dialect
 
-    return c.error(unknown_op_message("return", "builtin" if parent.name == "builtin.module" else ""), s, code="syntax")
+    while parent is not None and not parent.custom and parent.name != "builtin.module":
+        parent = parent.parent_op  # the generic form pushes no default dialect
+    dialect = default_dialect.default_dialect_of(parent.name if parent is not None else None)
+    if op_registry.lookup(default_dialect.resolve("return", dialect)) is not None:
+        return None
+    return c.error(default_dialect.unknown_message("return", dialect), s, code="syntax")
 
 
 def _func_func(c: Checker, op: Operation) -> Note | None:

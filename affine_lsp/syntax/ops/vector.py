@@ -181,7 +181,7 @@ class VectorOps:
         if len(c) > 1 and type(c[1]) in TOKEN_TYPES and c[1].type == "SSA_ID":
             op.operands = [(str(c[1]), self.sp(c[1]))]
             self._trailing(op, c[2:])
-        else:
+        elif len(c) > 1:  # `vector.print` alone prints a newline
             op.attrs["stringLiteral"] = StringAttr(unquote(str(c[-1])), str(c[-1]), self.sp(c[-1]))
         op.result_types = []
         return op
