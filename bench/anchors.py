@@ -434,14 +434,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    try:
-        tc = toolchain.find(args.mlir_bin)
-    except toolchain.ToolchainError as e:
-        print(f"error: {e}", file=sys.stderr)
+    tc = common.find_toolchain(args.mlir_bin)
+    if tc is None:
         return 2
 
-    def log(msg: str) -> None:
-        print(msg, file=sys.stderr, flush=True)
+    log = common.log
 
     compilers, skipped = [], {}
     for c in COMPILERS:

@@ -145,3 +145,19 @@ def geomean(xs: Sequence[float]) -> float:
 
 def fmt(x: float | None, suffix: str = "") -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.2f}{suffix}"
+
+
+def find_toolchain(mlir_bin: str | None) -> toolchain.Toolchain | None:
+    """The MLIR toolchain a benchmark runs (``--mlir-bin`` or the one
+    :func:`affine_lsp.toolchain.find` finds); None, with the reason on
+    stderr, when there is none."""
+    try:
+        return toolchain.find(mlir_bin)
+    except toolchain.ToolchainError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return None
+
+
+def log(msg: str) -> None:
+    """A benchmark's progress line, on stderr at once."""
+    print(msg, file=sys.stderr, flush=True)

@@ -172,17 +172,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.repeat < 1 or args.rounds < 1 or not threads or min(threads) < 1:
         print("error: --repeat, --rounds and the thread counts must be at least 1", file=sys.stderr)
         return 2
-    try:
-        tc = toolchain.find(args.mlir_bin)
-    except toolchain.ToolchainError as e:
-        print(f"error: {e}", file=sys.stderr)
+    tc = common.find_toolchain(args.mlir_bin)
+    if tc is None:
         return 2
     if toolchain.openmp_runtime(tc) is None:
         print(f"error: no LLVM OpenMP runtime: {toolchain.OPENMP_HINT}", file=sys.stderr)
         return 2
 
-    def log(msg: str) -> None:
-        print(msg, file=sys.stderr, flush=True)
+    log = common.log
 
     started, load0 = time.time(), os.getloadavg()[0]
     kd = Path(args.kernels_dir)

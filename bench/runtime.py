@@ -56,6 +56,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from affine_lsp import harness, toolchain  # noqa: E402
+from bench import common  # noqa: E402
 from bench.common import (  # noqa: E402
     CRASH,
     FAILED,
@@ -317,14 +318,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.repeat < 1 or args.rounds < 1:
         print("error: --repeat and --rounds must be at least 1", file=sys.stderr)
         return 2
-    try:
-        tc = toolchain.find(args.mlir_bin)
-    except toolchain.ToolchainError as e:
-        print(f"error: {e}", file=sys.stderr)
+    tc = common.find_toolchain(args.mlir_bin)
+    if tc is None:
         return 2
 
-    def log(msg: str) -> None:
-        print(msg, file=sys.stderr, flush=True)
+    log = common.log
 
     started = time.time()
     load_start = os.getloadavg()[0]
