@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, NamedTuple
 from lsprotocol import types
 
 from affine_lsp.ide import describe as D
+from affine_lsp.ide.document_symbols import FUNC_RE
 from affine_lsp.ide.occurrences import innermost_op
 from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir import op_registry
 from affine_lsp.ir.core import Operation, Value
 from affine_lsp.ir.types import MemRefType
 from affine_lsp.server.convert import offset_of, range_of
-from affine_lsp.server.document_symbols import FUNC_RE
 from affine_lsp.server.state import DocumentState
 from affine_lsp.syntax.document import Chunk, Document, Section
 from affine_lsp.syntax.scratch import scratch_documents

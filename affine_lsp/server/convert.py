@@ -10,6 +10,10 @@ from typing import Any
 
 from lsprotocol import types
 
+from affine_lsp.ide.document_symbols import Symbol
+from affine_lsp.ide.hover import HoverText
+from affine_lsp.ide.inlay_hints import LoopHint
+from affine_lsp.ide.navigation import Highlights
 from affine_lsp.ide.signature import Signature
 from affine_lsp.ir.core import Span
 from affine_lsp.server.lsp_json import SOURCE, diagnostic_json, note_fixes
@@ -79,3 +83,63 @@ def signature_help(sig: Signature | None) -> types.SignatureHelp | None:
         return None
     params = [types.ParameterInformation(label=span) for span in sig.parameters]
     return types.SignatureHelp(signatures=[types.SignatureInformation(label=sig.label, parameters=params)], active_signature=0, active_parameter=sig.active)
+
+
+def locations(uri: str, lines: LineIndex, spans: list[Span]) -> list[types.Location]:
+    return [types.Location(uri=uri, range=span_range(lines, s)) for s in spans]
+
+
+def highlights(lines: LineIndex, h: Highlights | None) -> list[types.DocumentHighlight] | None:
+    """A :class:`~affine_lsp.ide.navigation.Highlights` as the LSP's answer."""
+    if h is None:
+        return None
+    out = [types.DocumentHighlight(range=span_range(lines, h.write), kind=types.DocumentHighlightKind.Write)] if h.write is not None else []
+    return out + [types.DocumentHighlight(range=span_range(lines, s), kind=types.DocumentHighlightKind.Read) for s in h.reads]
+
+
+SYMBOL_KINDS = {
+    "section": types.SymbolKind.Namespace,
+    "module": types.SymbolKind.Module,
+    "function": types.SymbolKind.Function,
+    "loop": types.SymbolKind.Operator,
+    "symbol": types.SymbolKind.Variable,
+    "attribute-alias": types.SymbolKind.Constant,
+    "type-alias": types.SymbolKind.TypeParameter,
+}
+
+
+def document_symbols(lines: LineIndex, symbols: list[Symbol]) -> list[types.DocumentSymbol]:
+    """An outline (:mod:`affine_lsp.ide.document_symbols`) as the LSP's answer."""
+    return [
+        types.DocumentSymbol(
+            name=s.name,
+            kind=SYMBOL_KINDS[s.kind],
+            range=range_of(lines, *s.span),
+            selection_range=range_of(lines, *s.selection),
+            detail=s.detail,
+            children=document_symbols(lines, s.children),
+        )
+        for s in symbols
+    ]
+
+
+def inlay_hints(lines: LineIndex, hints: list[LoopHint]) -> list[types.InlayHint]:
+    """The loop hints (:mod:`affine_lsp.ide.inlay_hints`) as the LSP's answer."""
+    return [
+        types.InlayHint(
+            position=position(lines, h.offset),
+            label=h.label,
+            padding_left=True,
+            tooltip=types.MarkupContent(kind=types.MarkupKind.PlainText, value=h.tooltip),
+        )
+        for h in hints
+    ]
+
+
+def hover(lines: LineIndex, h: HoverText | None, markdown: bool) -> types.Hover | None:
+    """A :class:`~affine_lsp.ide.hover.HoverText` as the LSP's answer
+    (Markdown, or plain text for a client without it)."""
+    if h is None:
+        return None
+    kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
+    return types.Hover(contents=types.MarkupContent(kind=kind, value=h.text), range=span_range(lines, h.span))

@@ -29,7 +29,6 @@ process, see :mod:`.flowproc`). The Document is only touched while holding
 from __future__ import annotations
 
 import asyncio
-import bisect
 import re
 import threading
 from collections import deque
@@ -40,9 +39,10 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from affine_lsp.ide.navigation import chunk_at
 from affine_lsp.ir.core import Operation
 from affine_lsp.server.runtime.lanes import DocumentLanes
-from affine_lsp.syntax.document import Chunk, Document, Section
+from affine_lsp.syntax.document import Document
 from affine_lsp.syntax.nodes import Note
 
 if TYPE_CHECKING:
@@ -228,20 +228,7 @@ class DocumentState:
         return not self.closed and self.version == version
 
     # ------------------------------------------------------------ lookups (call with the lock held)
-    @staticmethod
-    def chunk_at(doc: Document, offset: int) -> tuple[Section, Chunk | None]:
-        section = doc.section_at(offset)
-        chunks = section.chunks
-        if not chunks:
-            return section, None
-        starts = [c.start for c in chunks]
-        i = bisect.bisect_right(starts, offset) - 1
-        if i < 0:
-            return section, chunks[0] if chunks[0].start <= offset < chunks[0].end else None
-        c = chunks[i]
-        if c.start <= offset <= c.end:
-            return section, c
-        return section, None
+    chunk_at = staticmethod(chunk_at)  # (ide.navigation.chunk_at)
 
     def remember_good_ops(self, doc: Document) -> None:
         """Record the functions whose IR is new since the last call, and
