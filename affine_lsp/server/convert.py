@@ -10,9 +10,11 @@ from typing import Any
 
 from lsprotocol import types
 
+from affine_lsp.ide.completion import Completions
 from affine_lsp.ide.document_symbols import Symbol
 from affine_lsp.ide.hover import HoverText
 from affine_lsp.ide.inlay_hints import LoopHint
+from affine_lsp.ide.loop_actions import LoopAction
 from affine_lsp.ide.navigation import Highlights
 from affine_lsp.ide.signature import Signature
 from affine_lsp.ir.core import Span
@@ -143,3 +145,50 @@ def hover(lines: LineIndex, h: HoverText | None, markdown: bool) -> types.Hover 
         return None
     kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
     return types.Hover(contents=types.MarkupContent(kind=kind, value=h.text), range=span_range(lines, h.span))
+
+
+COMPLETION_KINDS = {
+    "value": types.CompletionItemKind.Variable,
+    "attribute-alias": types.CompletionItemKind.Constant,
+    "type-alias": types.CompletionItemKind.TypeParameter,
+    "block": types.CompletionItemKind.Reference,
+    "function": types.CompletionItemKind.Function,
+    "type": types.CompletionItemKind.TypeParameter,
+    "op": types.CompletionItemKind.Function,
+    "keyword": types.CompletionItemKind.Keyword,
+}
+
+
+def completion_list(lines: LineIndex, c: Completions, snippets: bool, markdown: bool) -> types.CompletionList:
+    """The candidates (:mod:`affine_lsp.ide.completion`) as the LSP's answer:
+    snippets only for a client that takes them, Markdown documentation only
+    for one that renders it (else the text without backquotes)."""
+    rng = range_of(lines, c.start, c.end)
+    items = []
+    for it in c.items:
+        snippet = it.snippet is not None and snippets
+        documentation: str | types.MarkupContent | None = None
+        if it.doc:
+            documentation = (
+                types.MarkupContent(kind=types.MarkupKind.Markdown, value=it.doc) if markdown and it.kind in ("value", "op") else it.doc.replace("`", "")
+            )
+        items.append(
+            types.CompletionItem(
+                label=it.label,
+                kind=COMPLETION_KINDS[it.kind],
+                detail=it.detail,
+                documentation=documentation,
+                text_edit=types.TextEdit(range=rng, new_text=it.snippet if snippet and it.snippet is not None else it.label),
+                insert_text_format=types.InsertTextFormat.Snippet if snippet else types.InsertTextFormat.PlainText,
+                sort_text=it.sort + it.label,
+            )
+        )
+    return types.CompletionList(is_incomplete=c.incomplete, items=items)
+
+
+def loop_code_action(lines: LineIndex, uri: str, a: LoopAction, kind: str) -> types.CodeAction:
+    """A loop transformation's candidate (:mod:`affine_lsp.ide.loop_actions`) as an LSP code action."""
+    if a.disabled is not None:
+        return types.CodeAction(title=a.title, kind=kind, disabled=types.CodeActionDisabled(reason=a.disabled))
+    edits = [types.TextEdit(range=range_of(lines, s, e), new_text=text) for s, e, text in a.edits]
+    return types.CodeAction(title=a.title, kind=kind, edit=types.WorkspaceEdit(changes={uri: edits}), is_preferred=True if a.preferred else None)
