@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from affine_lsp import diagnostics
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.syntax.legacy import FUNC_DEFAULT_OK, LEGACY_CODE, LEGACY_OPS, hover_text, modern_name
 from affine_lsp.transforms.upgrade import upgrade_text
 from tests import oracle

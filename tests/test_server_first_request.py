@@ -20,7 +20,7 @@ import pytest
 from lsprotocol import types
 
 from affine_lsp.server import transform_actions
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.edits import apply_edits
 from tests.test_server_support import in_process_server
 

@@ -12,7 +12,7 @@ from affine_lsp.server.analysis_engine import Engine, functions_of
 from affine_lsp.server.semantic_tokens import _paint, encode
 from affine_lsp.server.settings import Settings
 from affine_lsp.server.state import DocumentState
-from affine_lsp.syntax.document import Document, LineIndex
+from affine_lsp.source.document import Document, LineIndex
 from tests.test_server_support import DATA, UPSTREAM
 
 ALPHABET = "ab %\n\u00e9\U0001d538{}"

@@ -108,7 +108,7 @@ def run_transform(args: argparse.Namespace, verb: str, transform: Rewrite, every
     """Read ``args.file``, run ``transform(text, lines)`` (lines: None for
     ``--all``), report the outcomes on standard error, write the text.
     ``every_loop``: the loops left alone are reported without ``-v`` too."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     text = frontend.read_input(args.file)
     doc = Document(text, uri=args.file)

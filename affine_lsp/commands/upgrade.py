@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     for p in result.problems:
         print(f"{args.file}:{p.line}: warning: {p.message}", file=sys.stderr)
     if not result.problems:
-        from affine_lsp.syntax.document import Document
+        from affine_lsp.source.document import Document
 
         # What is still wrong after the upgrade is not legacy syntax: the
         # input has errors (reported at their place in the upgraded text).

@@ -27,8 +27,8 @@ from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir import op_registry
 from affine_lsp.ir.core import Operation, Value
 from affine_lsp.ir.types import MemRefType
-from affine_lsp.syntax.document import Chunk, Document, Section
-from affine_lsp.syntax.scratch import scratch_documents
+from affine_lsp.source.document import Chunk, Document, Section
+from affine_lsp.source.scratch import scratch_documents
 
 TRIGGERS = ["%", "#", "!", "^", "@", "."]
 

@@ -15,7 +15,7 @@ from affine_lsp.ide.occurrences import map_uses
 from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir.attributes import StringAttr, TypeAttr
 from affine_lsp.ir.core import Operation, Span
-from affine_lsp.syntax.document import Chunk, Document, Section
+from affine_lsp.source.document import Chunk, Document, Section
 from affine_lsp.syntax.nodes import AliasDefSyn
 
 

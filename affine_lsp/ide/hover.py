@@ -44,7 +44,7 @@ from affine_lsp.ir.affine_ops import ACCESS_OPS, access_of, enclosing_loops
 from affine_lsp.ir.attributes import AffineMapAttr, IntegerSetAttr, TypeAttr
 from affine_lsp.ir.core import BlockArgument, Operation, Span, Value
 from affine_lsp.ir.types import MemRefType
-from affine_lsp.syntax.document import Document, Section
+from affine_lsp.source.document import Document, Section
 from affine_lsp.syntax.legacy import FUNC_DEFAULT_OK, legacy_op_at
 from affine_lsp.syntax.legacy import hover_text as legacy_hover_text
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from affine_lsp.ide import describe as D
 from affine_lsp.ir.core import Operation
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 
 LOOP_OPS = frozenset({"affine.for", "affine.parallel"})
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from affine_lsp.ir.affine_ops import nest_is_well_formed
 from affine_lsp.ir.core import Operation
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.edits import Transform, editor_request
 from affine_lsp.transforms.profitability import no_prediction, rank
 from affine_lsp.transforms.registry import TRANSFORMATIONS, ActionSettings, Transformation

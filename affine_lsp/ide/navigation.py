@@ -25,7 +25,7 @@ from affine_lsp.ide.occurrences import (
 )
 from affine_lsp.ir.builder import UndefinedValue
 from affine_lsp.ir.core import Block, OpResult, Span, Value
-from affine_lsp.syntax.document import Chunk, Document, Section
+from affine_lsp.source.document import Chunk, Document, Section
 
 NAME_RE = {
     "%": re.compile(r"%([0-9]+|[A-Za-z_$.\-][A-Za-z0-9_$.\-]*)"),

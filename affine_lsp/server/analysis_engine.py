@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from affine_lsp.diagnostics import analysis_scopes
 from affine_lsp.ir import op_traits
 from affine_lsp.ir.core import ROOT_ANCHOR, Anchor, Operation, Span, Value
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.syntax.nodes import Note
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ from affine_lsp.ide.navigation import Highlights
 from affine_lsp.ide.signature import Signature
 from affine_lsp.ir.core import Span
 from affine_lsp.server.lsp_json import SOURCE, diagnostic_json, note_fixes
-from affine_lsp.syntax.document import LineIndex
+from affine_lsp.source.document import LineIndex
 from affine_lsp.syntax.nodes import Note
 
 __all__ = ["SOURCE", "note_fixes", "offset_of", "position", "range_from_json", "range_of", "span_range", "to_diagnostic"]

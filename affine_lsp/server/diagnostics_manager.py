@@ -62,7 +62,7 @@ from affine_lsp.server.runtime.memory import CollectionPolicy, collect_young_and
 from affine_lsp.server.runtime.reclaim import Reclaimer, shared_workers
 from affine_lsp.server.session import ServerCancelled
 from affine_lsp.server.state import DiagnosticsResult, DocumentState
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.syntax.nodes import Note
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from affine_lsp.server.analysis_engine import function_source, run_within_budget
 from affine_lsp.server.convert import hover as to_hover
 from affine_lsp.server.convert import offset_of
 from affine_lsp.server.state import DocumentState
-from affine_lsp.syntax.document import Document, LineIndex, Section
+from affine_lsp.source.document import Document, LineIndex, Section
 
 if TYPE_CHECKING:
     from affine_lsp.server.snapshot import Snapshot

@@ -1,7 +1,7 @@
 """Per-document state of the language server.
 
 One :class:`DocumentState` per open document wraps the incremental
-:class:`~affine_lsp.syntax.document.Document`, which is the single source of
+:class:`~affine_lsp.source.document.Document`, which is the single source of
 truth for the text: every LSP content change becomes one
 ``Document.apply_edit`` (so an edit re-parses only the chunks it touches).
 
@@ -42,7 +42,7 @@ from lsprotocol import types
 from affine_lsp.ide.navigation import chunk_at
 from affine_lsp.ir.core import Operation
 from affine_lsp.server.runtime.lanes import DocumentLanes
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.syntax.nodes import Note
 
 if TYPE_CHECKING:

@@ -44,7 +44,7 @@ from affine_lsp.ide.loop_actions import loop_action, loops_at, loops_by_start, o
 from affine_lsp.ir.core import Operation
 from affine_lsp.server.code_actions import Deferred
 from affine_lsp.server.convert import loop_code_action
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.edits import Transform, editor_request
 from affine_lsp.transforms.registry import TRANSFORMATIONS, ActionSettings, Transformation
 

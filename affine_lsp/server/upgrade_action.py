@@ -21,7 +21,7 @@ from lsprotocol import types
 from affine_lsp.server.code_actions import Deferred
 from affine_lsp.server.snapshot import Snapshot
 from affine_lsp.server.state import DocumentState
-from affine_lsp.syntax.document import Document, LineIndex
+from affine_lsp.source.document import Document, LineIndex
 from affine_lsp.syntax.legacy import LEGACY_CODE
 
 TITLE = "Upgrade to current MLIR syntax"

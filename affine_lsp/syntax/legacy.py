@@ -23,7 +23,7 @@ from affine_lsp.syntax.parser import parse_chunk
 
 if TYPE_CHECKING:
     from affine_lsp.ir.core import Operation
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
 LEGACY_CODE = "legacy-syntax"
 """The code of the one note that says a document is in the pre-2022 syntax."""

@@ -185,7 +185,7 @@ def _title(n: int) -> str:
 
 
 def hoist_candidates(doc: object, loop_op: Operation) -> list[Transform]:
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     assert isinstance(doc, Document)
     if loop_op.name != "affine.for":
@@ -209,7 +209,7 @@ def hoist_candidates(doc: object, loop_op: Operation) -> list[Transform]:
 def hoist_document(text: str, lines: Sequence[int] | None = None) -> tuple[str, list[LoopOutcome]]:
     """Hoist invariant code out of every loop (innermost first), or only out
     of the loops starting on ``lines`` (1-based)."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     doc = Document(text)
     chosen = [op for op, _line in loops_on_lines(doc, lines=lines)]

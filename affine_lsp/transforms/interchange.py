@@ -101,7 +101,7 @@ def _describe_order(band: Sequence[Operation], order: Sequence[int]) -> str:
 
 
 def _transform(doc: object, band: list[Operation], order: list[int], title: str, details: str) -> Transform:
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     assert isinstance(doc, Document)
     why = interchange_reason(band, order)
@@ -164,7 +164,7 @@ def interchange_document(
     ``lines=None``, interchange for locality every band where that is legal.
     ``unchecked`` skips the dependence check (tests of what an illegal
     interchange would compute)."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     doc = Document(text)
     outcomes: list[LoopOutcome] = []

@@ -430,7 +430,7 @@ def _generate(text: str, model: NestModel, sched: Schedule) -> str:
 def optimize_transform(doc: object, roots: Sequence[Operation], tile: int | None = DEFAULT_TILE) -> Transform:
     """The code action "Optimize loop nest" for ``roots`` (disabled, with
     the reason, when they are left alone)."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     assert isinstance(doc, Document)
     title = "Optimize loop nest" if len(roots) == 1 else f"Optimize loop nests ({len(roots)} nests)"
@@ -493,7 +493,7 @@ def optimize_document(
     :func:`.rewrite.apply_sequentially` goes). ``progress(text, outcomes)``
     after each group: a text with the groups finished so far rewritten
     (each checked) and the others as they were, for a partial answer."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     doc = Document(text)
     groups: list[list[Operation]] = []
@@ -539,7 +539,7 @@ def _in_place(text: str, start: int, end: int, new_text: str, rewrite: Callable[
     """``new_text`` (the replacement of ``text[start:end]``) after
     ``rewrite(full text, lines of its affine.for ops)``, which edits only
     inside them."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     full = text[:start] + new_text + text[end:]
     doc = Document(full)
@@ -576,7 +576,7 @@ def _parallelize_outermost(text: str, start: int, end: int, new_text: str, expla
     def rewrite(full: str, lines: list[int]) -> str:
         out, outcomes = parallelize_document(full, lines, max_nested=1, min_work=MIN_WORK_PER_FORK)
         if explain is not None:
-            from affine_lsp.syntax.document import LineIndex
+            from affine_lsp.source.document import LineIndex
 
             index = LineIndex(full)
             first = index.line_of(start) + 1

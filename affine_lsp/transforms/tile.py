@@ -353,7 +353,7 @@ def tile_candidates(doc: object, loop: Operation, sizes: Sequence[int] = (DEFAUL
     """Code actions for the band at ``loop``: "Tile loop nest (32x32)" (or
     disabled with the dependence that forbids it) and, when only a skew
     makes it legal, "Skew and tile loop nest (...)"."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     assert isinstance(doc, Document)
     if loop.name != "affine.for":
@@ -369,7 +369,7 @@ def tile_candidates(doc: object, loop: Operation, sizes: Sequence[int] = (DEFAUL
 
 
 def _candidate(doc: object, plan: TilePlan, base: str) -> Transform:
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     assert isinstance(doc, Document)
     dims = "x".join(str(s) for s in plan.sizes)
@@ -414,7 +414,7 @@ def tile_document(
     fits in the cache). Every outcome carries the prediction. With
     ``skew``, a band that only a skew makes permutable is skewed and tiled. ``sizes=None``: per band, the sizes
     :func:`.loop_models.suggest_sizes` picks from its footprint."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     doc = Document(text)
     outcomes: list[LoopOutcome] = []

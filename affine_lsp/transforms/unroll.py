@@ -496,7 +496,7 @@ def unroll_candidates(doc: object, loop_op: Operation, factor: int = DEFAULT_FAC
     """Code actions for ``loop_op``: "Unroll loop by N" and, for small
     constant trip counts, "Fully unroll loop" (disabled with the reason when
     they cannot apply)."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     assert isinstance(doc, Document)
     if loop_op.name != "affine.for":
@@ -526,7 +526,7 @@ def unroll_document(text: str, lines: Sequence[int] | None = None, factor: int |
     """Unroll by ``factor`` (None: fully) every loop of ``text`` that can be
     (innermost loops only, like ``-affine-loop-unroll``), or only the loops
     starting on ``lines`` (1-based)."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     doc = Document(text)
     outcomes: list[LoopOutcome] = []

@@ -340,7 +340,7 @@ def jam_edits(text: str, loop: Operation, factor: int) -> list[TextEdit]:
 
 
 def unroll_jam_candidates(doc: object, loop_op: Operation, factor: int = DEFAULT_FACTOR) -> list[Transform]:
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     assert isinstance(doc, Document)
     if loop_op.name != "affine.for" or not jammed_loops(loop_op):
@@ -372,7 +372,7 @@ def unroll_jam_document(
     :func:`.loop_models.unroll_jam_prediction`), or only the loops starting
     on ``lines``. Every outcome carries the prediction. ``force``
     skips the dependence check (tests use it to show what a refusal avoids)."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     doc = Document(text)
     outcomes: list[LoopOutcome] = []

@@ -469,7 +469,7 @@ def vectorize_candidates(doc: object, loop_op: Operation, vf: int | None = None,
     ``data["disabled"]`` = the reason (a width-specific reason, e.g. a
     dependence distance, disables only the widths it concerns: "Vectorize
     loop (VF=16): <reason>")."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     assert isinstance(doc, Document)
     if loop_op.name != "affine.for":
@@ -576,7 +576,7 @@ def vectorize_document(
     predicted not to help), or every section's choice of :func:`select_loops`
     (the profitable loops; every legal one with ``force``). Returns the new
     text and one outcome per loop."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     doc = Document(text)
     outcomes: list[LoopOutcome] = []

@@ -73,7 +73,7 @@ class ForeignItem:
 def verify_document(
     doc: object, *, strict: bool = True, foreign: Mapping[int, Sequence[ForeignItem]] | None = None, cache: ItemCache | None = None
 ) -> list[Note]:
-    """All verifier diagnostics of a :class:`~affine_lsp.syntax.document.Document`;
+    """All verifier diagnostics of a :class:`~affine_lsp.source.document.Document`;
     ``foreign``: per section index, the results of its items verified in
     another process; ``cache``: see :func:`verify_section`."""
     out: list[Note] = []

@@ -203,7 +203,7 @@ def fast_phase(uri: str, text: str, settings: Any) -> list[dict[str, Any]]:
     from affine_lsp.gc_pause import gc_paused
     from affine_lsp.server.analysis_engine import verify_items
     from affine_lsp.server.lsp_json import diagnostic_json
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     with gc_paused:  # as the server's first build: millions of objects that all survive
         doc = Document(text, uri=uri, release=True)
