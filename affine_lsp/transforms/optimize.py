@@ -51,8 +51,8 @@ BUDGET = 20_000_000
 STRIDED_TO_UNIT_SPEEDUP = 4.0
 """Predicted speedup of a schedule whose innermost loop of some statement
 walked an array across cache lines and now walks every access unit-stride or
-invariant (measured on ``bench/kernels`` with ``--no-compose``: mvt 5.3x,
-gemver 3.9x, 2mm/3mm/trmm 5.3x with tiling; see docs/optimize.md)."""
+invariant (the kernels it is set from: docs/performance.md, "Figures
+behind the code")."""
 MIN_PREDICTED_SPEEDUP = 1.1
 """The smallest predicted speedup worth a rewrite: below it the nest is left
 alone. A smaller gain is within the noise of the measurements the models

@@ -147,7 +147,7 @@ def publish_first(initialize: dict[str, Any], reader: FdReader, out: BinaryIO) -
                 return False
             # The collector stays off until the publish is written: the
             # first allocation after turning it back on would run a full
-            # collection of the document just built (0.15 s at 50k lines).
+            # collection of the document just built (docs/performance.md).
             from affine_lsp.gc_pause import gc_paused
 
             with gc_paused:
