@@ -46,7 +46,7 @@ HOT_MODULES = [
     "affine_lsp.verify.verifier",
     "affine_lsp.verify.checks",
     "affine_lsp.verify.affine_checks",
-    "affine_lsp.verify.registry",
+    "affine_lsp.verify.known_traits",
     "affine_lsp.verify.dimsym",
 ]
 

@@ -15,7 +15,7 @@ import pytest
 from lark import Lark
 
 from affine_lsp import diagnostics
-from affine_lsp.ide.completion import known_op_names
+from affine_lsp.ide.completion_candidates import known_op_names
 from affine_lsp.ir.attributes import DenseArrayAttr, OpaqueAttr
 from affine_lsp.ir.core import Operation
 from affine_lsp.ir.op_traits import atomic_rmw_kinds

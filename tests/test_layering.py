@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from affine_lsp import cli
-from affine_lsp.transforms import loop_catalog
-from affine_lsp.transforms.registry import TRANSFORMATIONS
+from affine_lsp.transforms import loop_verdicts
+from affine_lsp.transforms.catalog import TRANSFORMATIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "affine_lsp"
@@ -88,7 +88,7 @@ def test_every_transformation_is_one_record() -> None:
         # the CLI subcommand
         assert cli.SUBCOMMANDS[t.name] == (t.command or cli.TRANSFORMATION_COMMAND, t.help)
     # the hover asks every transformation with verdicts, in the registry's order
-    assert [c.__name__ for c in loop_catalog.checks()] == [t.verdicts for t in TRANSFORMATIONS if t.verdicts]
+    assert [c.__name__ for c in loop_verdicts.checks()] == [t.verdicts for t in TRANSFORMATIONS if t.verdicts]
 
 
 def test_every_transformation_has_its_cli_options() -> None:
@@ -117,7 +117,7 @@ def test_help_imports_no_transformation(argv: list[str]) -> None:
     assert not any(_inside(m, "affine_lsp.syntax") or _inside(m, "affine_lsp.analysis") for m in loaded), loaded
     transforms = {m for m in loaded if _inside(m, "affine_lsp.transforms")}
     commands = {m for m in loaded if _inside(m, "affine_lsp.commands")}
-    assert transforms <= {"affine_lsp.transforms", "affine_lsp.transforms.registry"}
+    assert transforms <= {"affine_lsp.transforms", "affine_lsp.transforms.catalog"}
     allowed = {"affine_lsp.commands", "affine_lsp.commands.frontend", "affine_lsp.ide", "affine_lsp.ide.sources"}
     if argv[0] == "tile":
         allowed.add("affine_lsp.commands.transformation")
@@ -191,11 +191,11 @@ def test_every_compiled_module_exists() -> None:
 
 
 SERVER_ANSWERS = {
-    "navigation": "navigation",
-    "document_symbols": "document_symbols",
-    "hover": "hover",
-    "inlay_hints": "inlay_hints",
-    "completion": "completion",
+    "navigation": "name_targets",
+    "document_symbols": "outline",
+    "hover": "hover_text",
+    "inlay_hints": "loop_hints",
+    "completion": "completion_candidates",
     "signature_help": "signature",
     "transform_actions": "loop_actions",
 }
@@ -207,3 +207,22 @@ def test_the_server_features_answer_through_the_ide_layer() -> None:
         imported = _imports(PACKAGE / "server" / f"{server_module}.py")
         assert _inside(f"affine_lsp.ide.{ide_module}", "affine_lsp.ide") and any(_inside(m, f"affine_lsp.ide.{ide_module}") for m in imported), server_module
         assert (PACKAGE / "ide" / f"{ide_module}.py").is_file()
+
+
+SAME_NAMES = {
+    "__init__.py": None,
+    "types.py": {"affine_lsp/ir/types.py", "affine_lsp/syntax/types.py"},  # the IR's types; the reduce actions of grammar/types.lark
+    "attributes.py": {"affine_lsp/ir/attributes.py", "affine_lsp/syntax/attributes.py"},  # likewise, of grammar/attributes.lark
+    "errors.py": {"affine_lsp/syntax/errors.py", "affine_lsp/bytecode/errors.py"},  # each reader's own errors
+    "printer.py": {"affine_lsp/ir/printer.py", "affine_lsp/bytecode/printer.py"},  # the IR's printer; the bytecode's
+}
+"""The module names two packages share on purpose (each names what it
+holds inside its package); any other name is one module's."""
+
+
+def test_module_names_are_not_shared() -> None:
+    by_name: dict[str, set[str]] = {}
+    for p in PACKAGE.rglob("*.py"):
+        by_name.setdefault(p.name, set()).add(str(p.relative_to(ROOT)))
+    shared = {n: paths for n, paths in by_name.items() if len(paths) > 1 and n != "__init__.py"}
+    assert {n: paths for n, paths in shared.items() if SAME_NAMES.get(n) != paths} == {}

@@ -141,7 +141,7 @@ def test_incremental_verification_equals_full_verification(path):
 
 
 def test_completion_of_ten_thousand_aliases_is_bounded_and_follows_the_prefix():
-    from affine_lsp.ide import completion
+    from affine_lsp.ide import completion_candidates as completion
 
     names = [f"#map{k}" for k in range(10000)]
     got, incomplete = completion._bounded(names, "#map999")

@@ -313,8 +313,8 @@ def test_a_memref_writing_op_depends_on_every_access_of_its_memref(facts: dict, 
 
 
 def test_hover_and_completion_show_the_summary(facts: dict) -> None:
-    from affine_lsp.ide.completion import _op_names
-    from affine_lsp.ide.hover import registry_lines
+    from affine_lsp.ide.completion_candidates import _op_names
+    from affine_lsp.ide.hover_text import registry_lines
 
     assert registry_lines("facts.scale")[0] == "multiplies a float by a constant factor"
     assert {"facts.fill", "facts.mystery", "facts.scale"} <= set(_op_names("facts."))

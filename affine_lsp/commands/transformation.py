@@ -1,4 +1,4 @@
-"""The CLI of every loop transformation of :mod:`affine_lsp.transforms.registry`:
+"""The CLI of every loop transformation of :mod:`affine_lsp.transforms.catalog`:
 ``affine-lsp <name> FILE [--loop LINE ...|--all] [-v] [-o OUT] [options]``.
 
 With ``--loop LINE`` only the ``affine.for`` starting on that line is
@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from affine_lsp.commands import frontend
-from affine_lsp.transforms.registry import OptionError, Transformation
+from affine_lsp.transforms.catalog import OptionError, Transformation
 
 if TYPE_CHECKING:
     from affine_lsp.transforms.rewrite import LoopOutcome

@@ -29,7 +29,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from affine_lsp.transforms.upgrade import upgrade_text
+    from affine_lsp.transforms.legacy_upgrade import upgrade_text
 
     if args.in_place and (args.file == "-" or args.output != "-"):
         raise frontend.UsageError("--in-place rewrites a named FILE; it takes no '-' and no -o")

@@ -1,5 +1,5 @@
 """The code-action candidates of the loop transformations of
-:mod:`affine_lsp.transforms.registry` at a cursor or a selection, as plain
+:mod:`affine_lsp.transforms.catalog` at a cursor or a selection, as plain
 data (titles, offsets, the reason an action is disabled); the server
 converts them (server/transform_actions.py, server/convert.py).
 
@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from affine_lsp.ir.affine_ops import nest_is_well_formed
 from affine_lsp.ir.core import Operation
 from affine_lsp.source.document import Document
+from affine_lsp.transforms.catalog import TRANSFORMATIONS, ActionSettings, Transformation
 from affine_lsp.transforms.edits import Transform, editor_request
 from affine_lsp.transforms.profitability import no_prediction, rank
-from affine_lsp.transforms.registry import TRANSFORMATIONS, ActionSettings, Transformation
 
 log = logging.getLogger(__name__)
 

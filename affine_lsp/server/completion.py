@@ -1,5 +1,5 @@
 """``textDocument/completion``: the candidates of
-:func:`affine_lsp.ide.completion.completions_at`, converted by
+:func:`affine_lsp.ide.completion_candidates.completions_at`, converted by
 server/convert.py."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from affine_lsp.ide.completion import TRIGGERS, completions_at
+from affine_lsp.ide.completion_candidates import TRIGGERS, completions_at
 from affine_lsp.server.convert import completion_list, offset_of
 
 if TYPE_CHECKING:

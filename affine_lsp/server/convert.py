@@ -10,12 +10,12 @@ from typing import Any
 
 from lsprotocol import types
 
-from affine_lsp.ide.completion import Completions
-from affine_lsp.ide.document_symbols import Symbol
-from affine_lsp.ide.hover import HoverText
-from affine_lsp.ide.inlay_hints import LoopHint
+from affine_lsp.ide.completion_candidates import Completions
+from affine_lsp.ide.hover_text import HoverText
 from affine_lsp.ide.loop_actions import LoopAction
-from affine_lsp.ide.navigation import Highlights
+from affine_lsp.ide.loop_hints import LoopHint
+from affine_lsp.ide.name_targets import Highlights
+from affine_lsp.ide.outline import Symbol
 from affine_lsp.ide.signature import Signature
 from affine_lsp.ir.core import Span
 from affine_lsp.server.lsp_json import SOURCE, diagnostic_json, note_fixes
@@ -92,7 +92,7 @@ def locations(uri: str, lines: LineIndex, spans: list[Span]) -> list[types.Locat
 
 
 def highlights(lines: LineIndex, h: Highlights | None) -> list[types.DocumentHighlight] | None:
-    """A :class:`~affine_lsp.ide.navigation.Highlights` as the LSP's answer."""
+    """A :class:`~affine_lsp.ide.name_targets.Highlights` as the LSP's answer."""
     if h is None:
         return None
     out = [types.DocumentHighlight(range=span_range(lines, h.write), kind=types.DocumentHighlightKind.Write)] if h.write is not None else []
@@ -111,7 +111,7 @@ SYMBOL_KINDS = {
 
 
 def document_symbols(lines: LineIndex, symbols: list[Symbol]) -> list[types.DocumentSymbol]:
-    """An outline (:mod:`affine_lsp.ide.document_symbols`) as the LSP's answer."""
+    """An outline (:mod:`affine_lsp.ide.outline`) as the LSP's answer."""
     return [
         types.DocumentSymbol(
             name=s.name,
@@ -126,7 +126,7 @@ def document_symbols(lines: LineIndex, symbols: list[Symbol]) -> list[types.Docu
 
 
 def inlay_hints(lines: LineIndex, hints: list[LoopHint]) -> list[types.InlayHint]:
-    """The loop hints (:mod:`affine_lsp.ide.inlay_hints`) as the LSP's answer."""
+    """The loop hints (:mod:`affine_lsp.ide.loop_hints`) as the LSP's answer."""
     return [
         types.InlayHint(
             position=position(lines, h.offset),
@@ -139,7 +139,7 @@ def inlay_hints(lines: LineIndex, hints: list[LoopHint]) -> list[types.InlayHint
 
 
 def hover(lines: LineIndex, h: HoverText | None, markdown: bool) -> types.Hover | None:
-    """A :class:`~affine_lsp.ide.hover.HoverText` as the LSP's answer
+    """A :class:`~affine_lsp.ide.hover_text.HoverText` as the LSP's answer
     (Markdown, or plain text for a client without it)."""
     if h is None:
         return None
@@ -160,7 +160,7 @@ COMPLETION_KINDS = {
 
 
 def completion_list(lines: LineIndex, c: Completions, snippets: bool, markdown: bool) -> types.CompletionList:
-    """The candidates (:mod:`affine_lsp.ide.completion`) as the LSP's answer:
+    """The candidates (:mod:`affine_lsp.ide.completion_candidates`) as the LSP's answer:
     snippets only for a client that takes them, Markdown documentation only
     for one that renders it (else the text without backquotes)."""
     rng = range_of(lines, c.start, c.end)

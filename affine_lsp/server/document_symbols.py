@@ -1,5 +1,5 @@
 """``textDocument/documentSymbol``: the outline of
-:func:`affine_lsp.ide.document_symbols.symbols_of`, converted by
+:func:`affine_lsp.ide.outline.symbols_of`, converted by
 server/convert.py."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from affine_lsp.ide.document_symbols import symbols_of
+from affine_lsp.ide.outline import symbols_of
 from affine_lsp.server.convert import document_symbols as to_lsp
 from affine_lsp.server.state import DocumentState
 

@@ -1,4 +1,4 @@
-"""``textDocument/hover``: the Markdown of :func:`affine_lsp.ide.hover.hover_at`
+"""``textDocument/hover``: the Markdown of :func:`affine_lsp.ide.hover_text.hover_at`
 over the server's analyses (:func:`hover_context`), converted by
 server/convert.py; during the first build of a large document, from the
 item under the cursor alone (:func:`_opening_window`)."""
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
 
-from affine_lsp.ide.hover import HoverBuilder, HoverContext, hover_at
+from affine_lsp.ide.hover_text import HoverBuilder, HoverContext, hover_at
 from affine_lsp.ir.core import Operation
 from affine_lsp.server.analysis_engine import function_source, run_within_budget, scope_of
 from affine_lsp.server.convert import hover as to_hover
@@ -38,7 +38,7 @@ OVER_BUDGET = "dependence analysis skipped: this function needs more than the ti
 
 
 def hover_context(snap: Snapshot, doc: Document, wait: float | None = HOVER_ANALYSIS_WAIT_S, wait_flows: bool = False) -> HoverContext:
-    """The :class:`~affine_lsp.ide.hover.HoverContext` of a request: its
+    """The :class:`~affine_lsp.ide.hover_text.HoverContext` of a request: its
     analyses waited for at most ``wait`` seconds (None: without a bound;
     commands also wait for the dataflow worker, ``wait_flows``)."""
     deadline = time.monotonic() + wait if wait is not None else None

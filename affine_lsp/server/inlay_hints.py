@@ -1,5 +1,5 @@
 """``textDocument/inlayHint``: the loop hints of
-:func:`affine_lsp.ide.inlay_hints.loop_hints`, over the analyses of the
+:func:`affine_lsp.ide.loop_hints.loop_hints`, over the analyses of the
 server, converted by server/convert.py.
 
 A request waits at most :data:`INLAY_WAIT_S` for analyses: a loop whose
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from affine_lsp.ide.inlay_hints import loop_hints
+from affine_lsp.ide.loop_hints import loop_hints
 from affine_lsp.ir.core import Operation
 from affine_lsp.server.analysis_engine import run_within_budget, scope_of
 from affine_lsp.server.convert import inlay_hints as inlay_hints_of
@@ -44,7 +44,7 @@ def inlay_hints(snap: Snapshot, rng: types.Range) -> list[types.InlayHint]:
 
 
 def _summaries(snap: Snapshot, deadline: float) -> Callable[[Operation], Any]:
-    """``summary_of(loop)`` for :func:`~affine_lsp.ide.inlay_hints.loop_hints`:
+    """``summary_of(loop)`` for :func:`~affine_lsp.ide.loop_hints.loop_hints`:
     the loop's summary if its function's analysis is ready by ``deadline``
     (each function waited for once), else None."""
     st, settings = snap.st, snap.settings

@@ -1,5 +1,5 @@
 """Go to definition, find references, document highlight and rename: the
-handlers (the answers are :mod:`affine_lsp.ide.navigation`'s, converted by
+handlers (the answers are :mod:`affine_lsp.ide.name_targets`'s, converted by
 server/convert.py), and :class:`RequestFailed`, a refusal the user is told."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from affine_lsp.ide import navigation as nav
+from affine_lsp.ide import name_targets as nav
 from affine_lsp.server.convert import highlights, locations, offset_of, span_range
 
 if TYPE_CHECKING:

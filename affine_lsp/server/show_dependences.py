@@ -14,7 +14,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 from affine_lsp.ide import describe as D
-from affine_lsp.ide.hover import HoverBuilder
+from affine_lsp.ide.hover_text import HoverBuilder
 from affine_lsp.ide.occurrences import innermost_op
 from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir.affine_ops import ACCESS_OPS, LOOP_OPS

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from affine_lsp.ide.navigation import chunk_at
+from affine_lsp.ide.name_targets import chunk_at
 from affine_lsp.ir.core import Operation
 from affine_lsp.server.runtime.lanes import DocumentLanes
 from affine_lsp.source.document import Document
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Future
 
     from affine_lsp.server.expected_view import View
-    from affine_lsp.transforms.upgrade import UpgradeResult
+    from affine_lsp.transforms.legacy_upgrade import UpgradeResult
 
 Change = types.TextDocumentContentChangeEvent
 

@@ -1,5 +1,5 @@
 """Code actions for the loop transformations of
-:mod:`affine_lsp.transforms.registry` ("Fuse loops here", "Vectorize loop
+:mod:`affine_lsp.transforms.catalog` ("Fuse loops here", "Vectorize loop
 (VF=N)", "Tile loop band", ...), each one's ``actions`` function in the
 registry's order: the candidates are :mod:`affine_lsp.ide.loop_actions`'s
 (plain data: offered on an ``affine.for`` whose header holds the cursor, or
@@ -45,8 +45,8 @@ from affine_lsp.ir.core import Operation
 from affine_lsp.server.code_actions import Deferred
 from affine_lsp.server.convert import loop_code_action
 from affine_lsp.source.document import Document
+from affine_lsp.transforms.catalog import TRANSFORMATIONS, ActionSettings, Transformation
 from affine_lsp.transforms.edits import Transform, editor_request
-from affine_lsp.transforms.registry import TRANSFORMATIONS, ActionSettings, Transformation
 
 if TYPE_CHECKING:
     from affine_lsp.server.settings import Settings

@@ -34,13 +34,13 @@ from affine_lsp.analysis.isl_support import CTX, BudgetExceeded, IslFailure, lim
 from affine_lsp.analysis.polyhedral import scope_of
 from affine_lsp.ir.core import Operation
 from affine_lsp.transforms import optimize_stencil
+from affine_lsp.transforms.catalog import OptionError
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
 from affine_lsp.transforms.optimize_codegen import Codegen
 from affine_lsp.transforms.optimize_compose import Budget, Composition, best_composition, summary
 from affine_lsp.transforms.optimize_model import NestModel, Refused, build_model
 from affine_lsp.transforms.optimize_schedule import Schedule, compute, is_identity, stride_counts, strided_made_unit, violations
 from affine_lsp.transforms.profitability import Prediction
-from affine_lsp.transforms.registry import OptionError
 from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_context, function_text, line_indent
 
 if TYPE_CHECKING:

@@ -363,7 +363,7 @@ def scalrep_document(text: str, lines: Sequence[int] | None = None) -> tuple[str
 
 def scalrep_verdicts(loop: Operation) -> list:
     from affine_lsp.analysis.polyhedral import scope_of
-    from affine_lsp.transforms.loop_catalog import Verdict
+    from affine_lsp.transforms.loop_verdicts import Verdict
     from affine_lsp.transforms.unroll_jam import ready_deps
 
     scope = scope_of(loop)

@@ -32,10 +32,10 @@ from typing import TYPE_CHECKING
 
 from affine_lsp.ir.affine_ops import ForView
 from affine_lsp.ir.core import Block, Operation, Value
+from affine_lsp.transforms.catalog import OptionError
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
 from affine_lsp.transforms.loop_models import unroll_jam_prediction
 from affine_lsp.transforms.profitability import remark
-from affine_lsp.transforms.registry import OptionError
 from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, line_indent, loops_on_lines
 from affine_lsp.transforms.unroll import (
     SplitBounds,
@@ -410,7 +410,7 @@ def unroll_jam_document(
 
 
 def unroll_jam_verdicts(loop: Operation) -> list:
-    from affine_lsp.transforms.loop_catalog import Verdict
+    from affine_lsp.transforms.loop_verdicts import Verdict
     from affine_lsp.transforms.verdict import Kind
 
     if loop.name != "affine.for" or not jammed_loops(loop):

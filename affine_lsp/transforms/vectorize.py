@@ -43,9 +43,9 @@ from affine_lsp.ir.affine_ops import ForView
 from affine_lsp.ir.attributes import AffineMapAttr
 from affine_lsp.ir.core import Block, Operation, Value
 from affine_lsp.ir.types import FloatType, IndexType, Type, VectorType
+from affine_lsp.transforms.catalog import OptionError
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
 from affine_lsp.transforms.parallelize import Reduction
-from affine_lsp.transforms.registry import OptionError
 from affine_lsp.transforms.rewrite import (
     LoopOutcome,
     NameGen,

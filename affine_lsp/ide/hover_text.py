@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from affine_lsp.ide import describe as D
-from affine_lsp.ide.navigation import chunk_at
+from affine_lsp.ide.name_targets import chunk_at
 from affine_lsp.ide.occurrences import (
     MapUse,
     Occ,
@@ -435,11 +435,11 @@ class HoverBuilder:
         return ["", f'[Show iteration space](command:{command}?{args} "Draw this loop nest\'s iterations and dependences")']
 
     def transformations(self, op: Operation) -> list[str]:
-        """The loop transformations registered in :mod:`loop_catalog`:
+        """The loop transformations registered in :mod:`loop_verdicts`:
         legal here or not, and why."""
         if op.name != "affine.for":
             return []
-        from affine_lsp.transforms.loop_catalog import hover_lines
+        from affine_lsp.transforms.loop_verdicts import hover_lines
 
         if self.deadline is None:
             return hover_lines(op)

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from affine_lsp.ide import describe as D
-from affine_lsp.ide.document_symbols import FUNC_RE
-from affine_lsp.ide.navigation import chunk_at
+from affine_lsp.ide.name_targets import chunk_at
 from affine_lsp.ide.occurrences import innermost_op
+from affine_lsp.ide.outline import FUNC_RE
 from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir import op_registry
 from affine_lsp.ir.core import Operation, Value
