@@ -23,7 +23,7 @@ every thread of the process, a request on a small document included
   unfreeze, collect, freeze, give the freed memory back to the system),
   which :class:`CollectionPolicy` asks for when the frozen objects grew
   past a bound since the last one, and which the server runs at a quiet
-  moment on its parse worker (see ``DiagnosticsManager.collect_garbage``);
+  moment on its parse worker (see server/gc_schedule.py);
 * :class:`SlowCollectionLog` writes every collection longer than
   :data:`SLOW_GC_S` to the server's log (generation, duration, objects).
 """
