@@ -228,7 +228,7 @@ class DocumentState:
         return not self.closed and self.version == version
 
     # ------------------------------------------------------------ lookups (call with the lock held)
-    chunk_at = staticmethod(chunk_at)  # (ide.navigation.chunk_at)
+    chunk_at = staticmethod(chunk_at)  # (ide.name_targets.chunk_at)
 
     def remember_good_ops(self, doc: Document) -> None:
         """Record the functions whose IR is new since the last call, and
