@@ -37,7 +37,7 @@ HOT_MODULES = [
     "affine_lsp.syntax.ops.scf",
     "affine_lsp.syntax.nodes",
     "affine_lsp.syntax.chunks",
-    "affine_lsp.syntax.document",
+    "affine_lsp.source.document",
     "affine_lsp.ir.core",
     "affine_lsp.ir.builder",
     "affine_lsp.ir.affine_expr",
@@ -46,7 +46,7 @@ HOT_MODULES = [
     "affine_lsp.verify.verifier",
     "affine_lsp.verify.checks",
     "affine_lsp.verify.affine_checks",
-    "affine_lsp.verify.registry",
+    "affine_lsp.verify.known_traits",
     "affine_lsp.verify.dimsym",
 ]
 

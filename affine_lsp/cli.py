@@ -2,7 +2,7 @@
 
 Each subcommand lives in :mod:`affine_lsp.commands` as a module with
 ``add_arguments(parser)`` and ``run(args) -> int`` (the loop transformations
-of :mod:`affine_lsp.transforms.registry` share ``commands/transformation.py``), and reads, writes and
+of :mod:`affine_lsp.transforms.catalog` share ``commands/transformation.py``), and reads, writes and
 fails through :mod:`affine_lsp.commands.frontend` (see "How to add a
 command" in docs/architecture.md). Only the module of the command that runs
 is imported: ``--help`` and ``--version`` import none.
@@ -17,7 +17,7 @@ import importlib
 import sys
 from collections.abc import Callable, Sequence
 
-from affine_lsp.transforms.registry import TRANSFORMATIONS, by_name
+from affine_lsp.transforms.catalog import TRANSFORMATIONS, by_name
 
 TRANSFORMATION_COMMAND = "affine_lsp.commands.transformation"
 """The CLI module of the transformations of the registry without one of their own."""
@@ -34,7 +34,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 }
 """Each subcommand's module and one-line help: the commands of
 ``affine_lsp/commands/``, and the loop transformations of
-:mod:`affine_lsp.transforms.registry` (which names their modules)."""
+:mod:`affine_lsp.transforms.catalog` (which names their modules)."""
 
 
 def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, Callable[[argparse.Namespace], int]]]:

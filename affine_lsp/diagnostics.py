@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from affine_lsp.ir import op_registry, op_traits
 from affine_lsp.ir.core import Operation, Span
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.syntax.errors import UNKNOWN_OP_CODE
 from affine_lsp.syntax.nodes import Note
 

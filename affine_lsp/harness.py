@@ -144,7 +144,7 @@ NEEDS = (
 def signature_of(text: str, func: str | None = None) -> Signature:
     """The signature of ``@func`` (default: the only function with a body,
     or ``@kernel``), or HarnessError saying why it cannot be timed."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     doc = Document(text)
     candidates: list[tuple[Operation, object]] = []
@@ -531,7 +531,7 @@ def user_positions(message: str, text: str, sig: Signature, program: str) -> str
     with the line and column of ``text``), or, in the generated harness, to
     ``<generated harness>:LINE:COL`` (a line of the program), and a first
     line saying the harness failed when a diagnostic is in it."""
-    from affine_lsp.syntax.document import LineIndex
+    from affine_lsp.source.document import LineIndex
 
     section = text[sig.section_start : sig.section_end]
     at = sig.insert_at - sig.section_start

@@ -52,7 +52,7 @@ from typing import Any
 
 from affine_lsp import forking
 from affine_lsp.ir.core import ROOT_ANCHOR, Anchor
-from affine_lsp.syntax.document import Chunk, Document, is_function_chunk
+from affine_lsp.source.document import Chunk, Document, is_function_chunk
 from affine_lsp.syntax.nodes import Note
 from affine_lsp.syntax.parser import ParseResult
 

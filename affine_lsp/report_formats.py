@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from affine_lsp.diagnostic_codes import describe
-from affine_lsp.syntax.document import Document, LineIndex
+from affine_lsp.source.document import Document, LineIndex
 from affine_lsp.syntax.nodes import Note
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

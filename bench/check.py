@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 from affine_lsp import diagnostics  # noqa: E402
 from affine_lsp.gc_pause import gc_paused  # noqa: E402
-from affine_lsp.syntax.document import Document  # noqa: E402
+from affine_lsp.source.document import Document  # noqa: E402
 from bench.generate import generate  # noqa: E402
 from tests.oracle import mlir_opt  # noqa: E402
 

@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from affine_lsp.analysis.dependences import FunctionDeps
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 
 POLYBENCH: dict[str, str] = {
     "2mm": """

@@ -242,7 +242,7 @@ def _fold(fn: str, xs: Sequence[str]) -> str:
 
 
 def _function(text: str, name: str) -> Operation:
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     for section in Document(text).sections:
         for op in section.functions():

@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 def one_process(text: str) -> str:
     from affine_lsp import verify
     from affine_lsp.server.analysis_engine import verify_items
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     gc.disable()
     try:
@@ -66,7 +66,7 @@ def loop_only(text: str) -> str:
     gotos do not depend on the values). The difference is what the reduce
     actions cost; the loop's time is all that a compiled loop could save."""
     from affine_lsp.ir.core import Anchor
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
     from affine_lsp.syntax.parser import ChunkTransformer, shared_tables
 
     texts = [c.text for c in Document(text, uri="file:///bench.mlir", release=True).chunks]

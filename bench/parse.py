@@ -36,8 +36,8 @@ sys.path.insert(0, str(ROOT))
 
 from affine_lsp.gc_pause import gc_paused  # noqa: E402
 from affine_lsp.ir.core import Anchor  # noqa: E402
+from affine_lsp.source.document import Document  # noqa: E402
 from affine_lsp.syntax import parser as P  # noqa: E402
-from affine_lsp.syntax.document import Document  # noqa: E402
 from affine_lsp.syntax.engines import build_tables, grammar_path, grammar_text  # noqa: E402
 from bench.generate import generate  # noqa: E402
 

@@ -85,14 +85,14 @@ def heavy_imports(args: list[str], env: dict[str, str]) -> list[str]:
 BREAKDOWN = """
 import time
 t0 = time.process_time()
-import affine_lsp.syntax.document, affine_lsp.verify.verifier
+import affine_lsp.source.document, affine_lsp.verify.verifier
 t1 = time.process_time()
 import affine_lsp.diagnostics, affine_lsp.commands.check
 t2 = time.process_time()
 from affine_lsp.syntax.parser import shared_tables
 shared_tables()
 t3 = time.process_time()
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 notes = affine_lsp.diagnostics.collect(Document(open(PATH).read(), uri=PATH))
 t4 = time.process_time()
 print(t1 - t0, t2 - t1, t3 - t2, t4 - t3)

@@ -414,7 +414,7 @@ def facts_of_generic(line: str, instance: str) -> dict | None:
     arguments' types are the ``instance``'s, as mlir-opt prints them),
     read by affine-lsp's generic-form parser: operand positions, operand
     types, result types, attributes (name: printed value)."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     *aliases, line = line.split("\n")
     head = instance.split("\n", 1)[0]

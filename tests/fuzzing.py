@@ -200,7 +200,7 @@ class ErrorOracle:
         got = self._cache.get(h)
         if got is None:
             from affine_lsp.analysis import analyze_document
-            from affine_lsp.syntax.document import Document
+            from affine_lsp.source.document import Document
             from affine_lsp.verify import verify_document
 
             doc = Document(text)

@@ -10,7 +10,7 @@ import itertools
 
 from affine_lsp import diagnostics
 from affine_lsp.analysis import bounds_check, polyhedral
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 
 # One loop nest, many variants with the same SSA names (so the same isl names).
 NEST = """func.func @f{k}({args}) {{

@@ -21,7 +21,7 @@ import pytest
 
 from affine_lsp import atomic_write, cli
 from affine_lsp.commands import frontend
-from affine_lsp.transforms.upgrade import upgrade_text
+from affine_lsp.transforms.legacy_upgrade import upgrade_text
 
 ROOT = Path(__file__).resolve().parents[1]
 LEGACY = (ROOT / "tests" / "data" / "legacy" / "licm.mlir").read_text()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from affine_lsp.diagnostics import collect
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from bench.content import ALL_KINDS, KINDS, corpus_text, generate_kind
 from tests import oracle
 from tests.corpus import needs_corpus

@@ -12,7 +12,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms import rewrite
 from affine_lsp.transforms.optimize import nest_groups, plan_optimize
 from affine_lsp.transforms.rewrite import function_context

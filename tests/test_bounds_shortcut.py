@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from affine_lsp.analysis import analyze_document, bounds_check
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from bench.content import generate_kind
 from tests.corpus import needs_corpus, valid_sections
 

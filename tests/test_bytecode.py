@@ -605,7 +605,7 @@ def test_corrupted_files_are_refused_where_mlir_opt_refuses_them(name: str, tmp_
     accepted. The flips land in locations, properties, attributes stored as
     text and the IR, which the reader decodes as MLIR's does."""
     from affine_lsp.commands.frontend import input_errors
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     data = emit_bytecode((Path(__file__).resolve().parents[1] / name).read_text())
     rng = random.Random(20261202)

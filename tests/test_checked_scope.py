@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.edits import CODE_ACTION_CHECK_LINES, TextEdit, TooLargeToCheck, UnsafeTransform, check_limit, checked
 from affine_lsp.transforms.rewrite import _function_scope, checked_in_section
 
@@ -175,7 +175,7 @@ def test_fusion_checks_the_fused_function_in_its_context_only(monkeypatch: pytes
     20,000-line file its code action took 10-15 s, under the document's
     lock): no text it parses again is a tenth of the file."""
     from affine_lsp.server.analysis_engine import functions_of
-    from affine_lsp.syntax import document as document_module
+    from affine_lsp.source import document as document_module
     from affine_lsp.transforms.fusion import fusion_candidates
     from tests.test_bytecode import TWO_LOOPS
 

@@ -203,7 +203,7 @@ def test_every_code_in_the_corpus_has_a_description() -> None:
     """The codes the engine emits on the upstream corpus and the test data
     all have an entry (a code without one still gets a generic rule)."""
     from affine_lsp import diagnostics
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
     from tests.corpus import corpus_files
 
     files = [*corpus_files(), *sorted((ROOT / "tests" / "data").rglob("*.mlir")), *sorted((ROOT / "examples").rglob("*.mlir"))]

@@ -293,7 +293,7 @@ def test_time_says_the_generated_harness_failed_and_where(tmp_path: Path) -> Non
 
 def test_harness_diagnostics_are_moved_to_the_users_lines() -> None:
     from affine_lsp import harness
-    from affine_lsp.syntax.document import LineIndex
+    from affine_lsp.source.document import LineIndex
 
     text = TWO_NESTS
     sig = harness.signature_of(text, "producer_consumer")

@@ -34,7 +34,7 @@ def _run(args: list[str], pure: bool) -> subprocess.CompletedProcess[str]:
 
 def _loaded_compiled(pure: bool) -> list[str]:
     code = (
-        "import affine_lsp, affine_lsp.commands.check, affine_lsp.server.server, affine_lsp.syntax.document, affine_lsp.verify.verifier; "
+        "import affine_lsp, affine_lsp.commands.check, affine_lsp.server.server, affine_lsp.source.document, affine_lsp.verify.verifier; "
         "print('\\n'.join(affine_lsp.compiled_modules()))"
     )
     return _run(["-c", code], pure).stdout.split()

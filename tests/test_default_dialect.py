@@ -12,8 +12,8 @@ import pytest
 
 from affine_lsp import diagnostics
 from affine_lsp.ir import op_traits
+from affine_lsp.source.document import Document
 from affine_lsp.syntax import default_dialect
-from affine_lsp.syntax.document import Document
 from tests import oracle
 
 CASES: dict[str, str] = {

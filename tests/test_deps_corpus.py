@@ -18,7 +18,7 @@ import pytest
 
 from affine_lsp.analysis.bruteforce import brute_dependence
 from affine_lsp.analysis.remarks import memref_dependence_remarks, pass_ops
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 UPSTREAM = SHARED / "corpus" / "upstream"

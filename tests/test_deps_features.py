@@ -20,7 +20,7 @@ from affine_lsp.analysis.bruteforce import brute_dependence, brute_distances, in
 from affine_lsp.analysis.isl_support import CTX
 from affine_lsp.analysis.remarks import memref_dependence_remarks, pass_ops
 from affine_lsp.ir.core import Operation, Span
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 
 
 def _doc(text: str) -> Document:

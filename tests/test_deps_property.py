@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from affine_lsp.analysis import check_dependence
 from affine_lsp.analysis.bruteforce import brute_dependence
 from affine_lsp.analysis.remarks import pass_ops
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 
 
 @dataclass

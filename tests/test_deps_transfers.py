@@ -11,7 +11,7 @@ import pytest
 from affine_lsp.analysis import check_dependence, loop_summary
 from affine_lsp.analysis.bruteforce import brute_dependence
 from affine_lsp.ir.core import Operation
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 
 ACCESS_OPS = ("affine.load", "affine.store", "vector.transfer_read", "vector.transfer_write")
 

@@ -15,14 +15,14 @@ import pytest
 from lark import Lark
 
 from affine_lsp import diagnostics
+from affine_lsp.ide.completion_candidates import known_op_names
 from affine_lsp.ir.attributes import DenseArrayAttr, OpaqueAttr
 from affine_lsp.ir.core import Operation
 from affine_lsp.ir.op_traits import atomic_rmw_kinds
 from affine_lsp.ir.printer import print_section
-from affine_lsp.server.completion import known_op_names
+from affine_lsp.source.document import Document
 from affine_lsp.syntax import engines as E
 from affine_lsp.syntax import parser as P
-from affine_lsp.syntax.document import Document
 from tests import oracle
 
 DATA = Path(__file__).parent / "data"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from affine_lsp.syntax.document import Document, LineIndex
+from affine_lsp.source.document import Document, LineIndex
 from tests.corpus import UPSTREAM
 
 GOOD = """func.func @good{n}(%A: memref<10xf32>) {{
@@ -230,7 +230,7 @@ def test_released_functions_are_parsed_one_at_a_time() -> None:
     (``affine-lsp check``, the open's child process) one function's syntax
     records are alive at a time, and the diagnostics are those of a build
     that parses everything first."""
-    from affine_lsp.syntax import document as document_mod
+    from affine_lsp.source import document as document_mod
     from affine_lsp.syntax.nodes import OpSyn
 
     text = "#m = affine_map<(d0) -> (d0 + 1)>\n" + "".join(GOOD.format(n=k) for k in range(6)) + BROKEN[0] + "module {\n" + GOOD.format(n=9) + "}\n"
@@ -262,7 +262,7 @@ def test_an_edit_after_release_parses_only_the_edited_function() -> None:
     document that keeps them has them (what go-to-definition, references,
     hover and semantic tokens read)."""
     from affine_lsp.ide.occurrences import chunk_occurrences
-    from affine_lsp.syntax import document as document_mod
+    from affine_lsp.source import document as document_mod
 
     text = "#m = affine_map<(d0) -> (d0 + 1)>\n" + "".join(GOOD.format(n=k) for k in range(6)) + BROKEN[0]
     doc = Document(text, release=True)

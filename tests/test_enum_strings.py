@@ -11,7 +11,7 @@ import pytest
 
 from affine_lsp import diagnostics
 from affine_lsp.ir import op_registry
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from tests import oracle
 
 HEADER = "func.func @f(%i: index, %a: f32, %v: vector<4xf32>, %vi: vector<4xi32>, %m: memref<4xf32>, %mi: memref<4xi32>, %x: i32) {\n"

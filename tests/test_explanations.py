@@ -22,8 +22,8 @@ from affine_lsp.analysis.dataflow import last_writer_distance
 from affine_lsp.analysis.polyhedral import scope_of
 from affine_lsp.ide import describe as D
 from affine_lsp.ir.affine_ops import ForView
-from affine_lsp.syntax.document import Document
-from affine_lsp.transforms.loop_catalog import hover_lines, verdicts
+from affine_lsp.source.document import Document
+from affine_lsp.transforms.loop_verdicts import hover_lines, verdicts
 from affine_lsp.transforms.optimize import optimize_document, optimize_transform, top_level_loops
 from affine_lsp.transforms.unroll import FULL_UNROLL_LIMIT
 from affine_lsp.transforms.verdict import Kind

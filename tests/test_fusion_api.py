@@ -17,7 +17,7 @@ import pytest
 
 from affine_lsp.cli import main as cli_main
 from affine_lsp.ir.core import Operation
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.edits import apply_edits, checked
 from affine_lsp.transforms.fusion import PRODUCER_CONSUMER, SIBLING, analyze_pair, fuse_all, fusion_candidates, fusion_report
 from tests.test_fusion_harness import DATA, top_level_nests

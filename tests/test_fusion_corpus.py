@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from affine_lsp.cli import main as cli_main
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from tests import oracle
 from tests.corpus import UPSTREAM, needs_corpus
 from tests.test_fusion_harness import observable_program, run

@@ -23,7 +23,7 @@ from functools import cache
 import pytest
 
 from affine_lsp.ir.core import Operation
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.fusion import fuse_all
 from affine_lsp.transforms.fusion_ir import index_in_block
 from tests import oracle

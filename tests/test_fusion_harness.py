@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from affine_lsp.ir.types import FloatType, MemRefType
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from tests import oracle
 
 DATA = Path(__file__).resolve().parent / "data" / "fusion"

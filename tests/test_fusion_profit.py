@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 
 from affine_lsp.cli import main as cli_main
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.fusion import PRODUCER_CONSUMER, _depth_order, analyze_pair, fuse_all, fusion_candidates
 from affine_lsp.transforms.fusion_predict import predict
 from affine_lsp.transforms.machine import DEFAULTS, parse_size, read_caches

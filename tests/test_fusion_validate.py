@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 
 from affine_lsp.ir.core import Operation
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.edits import TextEdit, apply_edits
 from affine_lsp.transforms.fusion import PRODUCER_CONSUMER, PairAnalysis, _names_with, _same_function, analyze_pair, try_depth
 from affine_lsp.transforms.fusion_codegen import Plan, build_rewrite

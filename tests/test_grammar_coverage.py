@@ -12,7 +12,7 @@ from affine_lsp.ir.affine_ops import ForView, IfView, ParallelView, access_of
 from affine_lsp.ir.attributes import AffineMapAttr, DenseArrayAttr, DictAttr, IntegerSetAttr, OpaqueAttr
 from affine_lsp.ir.core import Operation
 from affine_lsp.ir.types import FunctionType, MemRefType, VectorType
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from tests import oracle
 
 DATA = Path(__file__).parent / "data"

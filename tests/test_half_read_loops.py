@@ -12,8 +12,8 @@ import pytest
 
 from affine_lsp.ir.affine_ops import nest_is_well_formed
 from affine_lsp.server.transform_actions import transforms_for
-from affine_lsp.syntax.document import Document
-from affine_lsp.transforms.loop_catalog import verdicts
+from affine_lsp.source.document import Document
+from affine_lsp.transforms.loop_verdicts import verdicts
 
 HALF_READ = """func.func @f(%A: memref<8xf32>) {
   "affine.for"() ({

@@ -9,7 +9,7 @@ import random
 
 from affine_lsp import diagnostics
 from affine_lsp.cli import main
-from affine_lsp.syntax.document import MAX_NESTING, Document
+from affine_lsp.source.document import MAX_NESTING, Document
 from bench.generate import generate
 
 

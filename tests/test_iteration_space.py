@@ -21,7 +21,7 @@ if importlib.util.find_spec("affine_lsp.analysis") is None:
 
 from affine_lsp.analysis.bruteforce import brute_pairs, instances, loop_ivs
 from affine_lsp.ir.core import Operation
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

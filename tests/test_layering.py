@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from affine_lsp import cli
-from affine_lsp.transforms import loop_catalog
-from affine_lsp.transforms.registry import TRANSFORMATIONS
+from affine_lsp.transforms import loop_verdicts
+from affine_lsp.transforms.catalog import TRANSFORMATIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "affine_lsp"
@@ -88,7 +88,7 @@ def test_every_transformation_is_one_record() -> None:
         # the CLI subcommand
         assert cli.SUBCOMMANDS[t.name] == (t.command or cli.TRANSFORMATION_COMMAND, t.help)
     # the hover asks every transformation with verdicts, in the registry's order
-    assert [c.__name__ for c in loop_catalog.checks()] == [t.verdicts for t in TRANSFORMATIONS if t.verdicts]
+    assert [c.__name__ for c in loop_verdicts.checks()] == [t.verdicts for t in TRANSFORMATIONS if t.verdicts]
 
 
 def test_every_transformation_has_its_cli_options() -> None:
@@ -117,7 +117,7 @@ def test_help_imports_no_transformation(argv: list[str]) -> None:
     assert not any(_inside(m, "affine_lsp.syntax") or _inside(m, "affine_lsp.analysis") for m in loaded), loaded
     transforms = {m for m in loaded if _inside(m, "affine_lsp.transforms")}
     commands = {m for m in loaded if _inside(m, "affine_lsp.commands")}
-    assert transforms <= {"affine_lsp.transforms", "affine_lsp.transforms.registry"}
+    assert transforms <= {"affine_lsp.transforms", "affine_lsp.transforms.catalog"}
     allowed = {"affine_lsp.commands", "affine_lsp.commands.frontend", "affine_lsp.ide", "affine_lsp.ide.sources"}
     if argv[0] == "tile":
         allowed.add("affine_lsp.commands.transformation")
@@ -138,3 +138,91 @@ def test_document_state_declares_its_fields() -> None:
         if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "setattr"
     ]
     assert bad == []
+
+
+def _module_level_imports(path: Path) -> set[str]:
+    """The modules ``path`` imports when it is imported: at module level,
+    outside ``if TYPE_CHECKING:`` (not inside functions)."""
+    package = ".".join(["affine_lsp", *path.relative_to(PACKAGE).parts[:-1]])
+    out: set[str] = set()
+
+    def visit(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                visit(node.orelse)
+            elif isinstance(node, ast.If | ast.Try | ast.With):
+                for block in ("body", "orelse", "finalbody", "handlers"):
+                    for sub in getattr(node, block, []):
+                        visit(sub.body if isinstance(sub, ast.ExceptHandler) else [sub])
+            elif isinstance(node, ast.Import):
+                out.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+                out.add(base)
+                out.update(f"{base}.{a.name}" for a in node.names)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")).body)
+    return out
+
+
+def test_the_document_sits_above_the_syntax_and_the_ir_and_below_the_verifier() -> None:
+    # source/ (the Document) parses and builds: syntax/ and ir/ never load it
+    # when imported (a type annotation or a function's own import may name it)
+    below = [p for sub in ("syntax", "ir") for p in _modules(sub)]
+    bad = [f"{p.relative_to(ROOT)}: {m}" for p in below for m in _module_level_imports(p) if _inside(m, "affine_lsp.source") or _inside(m, "affine_lsp.verify")]
+    bad += [
+        f"{p.relative_to(ROOT)}: {m}"
+        for p in _modules("source")
+        for m in _imports(p)
+        if any(_inside(m, f"affine_lsp.{x}") for x in ("verify", "analysis", "transforms", "ide", "server", "commands"))
+    ]
+    assert bad == []
+
+
+def test_every_compiled_module_exists() -> None:
+    # setup.py's extensions are optional: a renamed module missing from
+    # HOT_MODULES would silently stay uncompiled, a stale name fail quietly
+    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
+    hot = next(ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "HOT_MODULES")
+    assert hot and [m for m in hot if not (ROOT / (m.replace(".", "/") + ".py")).is_file()] == []
+    assert "affine_lsp.source.document" in hot
+
+
+SERVER_ANSWERS = {
+    "navigation": "name_targets",
+    "document_symbols": "outline",
+    "hover": "hover_text",
+    "inlay_hints": "loop_hints",
+    "completion": "completion_candidates",
+    "signature_help": "signature",
+    "transform_actions": "loop_actions",
+}
+"""Each LSP feature of the server and the ``ide/`` module that answers it."""
+
+
+def test_the_server_features_answer_through_the_ide_layer() -> None:
+    for server_module, ide_module in SERVER_ANSWERS.items():
+        imported = _imports(PACKAGE / "server" / f"{server_module}.py")
+        assert _inside(f"affine_lsp.ide.{ide_module}", "affine_lsp.ide") and any(_inside(m, f"affine_lsp.ide.{ide_module}") for m in imported), server_module
+        assert (PACKAGE / "ide" / f"{ide_module}.py").is_file()
+
+
+SAME_NAMES = {
+    "__init__.py": None,
+    "types.py": {"affine_lsp/ir/types.py", "affine_lsp/syntax/types.py"},  # the IR's types; the reduce actions of grammar/types.lark
+    "attributes.py": {"affine_lsp/ir/attributes.py", "affine_lsp/syntax/attributes.py"},  # likewise, of grammar/attributes.lark
+    "errors.py": {"affine_lsp/syntax/errors.py", "affine_lsp/bytecode/errors.py"},  # each reader's own errors
+    "printer.py": {"affine_lsp/ir/printer.py", "affine_lsp/bytecode/printer.py"},  # the IR's printer; the bytecode's
+}
+"""The module names two packages share on purpose (each names what it
+holds inside its package); any other name is one module's."""
+
+
+def test_module_names_are_not_shared() -> None:
+    by_name: dict[str, set[str]] = {}
+    for p in PACKAGE.rglob("*.py"):
+        by_name.setdefault(p.name, set()).add(str(p.relative_to(ROOT)))
+    shared = {n: paths for n, paths in by_name.items() if len(paths) > 1 and n != "__init__.py"}
+    assert {n: paths for n, paths in shared.items() if SAME_NAMES.get(n) != paths} == {}

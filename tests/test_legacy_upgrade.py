@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from affine_lsp import diagnostics
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.syntax.legacy import FUNC_DEFAULT_OK, LEGACY_CODE, LEGACY_OPS, hover_text, modern_name
-from affine_lsp.transforms.upgrade import upgrade_text
+from affine_lsp.transforms.legacy_upgrade import upgrade_text
 from tests import oracle
 
 DATA = Path(__file__).parent / "data" / "legacy"
@@ -219,7 +219,7 @@ def test_an_upgrade_again_after_an_edit_parses_only_the_items_that_changed(monke
     upgrade parses only what the edit changed, and gives the same output as
     an upgrade that remembers nothing (every legacy test file, then each
     with an edit)."""
-    from affine_lsp.transforms import upgrade
+    from affine_lsp.transforms import legacy_upgrade as upgrade
 
     for path in LEGACY_FILES:
         text = path.read_text()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from affine_lsp.cli import main as cli_main
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.band import perfect_band
 from affine_lsp.transforms.interchange import interchange_candidates
 from affine_lsp.transforms.loop_models import footprint_bytes, forms_under, loop_spans, shared_loads, suggest_sizes, tile_prediction, unroll_jam_prediction

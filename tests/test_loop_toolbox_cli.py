@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.hoist import plan_hoist
 from affine_lsp.transforms.unroll import unroll_document, unroll_reason
 from affine_lsp.transforms.unroll_jam import unroll_jam_document

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.hoist import hoist_document
 from affine_lsp.transforms.rewrite import LoopOutcome
 from affine_lsp.transforms.scalrep import scalrep_document

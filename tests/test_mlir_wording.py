@@ -21,7 +21,7 @@ import pytest
 
 from affine_lsp import diagnostics
 from affine_lsp.cli import main
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from tests import oracle
 from tests.corpus import chunk_statuses, corpus_files, needs_corpus
 

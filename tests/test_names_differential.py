@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.verify import verify_document
 from tests import oracle
 from tests.test_verify_differential import _batch, _chunk

@@ -26,7 +26,7 @@ from pytest_lsp import LanguageClient
 
 from affine_lsp.ir.core import BlockArgument, OpResult
 from affine_lsp.ir.types import OpaqueType
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.verify import verify_document
 from tests.test_server_support import apply_edits, config, no_server_errors, open_doc, pos, start, text_of, uri_of
 

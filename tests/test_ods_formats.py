@@ -17,7 +17,7 @@ from affine_lsp import diagnostics
 from affine_lsp.ir.core import Anchor
 from affine_lsp.ods import formats
 from affine_lsp.ods.format_ast import Custom, Directive, Literal, OIList, Optional, Var, parse_format, walk
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.syntax.nodes import OpSyn
 from affine_lsp.syntax.parser import parse_chunk
 from tests import oracle

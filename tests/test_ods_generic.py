@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from affine_lsp import diagnostics
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "ods"

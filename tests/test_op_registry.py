@@ -142,7 +142,7 @@ _SECTIONS = [
 @pytest.mark.parametrize(("line", "error"), _SECTIONS)
 def test_registry_errors(line: str, error: str | None) -> None:
     from affine_lsp import diagnostics
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     doc = Document("func.func @f(%a: f32) {\n  " + line + "\n  return\n}\n")
     got = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from affine_lsp import diagnostics
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from tests import oracle
 from tests.corpus import needs_corpus
 from tests.test_op_traits import error_lines as _errors

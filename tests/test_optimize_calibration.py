@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.optimize import STRIDED_TO_UNIT_SPEEDUP, plan_optimize, top_level_loops
 from affine_lsp.transforms.optimize_compose import Step, amdahl
 from affine_lsp.transforms.profitability import Prediction

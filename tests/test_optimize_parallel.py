@@ -13,7 +13,7 @@ import pytest
 
 from affine_lsp import harness, toolchain
 from affine_lsp.ir.affine_ops import ParallelView
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.optimize import optimize_document
 from tests import oracle
 

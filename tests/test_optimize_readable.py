@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from affine_lsp.ir.affine_ops import ForView
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.optimize import optimize_document
 from tests import oracle
 

@@ -23,7 +23,7 @@ import re
 
 import pytest
 
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms import optimize as opt
 from affine_lsp.transforms.accumulate import accumulate_document, plan_accumulate
 from affine_lsp.transforms.optimize import optimize_document

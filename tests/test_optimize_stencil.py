@@ -23,7 +23,7 @@ import pytest
 
 from affine_lsp.analysis import dependences_of_function
 from affine_lsp.analysis.isl_support import limited
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms import optimize_stencil
 from affine_lsp.transforms.optimize import BUDGET, nest_groups, optimize_document, plan_optimize
 from affine_lsp.transforms.optimize_model import build_model

@@ -17,7 +17,7 @@ import pytest
 
 from affine_lsp import parallel
 from affine_lsp.commands import check
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from tests.corpus import SHARED
 
 ROOT = Path(__file__).resolve().parents[1]

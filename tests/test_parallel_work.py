@@ -4,7 +4,7 @@ optimize --parallel and parallelize_document(min_work=...) follow it."""
 
 from __future__ import annotations
 
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms import parallel_work
 from affine_lsp.transforms.optimize import optimize_document
 from affine_lsp.transforms.parallelize import parallelize_document

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.edits import apply_edits
 from affine_lsp.transforms.parallelize import parallelize_candidates, parallelize_document, plan_parallel
 from tests import oracle

@@ -15,7 +15,7 @@ import pytest
 
 from affine_lsp import diagnostics
 from affine_lsp.cli import main
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from tests.corpus import chunk_statuses, corpus_files, invalid_sections, needs_corpus, reference_run_allows_unregistered
 
 pytestmark = needs_corpus

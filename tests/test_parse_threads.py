@@ -43,7 +43,7 @@ _SAMPLES = [
 
 
 def _chunks() -> list[str]:
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     texts = list(_SAMPLES)
     for f in sorted(DATA.glob("*.mlir"))[:12]:

@@ -24,8 +24,8 @@ from lark import Lark
 
 from affine_lsp.ir.affine_expr import AffineExpr, AffineMap, IntegerSet
 from affine_lsp.ir.core import Anchor, Span
+from affine_lsp.source.document import Document
 from affine_lsp.syntax import parser as P
-from affine_lsp.syntax.document import Document
 from affine_lsp.syntax.driver import LalrDriver, NeedsLark
 from affine_lsp.syntax.engines import ParserTables, make_driver, make_lark
 from affine_lsp.syntax.lexer_lark import TokenStream

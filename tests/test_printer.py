@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from affine_lsp.ir.affine_expr import AffineExpr, AffineMap, constant, dim, symbol
 from affine_lsp.ir.attributes import AffineMapAttr
 from affine_lsp.ir.printer import print_section
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from tests import oracle
 from tests.corpus import corpus_files, invalid_sections, needs_corpus
 

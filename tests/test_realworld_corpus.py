@@ -15,7 +15,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from affine_lsp import diagnostics
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from tests.corpus import needs_realworld, realworld_files, realworld_valid_lines
 from tests.test_server_support import config, diagnostics_for, no_server_errors, open_doc, start
 

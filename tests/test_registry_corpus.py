@@ -8,7 +8,7 @@ import re
 
 from affine_lsp import diagnostics
 from affine_lsp.ir import op_registry
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from tests.corpus import SHARED, needs_corpus, realworld_status, status
 
 _OP_NAME = re.compile(r'^[ \t]*(?:%[\w$.:, %-]*=[ \t]*)?"?([A-Za-z_][\w$]*\.[\w$.]+)', re.M)

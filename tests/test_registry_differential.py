@@ -12,7 +12,7 @@ import re
 import pytest
 
 from affine_lsp import diagnostics
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from tests import oracle
 from tests.corpus import needs_corpus
 

@@ -21,7 +21,7 @@ import pytest
 from lsprotocol import types
 
 from affine_lsp.server.state import apply_change
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from tests.fuzzing import Edit, EditGenerator, FuzzStats, corpus_available, edit_range, fuzz, seed_texts
 
 SEED = 20261122

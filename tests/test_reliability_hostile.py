@@ -18,7 +18,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from affine_lsp.syntax.document import MAX_NESTING
+from affine_lsp.source.document import MAX_NESTING
 from bench.generate import generate
 from tests.test_server_support import DATA, config, diagnostics_for, hover_text, no_server_errors, open_doc, pos, start
 

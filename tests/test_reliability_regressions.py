@@ -17,8 +17,8 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from affine_lsp.server.state import apply_change
+from affine_lsp.source.document import Document, LineIndex
 from affine_lsp.syntax.chunks import scan_chunks
-from affine_lsp.syntax.document import Document, LineIndex
 from tests.fuzzing import DAMAGED, ErrorOracle, _norm, apply_text_edits, deep_nest, lsp_range, to_offset, to_position
 from tests.test_reliability_hostile import _accesses
 from tests.test_server_support import change, config, diagnostics_for, hover_text, no_server_errors, open_doc, pos, start
@@ -519,7 +519,7 @@ def test_a_lone_surrogate_counts_as_one_utf16_code_unit() -> None:
     """A client may send a lone surrogate (JSON's ``\\ud800``): positions
     after it count it as one UTF-16 code unit, as the client does, instead
     of failing to encode it (the early first publish did, compiled)."""
-    from affine_lsp.syntax.document import LineIndex
+    from affine_lsp.source.document import LineIndex
 
     lines = LineIndex("ab\ud800cd\n\udfffx\n")
     assert lines.position(4) == (0, 4)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from affine_lsp import harness
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.profitability import Prediction
 from bench import runtime
 from tests import oracle

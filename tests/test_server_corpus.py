@@ -14,7 +14,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from affine_lsp import diagnostics
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from tests.test_server_support import UPSTREAM, config, diagnostics_for, no_server_errors, open_doc, start
 
 FILES = sorted(p for p in UPSTREAM.glob("*.mlir") if ".ref." not in p.name) if UPSTREAM.is_dir() else []

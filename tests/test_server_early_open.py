@@ -292,7 +292,7 @@ def test_the_json_conversion_is_byte_identical_to_lsprotocols() -> None:
 
     from affine_lsp.server.convert import to_diagnostic
     from affine_lsp.server.lsp_json import diagnostic_json
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
     from affine_lsp.verify import verify_document
     from tests.corpus import corpus_files
 

@@ -18,7 +18,7 @@ from pytest_lsp import LanguageClient
 from affine_lsp.analysis import dependences_of_function
 from affine_lsp.analysis.dataflow import last_writer_distance
 from affine_lsp.ide.describe import components_str
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from tests.test_server_support import DATA, config, hover_text, no_server_errors, open_file, pos, start, uri_of
 
 if importlib.util.find_spec("affine_lsp.analysis") is None:

@@ -20,7 +20,7 @@ import pytest
 from lsprotocol import types
 
 from affine_lsp.server import transform_actions
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.edits import apply_edits
 from tests.test_server_support import in_process_server
 
@@ -139,7 +139,7 @@ def test_a_hover_and_an_edit_are_answered_while_a_code_action_computation_is_hel
 def test_a_client_that_resolves_edits_gets_the_menu_first_and_the_edit_by_resolve(monkeypatch: pytest.MonkeyPatch) -> None:
     from affine_lsp.server.code_actions import answer
     from affine_lsp.server.routes import CODE_ACTIONS, snapshot
-    from affine_lsp.transforms.registry import TRANSFORMATIONS
+    from affine_lsp.transforms.catalog import TRANSFORMATIONS
 
     _running, release = _held_transformations(monkeypatch)
 

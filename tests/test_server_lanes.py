@@ -207,7 +207,7 @@ def test_the_upgrade_action_waits_a_moment_then_says_it_is_still_being_computed(
     from affine_lsp.server.code_actions import code_actions
     from affine_lsp.server.routes import CODE_ACTIONS, in_lane, snapshot
     from affine_lsp.server.upgrade_action import TITLE
-    from affine_lsp.transforms.upgrade import upgrade_text
+    from affine_lsp.transforms.legacy_upgrade import upgrade_text
 
     text = (Path(__file__).parent / "data" / "legacy" / "licm.mlir").read_text()
 

@@ -13,7 +13,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from affine_lsp.transforms.upgrade import upgrade_text
+from affine_lsp.transforms.legacy_upgrade import upgrade_text
 from tests.test_server_support import SERVER_CMD, apply_edits, diagnostics_for, hover_text, make_client, no_server_errors, open_doc, pos, server_env, start
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")

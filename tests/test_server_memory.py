@@ -35,7 +35,7 @@ from affine_lsp.server.runtime.memory import BIG_BUILD, CollectionPolicy, SlowCo
 from affine_lsp.server.runtime.reclaim import Reclaimer
 from affine_lsp.server.settings import Settings
 from affine_lsp.server.state import DocumentState
-from affine_lsp.syntax.document import Document, item_syntax
+from affine_lsp.source.document import Document, item_syntax
 from bench.content import CONSTANT
 from bench.generate import generate
 from tests.test_server_support import change, code_actions_at, config, diagnostics_for, no_server_errors, open_doc, pos, start
@@ -334,7 +334,7 @@ MATMULS = (
 def test_the_code_actions_of_a_loop_leave_no_garbage_ir():
     """Every transformation's code action at a loop (the optimizer's steps,
     fusion's trials, each one's safety net) works in scratch documents
-    (syntax/scratch.py): when the actions are computed, none of their IR
+    (source/scratch.py): when the actions are computed, none of their IR
     is left for a collection."""
     from affine_lsp.server.transform_actions import transforms_for
 

@@ -10,7 +10,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from affine_lsp.ide.signature import signature_at
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from tests.test_server_support import config, no_server_errors, open_doc, pos, start
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")

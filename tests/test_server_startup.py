@@ -390,7 +390,7 @@ from affine_lsp.analysis import dependences_of_function
 from affine_lsp.analysis.isl_support import LOCK
 from affine_lsp.server.analysis_engine import functions_of
 from affine_lsp.server.runtime.flowproc import FlowWorker, value_flows
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from tests.test_flow_worker import STENCIL
 
 stop = threading.Event()

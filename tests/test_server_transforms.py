@@ -10,7 +10,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from affine_lsp import diagnostics
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from tests.test_server_support import apply_edits, code_actions_at, config, pos, serving
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")

@@ -12,7 +12,7 @@ from affine_lsp.server.analysis_engine import Engine, functions_of
 from affine_lsp.server.semantic_tokens import _paint, encode
 from affine_lsp.server.settings import Settings
 from affine_lsp.server.state import DocumentState
-from affine_lsp.syntax.document import Document, LineIndex
+from affine_lsp.source.document import Document, LineIndex
 from tests.test_server_support import DATA, UPSTREAM
 
 ALPHABET = "ab %\n\u00e9\U0001d538{}"
@@ -141,7 +141,7 @@ def test_incremental_verification_equals_full_verification(path):
 
 
 def test_completion_of_ten_thousand_aliases_is_bounded_and_follows_the_prefix():
-    from affine_lsp.server import completion
+    from affine_lsp.ide import completion_candidates as completion
 
     names = [f"#map{k}" for k in range(10000)]
     got, incomplete = completion._bounded(names, "#map999")

@@ -35,7 +35,7 @@ from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 from affine_lsp.analysis import DEFAULT_BUDGET
 from affine_lsp.commands.check import Options, check_path
 from affine_lsp.ir import op_traits
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.syntax.nodes import AliasDefSyn
 from tests import oracle
 from tests.test_server_support import ROOT, SERVER_CMD, SHARED, no_server_errors, open_doc, server_env, start, wait_for

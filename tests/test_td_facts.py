@@ -24,7 +24,7 @@ import pytest
 from affine_lsp import cli, diagnostics
 from affine_lsp.ir import op_registry, op_traits
 from affine_lsp.ods import formats, td_facts, td_records
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 
 ROOT = Path(__file__).resolve().parents[1]
 TD = ROOT / "tests" / "data" / "dialects" / "facts" / "FactsOps.td"
@@ -313,8 +313,8 @@ def test_a_memref_writing_op_depends_on_every_access_of_its_memref(facts: dict, 
 
 
 def test_hover_and_completion_show_the_summary(facts: dict) -> None:
-    from affine_lsp.server.completion import _op_names
-    from affine_lsp.server.hover import registry_lines
+    from affine_lsp.ide.completion_candidates import _op_names
+    from affine_lsp.ide.hover_text import registry_lines
 
     assert registry_lines("facts.scale")[0] == "multiplies a float by a constant factor"
     assert {"facts.fill", "facts.mystery", "facts.scale"} <= set(_op_names("facts."))

@@ -30,7 +30,7 @@ import pytest
 from affine_lsp import cli, diagnostics
 from affine_lsp.ods import formats, td_facts, td_records
 from affine_lsp.ods.format_ast import Custom, walk
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "dialects"

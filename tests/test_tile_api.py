@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.band import band_dependences, find_skew, perfect_band, permutability_violation
 from affine_lsp.transforms.interchange import interchange_document, interchange_reason, locality
 from affine_lsp.transforms.tile import plan_tile, tile_document

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.interchange import interchange_document
 from affine_lsp.transforms.tile import tile_document
 from tests import oracle

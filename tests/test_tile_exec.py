@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.band import perfect_band
 from affine_lsp.transforms.interchange import interchange_document, interchange_reason, order_reason
 from affine_lsp.transforms.tile import plan_tile, tile_document

@@ -13,7 +13,7 @@ import pytest
 
 from affine_lsp import diagnostics
 from affine_lsp.server.settings import Settings
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from tests import oracle
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -160,7 +160,7 @@ GENERIC = 'func.func @f(%x: f32) -> f32 {\n  %0 = "toy.scale"(%x) {factor = 2.0 
 
 def _codes(text: str) -> list[str]:
     from affine_lsp import diagnostics
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     return [n.code for n in diagnostics.collect(Document(text, uri="t.mlir")) if n.severity in ("error", "remark")]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from affine_lsp.ir.core import Operation
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.edits import apply_edits
 from affine_lsp.transforms.vectorize import vectorize_candidates, vectorize_document, vectorize_reason
 from affine_lsp.transforms.vectorize_analysis import analyze, trip_count

@@ -34,7 +34,7 @@ import pytest
 from affine_lsp.ir.affine_ops import ForView
 from affine_lsp.ir.core import Block, Operation
 from affine_lsp.ir.types import MemRefType
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.vectorize import vectorize_document, vectorize_reason
 from tests import oracle
 from tests.corpus import UPSTREAM, needs_corpus

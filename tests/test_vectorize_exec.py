@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import pytest
 
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.vectorize import vectorize_document, vectorize_reason
 from tests import oracle
 from tests.test_vectorize_harness import KERNELS, differences, kernels_of, needs_runner, run

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from affine_lsp.ir.types import IndexType, MemRefType, Type
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from tests import oracle
 
 DATA = Path(__file__).parent / "data" / "vectorize"

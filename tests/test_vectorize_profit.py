@@ -20,7 +20,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.vectorize import vectorize_candidates, vectorize_document, vectorize_reason
 from affine_lsp.transforms.vectorize_analysis import analyze
 from affine_lsp.transforms.vectorize_profit import LLVM_DOES_IT, predict

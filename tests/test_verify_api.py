@@ -8,7 +8,7 @@ import random
 import pytest
 
 from affine_lsp.ir.core import Operation, Value
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.verify import DimSymInfo, classify, verify_document
 
 SRC = """\

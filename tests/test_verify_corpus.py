@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from affine_lsp import diagnostics
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.verify import verify_document
 from tests.corpus import chunk_statuses, corpus_files, needs_corpus, reference_run_allows_unregistered
 

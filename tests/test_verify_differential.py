@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.verify import verify_document
 from tests import oracle
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.verify import verify_document
 from tests import oracle
 

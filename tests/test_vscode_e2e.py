@@ -844,7 +844,7 @@ def test_09_iteration_space_view(session: dict[str, Any]):
 def test_10_dependence_graph_view(session: dict[str, Any]):
     from affine_lsp.analysis import dependences_of_function
     from affine_lsp.analysis.iteration_space import dependence_graph, lines_range_of
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     st = _step(session, "10-dependence-graph")
     # the document as the previous step left it: the bound edited, the syntax error undone

@@ -99,7 +99,7 @@ from affine_lsp.syntax.nodes import Note
 
 if TYPE_CHECKING:
     from affine_lsp.analysis.summary import LoopSummary
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
 __all__ = [
     "DEFAULT_BUDGET",

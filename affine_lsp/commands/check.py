@@ -16,7 +16,7 @@ from affine_lsp import diagnostics, parallel
 from affine_lsp.commands import frontend
 from affine_lsp.commands.frontend import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, InputError, read_input
 from affine_lsp.gc_pause import gc_paused
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 
 if TYPE_CHECKING:
     from concurrent.futures import Future

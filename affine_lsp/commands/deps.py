@@ -38,7 +38,7 @@ from affine_lsp.commands import frontend
 from affine_lsp.commands.bounded import Send, run_bounded
 from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir.core import Operation
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -31,7 +31,7 @@ import sys
 from collections.abc import Sequence
 
 from affine_lsp.commands import frontend, transformation
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.transforms.edits import apply_edits
 from affine_lsp.transforms.fusion import MODES, FusionResult, fuse_all, fusion_candidates, fusion_refusals, fusion_report
 from affine_lsp.transforms.profitability import rank, remark

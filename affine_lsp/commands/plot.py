@@ -21,7 +21,7 @@ import sys
 from affine_lsp.commands import frontend
 from affine_lsp.commands.plot_svg import render_svg
 from affine_lsp.ir.core import Operation
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 
 FORMATS = ("svg", "json", "png")
 

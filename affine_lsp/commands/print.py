@@ -22,7 +22,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     text = frontend.read_input(args.file)
     if frontend.report_errors(args.file, Document(text, uri=args.file), args.allow_unregistered_dialect):

@@ -66,7 +66,7 @@ def limit_malloc_arenas(count: int = 2) -> bool:
     """At most ``count`` glibc malloc arenas (as ``MALLOC_ARENA_MAX``): by
     default every thread that allocates through malloc (isl does, in the
     analysis and request threads) may get an arena of its own, whose free
-    space is never handed back; 8 MB less at the peak of a 50k-line file.
+    space is never handed back (the peak it saves: docs/performance.md).
     Called before any thread starts; False where there is no glibc or the
     environment already says (``MALLOC_ARENA_MAX``)."""
     if not sys.platform.startswith("linux") or "MALLOC_ARENA_MAX" in os.environ:

@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     function cannot be timed, a program failed or the values disagree; 2 a
     bad option or ``--after`` command, an unreadable file, no toolchain."""
     from affine_lsp import harness, timing, toolchain
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     if args.repeat < 1:
         raise frontend.UsageError("--repeat must be at least 1")

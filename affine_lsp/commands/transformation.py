@@ -1,4 +1,4 @@
-"""The CLI of every loop transformation of :mod:`affine_lsp.transforms.registry`:
+"""The CLI of every loop transformation of :mod:`affine_lsp.transforms.catalog`:
 ``affine-lsp <name> FILE [--loop LINE ...|--all] [-v] [-o OUT] [options]``.
 
 With ``--loop LINE`` only the ``affine.for`` starting on that line is
@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from affine_lsp.commands import frontend
-from affine_lsp.transforms.registry import OptionError, Transformation
+from affine_lsp.transforms.catalog import OptionError, Transformation
 
 if TYPE_CHECKING:
     from affine_lsp.transforms.rewrite import LoopOutcome
@@ -108,7 +108,7 @@ def run_transform(args: argparse.Namespace, verb: str, transform: Rewrite, every
     """Read ``args.file``, run ``transform(text, lines)`` (lines: None for
     ``--all``), report the outcomes on standard error, write the text.
     ``every_loop``: the loops left alone are reported without ``-v`` too."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     text = frontend.read_input(args.file)
     doc = Document(text, uri=args.file)

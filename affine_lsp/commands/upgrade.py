@@ -29,7 +29,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from affine_lsp.transforms.upgrade import upgrade_text
+    from affine_lsp.transforms.legacy_upgrade import upgrade_text
 
     if args.in_place and (args.file == "-" or args.output != "-"):
         raise frontend.UsageError("--in-place rewrites a named FILE; it takes no '-' and no -o")
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     for p in result.problems:
         print(f"{args.file}:{p.line}: warning: {p.message}", file=sys.stderr)
     if not result.problems:
-        from affine_lsp.syntax.document import Document
+        from affine_lsp.source.document import Document
 
         # What is still wrong after the upgrade is not legacy syntax: the
         # input has errors (reported at their place in the upgraded text).

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from affine_lsp.ir.core import Span
-from affine_lsp.syntax.document import LineIndex
+from affine_lsp.source.document import LineIndex
 from affine_lsp.syntax.nodes import Note
 
 

@@ -20,7 +20,7 @@ from affine_lsp.ir.attributes import AffineMapAttr, ArrayAttr, Attribute, DictAt
 from affine_lsp.ir.builder import UndefinedValue
 from affine_lsp.ir.core import Block, Operation, Span, Value
 from affine_lsp.ir.types import ComplexType, FunctionType, ShapedType, TupleType, Type
-from affine_lsp.syntax.document import Chunk, Section, item_syntax
+from affine_lsp.source.document import Chunk, Section, item_syntax
 from affine_lsp.syntax.nodes import AliasDefSyn, AliasRef, AliasType, OpSyn
 
 # Occurrence kinds, most specific first (used to break ties).

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from affine_lsp.ir import op_traits
 from affine_lsp.ir.attributes import TypeAttr
 from affine_lsp.ir.types import FunctionType
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 
 _CALL_RE = re.compile(r"\bfunc\.call\s+@([\w$.\-]+)\s*\(([^()]*)$")
 """A call whose operand list is open at the end of the text before the cursor."""

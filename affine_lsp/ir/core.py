@@ -45,8 +45,8 @@ ROOT_ANCHOR = Anchor(0)
 _OFFSETS: list[int] = list(range(32768))
 """One int object per offset below 32768, shared by every span: offsets
 are relative to a chunk, mostly past 256 (the ints Python shares itself),
-and each one computed is an object of its own (310k of them, 10 MB, for the
-260k spans of a 50k-line file's IR)."""
+and each one computed is an object of its own (what that costs: docs/performance.md,
+"Figures behind the code")."""
 
 
 class Span:
@@ -168,7 +168,7 @@ class Operation:
     regions: list[Region] = field(default_factory=list)
     # ``successors`` and ``unresolved`` are empty for almost every op: they
     # start as the shared empty tuple and become a list at their first entry
-    # (see add_successor, add_unresolved; 4 MB at 50k lines).
+    # (see add_successor, add_unresolved; the saving: docs/performance.md).
     successors: list[Block] | tuple[()] = ()
     operand_segments: tuple[int, ...] | None = None
     custom: bool = True

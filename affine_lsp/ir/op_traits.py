@@ -12,7 +12,7 @@ module, marked as such.
 
 These answers are for registered ops. What to answer for an op whose custom
 syntax affine-lsp skipped (``op.known`` False: it may be anything) or an
-unregistered generic op is the caller's decision (``verify/registry.py``
+unregistered generic op is the caller's decision (``verify/known_traits.py``
 answers "unknown" for the former, MLIR's ``hasTrait`` false for the latter).
 """
 
@@ -191,7 +191,7 @@ def is_recursively_speculatable(name: str) -> bool:
 def is_pure(name: str) -> bool:
     """MLIR's ``Pure`` trait list: always speculatable and free of memory
     effects (ops whose speculatability depends on their operands, such as
-    ``arith.divsi``, are not; ``verify/registry.py`` decides those)."""
+    ``arith.divsi``, are not; ``verify/known_traits.py`` decides those)."""
     return is_always_speculatable(name) and is_memory_effect_free(name)
 
 

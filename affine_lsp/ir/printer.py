@@ -694,7 +694,7 @@ def print_op(op: Operation, source: str | None = None, level: int = 0) -> str:
 
 def print_section(section: object, source: str | None = None) -> str:
     """Print a whole section (aliases first, then the top-level ops)."""
-    from affine_lsp.syntax.document import Section
+    from affine_lsp.source.document import Section
 
     assert isinstance(section, Section)
     out = []

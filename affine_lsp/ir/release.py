@@ -7,7 +7,7 @@ every thread of the server (server/runtime/memory.py). What is cut here must be
 garbage: :func:`break_cycles` empties the ops' lists and links, so a reader
 that still held one would find it empty. Types, attributes and affine maps,
 which may be shared, are never touched. Used by the server's reclaimer
-(server/runtime/reclaim.py) and for scratch documents (syntax/scratch.py)."""
+(server/runtime/reclaim.py) and for scratch documents (source/scratch.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from affine_lsp.ir.core import Operation
 
 if TYPE_CHECKING:
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
 SLICE_OPS = 2000
 """Operations whose links are cut between two calls of ``pause``."""

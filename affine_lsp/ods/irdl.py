@@ -26,7 +26,7 @@ def facts_of_irdl(path: str) -> tuple[dict[str, dict], Problem | None]:
     """``{"cmath.norm": {"summary": ""}, ...}`` of the IRDL file ``path``, or
     why it gives none (it cannot be read, it has errors, it defines no
     dialect)."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     try:
         with open(path, encoding="utf-8") as f:

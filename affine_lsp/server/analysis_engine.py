@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from affine_lsp.diagnostics import analysis_scopes
 from affine_lsp.ir import op_traits
 from affine_lsp.ir.core import ROOT_ANCHOR, Anchor, Operation, Span, Value
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.syntax.nodes import Note
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ class FunctionAnalysis:
 
 DEPS_KEPT = 64
 """Functions per document whose dependence model (isl sets and maps, pair
-results, loop summaries: ~0.1 MB each) stays in memory, the most recently
+results, loop summaries; their size: docs/performance.md) stays in memory, the most recently
 used ones. The diagnostics and value flows of every function are kept; the
 model of another function is computed again when a hover or an inlay hint
 asks for it (as for a function the background analysis has not reached)."""

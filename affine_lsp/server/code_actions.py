@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from affine_lsp.server.convert import note_fixes, range_from_json
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 
 if TYPE_CHECKING:
     from affine_lsp.server.snapshot import Snapshot

@@ -45,7 +45,6 @@ import gc
 import logging
 import threading
 import time
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -57,12 +56,14 @@ from affine_lsp.ir.core import Operation
 from affine_lsp.server import analysis_engine as engine_mod
 from affine_lsp.server import expected_checks
 from affine_lsp.server.analysis_engine import FunctionAnalysis, function_sources, functions_of
+from affine_lsp.server.analysis_progress import PROGRESS_AFTER_S, PROGRESS_MIN_FUNCTIONS, AnalysisProgress, function_label
 from affine_lsp.server.convert import to_diagnostic
-from affine_lsp.server.runtime.memory import CollectionPolicy, collect_young_and_freeze, freeze, full_collection
+from affine_lsp.server.gc_schedule import CollectionSchedule
+from affine_lsp.server.runtime.memory import CollectionPolicy, collect_young_and_freeze, freeze
 from affine_lsp.server.runtime.reclaim import Reclaimer, shared_workers
 from affine_lsp.server.session import ServerCancelled
 from affine_lsp.server.state import DiagnosticsResult, DocumentState
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.syntax.nodes import Note
 
 if TYPE_CHECKING:
@@ -70,8 +71,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("affine_lsp.server.diagnostics_manager")
 
-PROGRESS_MIN_FUNCTIONS = 8
-PROGRESS_AFTER_S = 0.5
+_Progress = AnalysisProgress  # (its former name, which tests still import)
+
 ANALYSIS_IDLE_S = 0.5
 """The analysis phase after saving or a settings change starts this long
 after the fast phase (after a change: ``diagnostics.debounceMs``; after
@@ -85,18 +86,6 @@ waits between two functions for any request or fast phase.)"""
 PRELOADED_DEFER_S = 0.05
 """How long the build of an opened document waits when its diagnostics came
 from the persistent cache."""
-GC_QUIET_S = 0.3
-"""A full garbage collection (server/runtime/memory.py) waits for this long without
-interactive work (requests, fast phases) ..."""
-GC_MAX_WAIT_S = 10.0
-"""... but no longer than this after it was found due."""
-GC_CHECK_EVERY = 10
-"""Completed analysis phases between two checks of the garbage policy
-(besides every close): the check counts the frozen objects, which takes
-time in proportion to them (docs/measurements.md)."""
-GC_CHECK_S = 2.0
-"""... and after fast phases, at most this often (the count of frozen
-objects it needs walks them)."""
 PULL_WAIT_S = 1.0
 PULL_WAIT_MIN_CHARS = 200_000
 """A pull on a document of at least this many characters waits at most
@@ -138,13 +127,23 @@ class DiagnosticsManager:
         self.server = server
         self.runs = 0  # completed fast phases (tests, benchmarks)
         self.settled_runs = 0  # runs whose analysis phase completed (the typing paused)
-        self.gc_policy = CollectionPolicy()
-        self.full_collections = 0  # run by the policy (tests, the memory command)
-        self._gc_task: asyncio.Task[None] | None = None
+        self.gc = CollectionSchedule(lambda: server.interactive > 0 or self._fast_running(), lambda: server.parse_pool)
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._gc_checked = 0.0  # when _check_garbage last asked the policy
         # Frees a closed document's IR on a background thread (server/runtime/reclaim.py).
         self.reclaimer = Reclaimer(shared_workers(server), on_done=self._freed, on_fallback=self._not_freed, engine=server.engine)
+
+    @property
+    def gc_policy(self) -> CollectionPolicy:
+        return self.gc.policy
+
+    @property
+    def full_collections(self) -> int:
+        """Full collections run by the policy (tests, the memory command)."""
+        return self.gc.full_collections
+
+    def collect_garbage(self) -> None:
+        """A full collection at the next quiet moment, if the policy says one is due."""
+        self.gc.collect()
 
     # ------------------------------------------------------------ lifecycle hooks (event loop)
     def document_opened(self, st: DocumentState, text: str | None = None) -> None:
@@ -243,7 +242,7 @@ class DiagnosticsManager:
             if fast is None or not st.is_current(version):
                 return
             self._publish(st, fast.result)
-            self._check_garbage()
+            self.gc.after_fast_phase()
             if fast.partial:
                 # Shown; now the IR of the whole document (the diagnostics stay the same).
                 st.fast_future = None
@@ -281,57 +280,7 @@ class DiagnosticsManager:
         functions) is reclaimed by a full collection when the policy finds
         it grew enough, at a quiet moment."""
         self.settled_runs += 1
-        if self.settled_runs % GC_CHECK_EVERY == 0:
-            self.collect_garbage()
-
-    def _check_garbage(self) -> None:
-        """After a fast phase, at most every GC_CHECK_S: the IR an edit
-        replaced is frozen garbage, and a document edited without pause never
-        completes an analysis phase (the other time the policy is asked)."""
-        now = time.monotonic()
-        if now - self._gc_checked >= GC_CHECK_S:
-            self._gc_checked = now
-            self.collect_garbage()
-
-    def collect_garbage(self) -> None:
-        """Run one full collection at the next quiet moment if the policy
-        says one is due (event loop; a no-op when one is already waiting)."""
-        if self._gc_task is not None and not self._gc_task.done():
-            return
-        if not self.gc_policy.due(gc.get_freeze_count()):
-            return
-        self._gc_task = asyncio.ensure_future(self._collect_when_quiet())
-
-    async def _collect_when_quiet(self) -> None:
-        """Wait for GC_QUIET_S without interactive work (at most
-        GC_MAX_WAIT_S), then collect on the parse worker: the collection
-        holds the interpreter lock for its whole length (a few hundred ms
-        with a 20,000-line document open), so it should not start while a
-        request runs."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + GC_MAX_WAIT_S
-        quiet_since = loop.time()
-        while loop.time() < deadline:
-            await asyncio.sleep(0.05)
-            if self.server.interactive > 0 or self._fast_running():
-                quiet_since = loop.time()
-            elif loop.time() - quiet_since >= GC_QUIET_S:
-                break
-        if not self.gc_policy.due(gc.get_freeze_count()):
-            return
-        try:
-            report = await loop.run_in_executor(self.server.parse_pool, full_collection)
-        except RuntimeError:  # the pool is shut down (exit)
-            return
-        self.gc_policy.collected(report.live)
-        self.full_collections += 1
-        log.info(
-            "gc: full collection in %.0f ms: %d unreachable, %d objects alive (frozen)%s",
-            1000 * report.seconds,
-            report.collected,
-            report.live,
-            ", heap trimmed" if report.trimmed else "",
-        )
+        self.gc.after_analysis_phase()
 
     def fast_phase_running(self) -> bool:
         """Whether a fast phase of any document is pending or running."""
@@ -494,7 +443,7 @@ class DiagnosticsManager:
         pausing ANALYSIS_IDLE_S between slices, publishing after each slice,
         until done or the document changes."""
         loop = asyncio.get_running_loop()
-        progress = _Progress(self.server, len(fast.missing))
+        progress = AnalysisProgress(self.server, len(fast.missing))
         token: str | None = None
         started = time.monotonic()
         todo = list(fast.missing)
@@ -534,7 +483,7 @@ class DiagnosticsManager:
         if self.server.client.inlay_refresh and st.is_current(fast.version):
             self.server.workspace_inlay_hint_refresh(None)
 
-    def _analyse_sync(self, st: DocumentState, fast: FastResult, todo: list[Operation], progress: _Progress) -> list[Operation]:
+    def _analyse_sync(self, st: DocumentState, fast: FastResult, todo: list[Operation], progress: AnalysisProgress) -> list[Operation]:
         """Analyse (and warm) the functions of ``todo`` in order until done,
         the document changes, or the time budget of this slice is spent;
         returns the functions left (hovers and inlay hints analyse what they
@@ -565,7 +514,7 @@ class DiagnosticsManager:
                 left = todo[i:]
                 break
             progress.done = min(progress.total, progress.done + 1)  # (a function warmed in the next slice comes twice)
-            progress.current = _func_label(f)
+            progress.current = function_label(f)
             fa = engine.analyse_function(st, f, settings, cancelled=cancelled)
             if fa is not None and not cancelled():
                 source = fast.sources.get(id(f))
@@ -781,58 +730,3 @@ def _converter() -> Any:
     from lsprotocol.converters import get_converter
 
     return get_converter()
-
-
-def _func_label(f: Operation) -> str:
-    from affine_lsp.ir.op_traits import symbol_name
-
-    return "@" + (symbol_name(f) or "?")
-
-
-class _Progress:
-    """``$/progress`` for one long analysis (server-initiated token)."""
-
-    def __init__(self, server: Session, total: int) -> None:
-        self.server = server
-        self.total = max(1, total)
-        self.done = 0
-        self.current = ""
-        self.token: str | None = None
-        self._last: tuple[int, str] | None = None
-
-    async def begin(self) -> str | None:
-        if not self.server.client.work_done_progress:
-            return None
-        token = f"affine-lsp/analysis/{uuid.uuid4().hex[:12]}"
-        try:
-            await self.server.work_done_progress.create_async(token)
-        except Exception as e:
-            log.info("window/workDoneProgress/create failed: %s", e)
-            return None
-        self.token = token
-        self.server.work_done_progress.begin(
-            token,
-            types.WorkDoneProgressBegin(title="affine-lsp: dependence analysis", message=self._message(), percentage=self._pct(), cancellable=False),
-        )
-        return token
-
-    def _pct(self) -> int:
-        return min(100, int(100 * self.done / self.total))
-
-    def _message(self) -> str:
-        return f"{self.done}/{self.total} functions" + (f" ({self.current})" if self.current else "")
-
-    def report(self) -> None:
-        if self.token is None:
-            return
-        state = (self.done, self.current)
-        if state == self._last:
-            return
-        self._last = state
-        self.server.work_done_progress.report(self.token, types.WorkDoneProgressReport(message=self._message(), percentage=self._pct()))
-
-    def end(self) -> None:
-        if self.token is None:
-            return
-        self.server.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=f"analysed {self.done} functions"))
-        self.token = None

@@ -45,7 +45,7 @@ from affine_lsp.ir.core import Operation, Span
 from affine_lsp.server.expected_view import View
 from affine_lsp.server.settings import Settings
 from affine_lsp.server.state import DocumentState
-from affine_lsp.syntax.document import Document
+from affine_lsp.source.document import Document
 from affine_lsp.syntax.nodes import Note
 from affine_lsp.verify import expected as X
 

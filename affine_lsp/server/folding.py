@@ -10,7 +10,7 @@ from lsprotocol import types
 
 from affine_lsp.ir.core import Operation
 from affine_lsp.server.state import DocumentState
-from affine_lsp.syntax.document import Document, LineIndex
+from affine_lsp.source.document import Document, LineIndex
 from affine_lsp.syntax.nodes import AliasDefSyn
 
 if TYPE_CHECKING:

@@ -224,7 +224,7 @@ class Framer:
 def _header_in(buf: bytes | bytearray, start: int, end: int) -> int:
     """Where a ``Content-Length: <digits>`` line whose line break is in
     ``buf[start:end]`` starts, or -1. A case-insensitive search of a whole
-    body is slow (50 ms for 2 MB): only the raw line breaks after a digit
+    body is slow (docs/performance.md): only the raw line breaks after a digit
     are looked at (a JSON body has few raw line breaks)."""
     nl = buf.find(b"\n", start, end)
     while nl >= 0:

@@ -16,7 +16,7 @@ from typing import Any
 
 from affine_lsp.ide.fixes import note_fixes, range_json
 from affine_lsp.ir.core import Span
-from affine_lsp.syntax.document import LineIndex
+from affine_lsp.source.document import LineIndex
 from affine_lsp.syntax.nodes import Note
 
 SOURCE = "affine-lsp"

@@ -31,7 +31,7 @@ from lsprotocol import types
 from affine_lsp.ide.occurrences import Occ, chunk_occurrences, map_use_of_operand
 from affine_lsp.ir.core import BlockArgument
 from affine_lsp.server.state import DocumentState
-from affine_lsp.syntax.document import Chunk, Document, line_starts
+from affine_lsp.source.document import Chunk, Document, line_starts
 
 if TYPE_CHECKING:
     from affine_lsp.server.analysis_engine import Engine

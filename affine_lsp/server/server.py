@@ -340,7 +340,7 @@ def _warm_up(engine: Engine | None = None) -> None:
     needs them (the analyses, islpy, load when the first analysis phase
     asks for them, or before the dataflow worker is forked)."""
     try:
-        from affine_lsp.syntax.document import Document
+        from affine_lsp.source.document import Document
 
         doc = Document("func.func @warm_up() {\n  return\n}\n")
         doc.sections  # noqa: B018

@@ -14,12 +14,13 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 from affine_lsp.ide import describe as D
+from affine_lsp.ide.hover_text import HoverBuilder
 from affine_lsp.ide.occurrences import innermost_op
 from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir.affine_ops import ACCESS_OPS, LOOP_OPS
 from affine_lsp.ir.core import Operation
 from affine_lsp.server.analysis_engine import scope_of
-from affine_lsp.server.hover import COMMAND_ANALYSIS_WAIT_S, HoverBuilder
+from affine_lsp.server.hover import COMMAND_ANALYSIS_WAIT_S, hover_builder
 from affine_lsp.server.snapshot import Snapshot
 
 SHOW_DEPENDENCES = "affine-lsp.showDependences"
@@ -61,7 +62,7 @@ def show_dependences(snap: Snapshot, args: tuple[Any, ...]) -> str:
             if chunk is not None and chunk.kind == "item" and chunk.ir_op is None and chunk.text.strip():
                 return f"_The top-level item at {where} does not parse; fix the syntax errors first._"
             return f"_No affine loop or memory access at {where}._"
-        b = HoverBuilder(snap, doc, section, wait=COMMAND_ANALYSIS_WAIT_S if snap.budget is None else snap.budget, wait_flows=True)
+        b = hover_builder(snap, doc, section, wait=COMMAND_ANALYSIS_WAIT_S if snap.budget is None else snap.budget, wait_flows=True)
         if op.name in ACCESS_OPS:
             return "\n".join([f"### Dependences of {D.code(D.op_title(op))} (line {lines.line_of(op.name_span.start) + 1})", "", *b.access(op)])
         loop: Operation | None = op if op.name in LOOP_OPS else next((a for a in op.ancestors() if a.name in LOOP_OPS), None)

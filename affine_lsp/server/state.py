@@ -1,7 +1,7 @@
 """Per-document state of the language server.
 
 One :class:`DocumentState` per open document wraps the incremental
-:class:`~affine_lsp.syntax.document.Document`, which is the single source of
+:class:`~affine_lsp.source.document.Document`, which is the single source of
 truth for the text: every LSP content change becomes one
 ``Document.apply_edit`` (so an edit re-parses only the chunks it touches).
 
@@ -29,7 +29,6 @@ process, see :mod:`.flowproc`). The Document is only touched while holding
 from __future__ import annotations
 
 import asyncio
-import bisect
 import re
 import threading
 from collections import deque
@@ -40,16 +39,17 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from affine_lsp.ide.name_targets import chunk_at
 from affine_lsp.ir.core import Operation
 from affine_lsp.server.runtime.lanes import DocumentLanes
-from affine_lsp.syntax.document import Chunk, Document, Section
+from affine_lsp.source.document import Document
 from affine_lsp.syntax.nodes import Note
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
     from affine_lsp.server.expected_view import View
-    from affine_lsp.transforms.upgrade import UpgradeResult
+    from affine_lsp.transforms.legacy_upgrade import UpgradeResult
 
 Change = types.TextDocumentContentChangeEvent
 
@@ -228,20 +228,7 @@ class DocumentState:
         return not self.closed and self.version == version
 
     # ------------------------------------------------------------ lookups (call with the lock held)
-    @staticmethod
-    def chunk_at(doc: Document, offset: int) -> tuple[Section, Chunk | None]:
-        section = doc.section_at(offset)
-        chunks = section.chunks
-        if not chunks:
-            return section, None
-        starts = [c.start for c in chunks]
-        i = bisect.bisect_right(starts, offset) - 1
-        if i < 0:
-            return section, chunks[0] if chunks[0].start <= offset < chunks[0].end else None
-        c = chunks[i]
-        if c.start <= offset <= c.end:
-            return section, c
-        return section, None
+    chunk_at = staticmethod(chunk_at)  # (ide.name_targets.chunk_at)
 
     def remember_good_ops(self, doc: Document) -> None:
         """Record the functions whose IR is new since the last call, and

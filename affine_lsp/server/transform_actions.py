@@ -1,13 +1,10 @@
 """Code actions for the loop transformations of
-:mod:`affine_lsp.transforms.registry` ("Fuse loops here", "Vectorize loop
+:mod:`affine_lsp.transforms.catalog` ("Fuse loops here", "Vectorize loop
 (VF=N)", "Tile loop band", ...), each one's ``actions`` function in the
-registry's order.
-
-Offered on an ``affine.for`` whose header holds the cursor, or on the loops
-a selection covers (two selected nests: the transformations that act on a
-pair, fusion). The transforms themselves decide legality from the
-dependence engine and re-parse and re-verify their output before anything
-is offered; an action that cannot apply is shown disabled, with the reason.
+registry's order: the candidates are :mod:`affine_lsp.ide.loop_actions`'s
+(plain data: offered on an ``affine.for`` whose header holds the cursor, or
+on the loops a selection covers; an action that cannot apply is shown
+disabled, with the reason), converted here to LSP actions.
 
 Editors ask for code actions on every cursor move, and the first request on
 a loop may need seconds (the legality proofs of a large nest, the schedule
@@ -34,7 +31,6 @@ a job stops between two transformations once the document has changed.
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
 import time
 from collections.abc import Callable
@@ -43,19 +39,22 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from affine_lsp.ir.affine_ops import nest_is_well_formed
+from affine_lsp.ide.loop_actions import actions_of as _actions_of
+from affine_lsp.ide.loop_actions import loop_action, loops_at, loops_by_start, offered, ranked_candidates, transforms_for
 from affine_lsp.ir.core import Operation
 from affine_lsp.server.code_actions import Deferred
-from affine_lsp.syntax.document import Document
+from affine_lsp.server.convert import loop_code_action
+from affine_lsp.source.document import Document
+from affine_lsp.transforms.catalog import TRANSFORMATIONS, ActionSettings, Transformation
 from affine_lsp.transforms.edits import Transform, editor_request
-from affine_lsp.transforms.profitability import no_prediction, rank
-from affine_lsp.transforms.registry import TRANSFORMATIONS, ActionSettings, Transformation
 
 if TYPE_CHECKING:
     from affine_lsp.server.settings import Settings
     from affine_lsp.server.snapshot import Snapshot
 
 log = logging.getLogger(__name__)
+
+__all__ = ["KIND", "RESOLVER", "actions_job", "loops_at", "provider", "ranked_actions", "resolve", "transforms_for"]
 
 KIND = types.CodeActionKind.RefactorRewrite
 RESOLVER = "loop-transformation"
@@ -69,111 +68,14 @@ Ranked = tuple[tuple[int, int, int], types.CodeAction]
 """An action and its place in the menu: (predicted rank, registry order, order in its transformation)."""
 
 
-def _header_end(doc: Document, loop: Operation) -> int:
-    """Offset of the ``{`` that opens the loop body (end of its header)."""
-    if loop.regions and loop.regions[0].span is not None:
-        return loop.regions[0].span.start + 1
-    return loop.span.end
-
-
-def loops_at(doc: Document, lo: int, hi: int) -> list[Operation]:
-    """The affine.for ops the range designates: for a cursor, the innermost
-    loop whose header contains it; for a selection, the outermost loops it
-    covers entirely (in text order)."""
-    section = doc.section_at(lo)
-    loops = [op for op in section.module.walk() if op.name == "affine.for"]
-    if hi - lo > 0:
-        covered = [op for op in loops if lo <= op.span.start and op.span.end <= hi]
-        return [op for op in covered if not any(o is not op and o.is_ancestor_of(op) for o in covered)]
-    on_header = [op for op in loops if op.span.start <= lo <= _header_end(doc, op)]
-    return on_header[-1:] if on_header else []
-
-
 def _lsp_action(doc: Document, uri: str, t: Transform) -> types.CodeAction:
-    reason = t.data.get("disabled")
-    why_none = t.data.get("no_prediction")
-    title = t.title + (t.prediction.title_suffix() if t.prediction is not None else no_prediction(str(why_none)) if why_none else "")
-    if reason:
-        return types.CodeAction(title=title, kind=KIND, disabled=types.CodeActionDisabled(reason=str(reason)))
-    lines = doc.lines
-    edits = []
-    for e in t.edits:
-        sl, sc = lines.position(e.start)
-        el, ec = lines.position(e.end)
-        edits.append(
-            types.TextEdit(
-                range=types.Range(start=types.Position(line=sl, character=sc), end=types.Position(line=el, character=ec)),
-                new_text=e.new_text,
-            )
-        )
-    preferred = True if t.prediction is not None and t.prediction.gains else None  # (nothing predicted ~1.0x is preferred)
-    return types.CodeAction(title=title, kind=KIND, edit=types.WorkspaceEdit(changes={uri: edits}), is_preferred=preferred)
-
-
-def _offered(loops: list[Operation]) -> list[Transformation]:
-    """The transformations of the registry offered at ``loops``, in its order."""
-    if len(loops) not in (1, 2):
-        return []
-    well_formed = len(loops) == 2 or nest_is_well_formed(loops[0])  # a loop the parser only half read has none to transform
-    return [t for t in TRANSFORMATIONS if t.actions is not None and not (len(loops) == 2 and not t.pairs) and (well_formed or t.any_loop)]
-
-
-def _actions_of(t: Transformation, doc: Document, loops: list[Operation], settings: ActionSettings) -> list[Transform]:
-    """One transformation's actions at the loops (none, logged, when it fails)."""
-    try:
-        actions = getattr(importlib.import_module(t.module), t.actions or "")
-        if len(loops) == 2:
-            return list(actions(doc, loops[0], loops[1]))
-        return list(actions(doc, loops[0], *(getattr(settings, k) for k in t.settings)))
-    except Exception:  # a transform bug must not take the menu down
-        log.exception("%s of the loop at offset %d failed", t.title, loops[0].span.start)
-        return []
-
-
-@editor_request()
-def transforms_for(doc: Document, loops: list[Operation], vf: int, tile_sizes: tuple[int, ...] = (32,)) -> list[Transform]:
-    """The actions of every transformation of the registry at the loops, in
-    its order: on one loop, each one's ``actions`` (one only, the model's
-    pick, of a transformation marked ``one_action``); on two selected loops,
-    those of the transformations that act on pairs (fusion)."""
-    settings = ActionSettings(vf=vf, tile_sizes=tile_sizes)
-    out: list[Transform] = []
-    for t in _offered(loops):
-        got = _actions_of(t, doc, loops, settings)
-        out.extend(models_pick(got) if t.one_action else got)
-    return out
+    return loop_code_action(doc.lines, uri, loop_action(t), KIND)
 
 
 def ranked_actions(doc: Document, uri: str, t: Transformation, transforms: list[Transform]) -> list[Ranked]:
     """One transformation's LSP actions, each with its place in the menu
-    (predicted-profitable rewrites first, unprofitable ones last; stable)."""
-    order = next(i for i, r in enumerate(TRANSFORMATIONS) if r is t)
-    if t.one_action:
-        transforms = models_pick(transforms)
-    return [((rank(x.prediction), order, i), _lsp_action(doc, uri, x)) for i, x in enumerate(transforms)]
-
-
-def models_pick(transforms: list[Transform]) -> list[Transform]:
-    """The one variant offered of a transformation with several (vector
-    widths): the enabled one the model ranks best (by rank, then predicted
-    speedup; on a tie the first, the setting's), else the first disabled."""
-    enabled = [x for x in transforms if not x.data.get("disabled")]
-    if not enabled:
-        return transforms[:1]
-
-    def key(x: Transform) -> tuple[int, float]:
-        p = x.prediction
-        return (rank(p), -(p.speedup or 0.0) if p is not None else 0.0)
-
-    return [min(enabled, key=key)]
-
-
-def _loops_by_start(doc: Document, starts: tuple[int, ...]) -> list[Operation]:
-    """The ``affine.for`` ops of ``doc`` that start at ``starts`` (in that order)."""
-    if not starts:
-        return []
-    found = {op.span.start: op for op in doc.section_at(starts[0]).module.walk() if op.name == "affine.for" and op.span.start in starts}
-    return [found[s] for s in starts if s in found]
+    (:func:`~affine_lsp.ide.loop_actions.ranked_candidates`)."""
+    return [(key, loop_code_action(doc.lines, uri, a, KIND)) for key, a in ranked_candidates(t, transforms)]
 
 
 class ActionsJob:
@@ -201,7 +103,7 @@ class ActionsJob:
         try:
             with editor_request():
                 snap = Document(text, uri=self.uri)
-                loops = _loops_by_start(snap, self.key[1])
+                loops = loops_by_start(snap, self.key[1])
                 by_name = {t.name: t for t in TRANSFORMATIONS}
                 for name in self.names:
                     quiet()
@@ -275,7 +177,7 @@ def actions_job(snap: Snapshot, doc: Document, loops: list[Operation], vf: int, 
         if other.future is not None and other.future.cancel():  # queued for loops the cursor has left
             del cache[k]
     version = st.version
-    job = ActionsJob(st.uri, key, version, [t.name for t in _offered(loops)], lambda: st.is_current(version))
+    job = ActionsJob(st.uri, key, version, [t.name for t in offered(loops)], lambda: st.is_current(version))
     settings = ActionSettings(vf=vf, tile_sizes=tile_sizes)
     job.future = snap.lanes().submit_transforms(lambda text=doc.text: job.run(text, settings, lambda: _until_quiet(snap)))
     job.future.add_done_callback(lambda f: job.stopped() if f.cancelled() else None)
@@ -302,7 +204,7 @@ def _restart(snap: Snapshot, key: tuple[Any, ...]) -> ActionsJob | None:
     with snap.st.locked() as doc:
         if doc.version != key[0]:
             return None
-        loops = _loops_by_start(doc, key[1])
+        loops = loops_by_start(doc, key[1])
         if len(loops) != len(key[1]):
             return None
         return actions_job(snap, doc, loops, key[2], key[3])

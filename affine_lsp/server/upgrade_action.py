@@ -2,7 +2,7 @@
 
 Offered on documents in MLIR's pre-2022 syntax (those with the
 ``legacy-syntax`` note): one edit replacing the whole document with
-:func:`affine_lsp.transforms.upgrade.upgrade_text`'s output. Its kind is
+:func:`affine_lsp.transforms.legacy_upgrade.upgrade_text`'s output. Its kind is
 ``quickfix`` when the request's range touches a diagnostic of the legacy
 syntax (the light bulb on mlir-opt's error), ``source.fixAll`` elsewhere
 (the editor's "Fix All" / source actions: the upgrade fixes every error of
@@ -21,7 +21,7 @@ from lsprotocol import types
 from affine_lsp.server.code_actions import Deferred
 from affine_lsp.server.snapshot import Snapshot
 from affine_lsp.server.state import DocumentState
-from affine_lsp.syntax.document import Document, LineIndex
+from affine_lsp.source.document import Document, LineIndex
 from affine_lsp.syntax.legacy import LEGACY_CODE
 
 TITLE = "Upgrade to current MLIR syntax"
@@ -58,7 +58,7 @@ def provider(snap: Snapshot, doc: Document, lo: int, hi: int) -> list[types.Code
     legacy, touching = _legacy_diagnostics(st, doc, lo, hi)
     if not legacy:
         return []
-    from affine_lsp.transforms.upgrade import upgrade_text
+    from affine_lsp.transforms.legacy_upgrade import upgrade_text
 
     cached = st.upgrade_action
     if cached is not None and cached[0] == doc.version:

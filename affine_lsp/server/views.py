@@ -23,7 +23,7 @@ from affine_lsp.ide.occurrences import innermost_op
 from affine_lsp.ide.symbols import func_name
 from affine_lsp.ir.core import Operation
 from affine_lsp.server.analysis_engine import scope_of
-from affine_lsp.server.hover import HoverBuilder
+from affine_lsp.server.hover import hover_builder
 from affine_lsp.server.snapshot import Snapshot
 from affine_lsp.server.state import DocumentState
 
@@ -112,7 +112,7 @@ def iteration_space_answer(snap: Snapshot, args: tuple[Any, ...]) -> dict:
         loop = op if op.name in _LOOPS else next((a for a in op.ancestors() if a.name in _LOOPS), None)
         if loop is None:
             return {**base, "error": f"No affine loop at line {pos.line + 1}."}
-        b = HoverBuilder(snap, doc, section, wait=VIEW_ANALYSIS_WAIT_S if snap.budget is None else snap.budget)
+        b = hover_builder(snap, doc, section, wait=VIEW_ANALYSIS_WAIT_S if snap.budget is None else snap.budget)
         res, why = b.with_deps(loop, functools.partial(_iteration_space, loop=loop, range_of=lines_range_of(doc.lines), arg=arg))
         if res is None:
             return {**base, "error": why}
@@ -142,7 +142,7 @@ def dependence_graph_answer(snap: Snapshot, args: tuple[Any, ...]) -> dict:
         func = op if op.name == "func.func" else scope_of(op)
         if func is None:
             return {**base, "error": f"No function at line {pos.line + 1}."}
-        b = HoverBuilder(snap, doc, section, wait=VIEW_ANALYSIS_WAIT_S if snap.budget is None else snap.budget)
+        b = hover_builder(snap, doc, section, wait=VIEW_ANALYSIS_WAIT_S if snap.budget is None else snap.budget)
         range_of = lines_range_of(doc.lines)
         res, why = b.with_deps(func, lambda fd: dependence_graph(fd, range_of))
         if res is None:

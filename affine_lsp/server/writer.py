@@ -5,9 +5,8 @@ pygls writes each message on the event loop (``StdoutWriter.write``: a
 blocking ``write`` and ``flush``). When the client is slow to read (it is
 busy, say, with the 2,000 diagnostics of a 20,000-line file just sent) the
 pipe fills up and the write blocks the event loop: no request of any
-document is read or answered meanwhile (a fuzz run showed the event loop
-in that write for 1-4 s, during which every request waited, small
-documents' too). Here ``write`` only queues the bytes; one thread writes
+document is read or answered meanwhile (small documents' requests too).
+Here ``write`` only queues the bytes; one thread writes
 them. ``close`` (the ``exit`` notification) waits until the queue is
 written, as does the interpreter's exit (both at most DRAIN_TIMEOUT_S).
 """

@@ -11,9 +11,8 @@ flattens it:
 * ``actions[state][terminal]``: an ``int``, a state to shift to (``>= 0``)
   or ``~k`` for a reduction by rule ``k`` (states are list indices), except
   the state's default reduction, ``defaults[state]``: its most frequent
-  reduction, taken on any terminal the row does not hold (as bison does:
-  94% of the table's 220k entries were such reductions, 7 MB of
-  dictionaries in every process that parses);
+  reduction, taken on any terminal the row does not hold (as bison does;
+  most of the table's entries are such reductions: docs/performance.md);
 * ``rules[k]``: ``(size, callback, goto, stateful)``, the callback being
   the compiled reduce action of :mod:`.reductions` (called with the
   parse's own transformer first when ``stateful``) and ``goto[state]`` the

@@ -2,7 +2,7 @@
 
 Building lark's parser from its table cache and then the driver's form
 of the table (:func:`.driver.flatten`) walks the ~200k entries of the LALR
-table three times at every start (0.2 s of CPU). What the driver and our
+table three times at every start (docs/performance.md). What the driver and our
 lexer need of it is small: the flattened rows (13k entries), each rule's
 :data:`~affine_lsp.syntax.reductions.RuleSpec`, the lexer's vocabulary
 and each state's accepted symbols. :func:`store` writes them with

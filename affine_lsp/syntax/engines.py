@@ -248,9 +248,9 @@ def make_lark(transformer: type, lexer: str | None = None, engine: str | None = 
     chooses what is not given (module docstring)."""
     lexer = lexer or os.environ.get("AFFINE_LSP_LEXER", "fast")
     engine = engine or os.environ.get("AFFINE_LSP_ENGINE", "cython")
-    # lark stores the LALR tables in the temp folder (1.8 s to build), in
-    # the compact form of .table_cache (lark's own form peaks at 95 MB to
-    # load), and checks the hash of the grammar and options stored in it.
+    # lark stores the LALR tables in the temp folder (slow to build), in
+    # the compact form of .table_cache (lark's own form is large to load:
+    # docs/performance.md), and checks the hash of the grammar and options stored in it.
     # The transformer given to lark is a prototype none of our parses uses
     # (lark binds its own callbacks to it; each parse binds to its own).
     global LARK_BUILDS

@@ -5,7 +5,7 @@ Before the ``func``, ``arith``, ``math``, ``cf`` and ``memref`` dialects left
 ``std`` (2021-2022), their ops were written without a dialect prefix
 (``func @f``, ``constant 0 : index``, ``addf``, ``alloc``) or with ``std.``.
 :data:`LEGACY_OPS` is the one table of those names; the upgrade
-(:mod:`affine_lsp.transforms.upgrade`), the diagnostics
+(:mod:`affine_lsp.transforms.legacy_upgrade`), the diagnostics
 (:func:`legacy_notes`) and the hover read it.
 """
 
@@ -23,7 +23,7 @@ from affine_lsp.syntax.parser import parse_chunk
 
 if TYPE_CHECKING:
     from affine_lsp.ir.core import Operation
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
 LEGACY_CODE = "legacy-syntax"
 """The code of the one note that says a document is in the pre-2022 syntax."""

@@ -265,7 +265,7 @@ def compile_reductions(lark: Lark, transformer: type) -> Reductions:
     compiled: dict[int, ReduceRule] = {}
     # One (action, argument) tuple per distinct entry, shared by every state
     # that has it: the table has ~200k entries but a few thousand distinct
-    # ones (a tuple each was 11 MB in every process that parses).
+    # ones (a tuple each would cost every process that parses: docs/performance.md).
     shared: dict[tuple[object, int | ReduceRule], tuple] = {}
     for actions in table.states.values():
         for term, (action, arg) in list(actions.items()):

@@ -2,10 +2,10 @@
 
 lark caches a parser's tables in a temporary file (``cache=``), but its
 format writes one small dictionary per table entry (``{"@": rule id}``)
-and a token number per key: the grammar's ~225k entries load as 75 MB of
-objects that live only until lark has turned them into its own table (20
-MB more) — a peak of ~95 MB in every process that parses (the server and
-its dataflow worker), for a table that needs ~20 MB once built.
+and a token number per key: the grammar's ~225k entries load as objects
+that live only until lark has turned them into its own table, a peak in
+every process that parses (the server and its dataflow worker) several
+times the size of the built table (docs/performance.md).
 
 :func:`compact_tables` makes lark write and read the table in a shared
 form instead while our parser is built: each distinct entry (shift to a
@@ -94,8 +94,8 @@ def _deserialize(cls: type, data: dict[str, Any], memo: dict[int, Any]) -> Any:
         return got
 
     # The rows just loaded become lark's rows, their entries replaced in
-    # place: building new ones would hold two tables at once (a peak of
-    # 25 MB that stays resident, for a table of 8 MB).
+    # place: building new ones would hold two tables at once (a peak that
+    # stays resident: docs/performance.md).
     states = data["states"]
     for row in states.values():
         for token, t in row.items():

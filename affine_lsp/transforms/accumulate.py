@@ -228,7 +228,7 @@ def accumulate_document(text: str, offsets: list[int] | None = None) -> tuple[st
     """Register accumulators in every ``affine.for`` of ``text`` (or those
     starting at ``offsets``); returns the new text and one outcome per loop
     that had a candidate pair."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     doc = Document(text)
     loops = [op for s in doc.sections for op in s.module.walk() if op.name == "affine.for"]

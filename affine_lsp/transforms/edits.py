@@ -16,8 +16,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from affine_lsp.ir.core import Operation
+from affine_lsp.source.scratch import scratch_documents
 from affine_lsp.syntax.nodes import Note
-from affine_lsp.syntax.scratch import scratch_documents
 from affine_lsp.transforms.profitability import Prediction
 
 
@@ -103,7 +103,7 @@ def _errors(doc: object) -> list[Note]:
 def _keyed_errors(text: str) -> list[tuple[tuple[str, str], Note]]:
     """Errors of ``text``, each keyed by (message, line text): comparable
     across edits that move lines around."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     with scratch_documents():  # (freed now, not by a collection)
         errors = _errors(Document(text))
@@ -167,7 +167,7 @@ def check_limit(lines: int) -> Iterator[None]:
 def editor_request() -> Iterator[None]:
     """What an editor request that runs transformations (the code actions,
     the loop hover) runs inside: the documents and IR its trials build are
-    freed at the end (``syntax.scratch.scratch_documents``), and a safety
+    freed at the end (``source.scratch.scratch_documents``), and a safety
     net re-verifies at most :data:`CODE_ACTION_CHECK_LINES` lines
     (:func:`check_limit`)."""
     with scratch_documents(), check_limit(CODE_ACTION_CHECK_LINES):

@@ -52,9 +52,9 @@ from affine_lsp.analysis.isl_support import BudgetExceeded, IslFailure, limited
 from affine_lsp.ir import op_traits
 from affine_lsp.ir.core import Block, Operation, Value, memo_if_any, memo_of
 from affine_lsp.ir.types import MemRefType
+from affine_lsp.source.document import Document, Section
+from affine_lsp.source.scratch import scratch_documents
 from affine_lsp.syntax.chunks import SPLIT_MARKER_RE, split_sections
-from affine_lsp.syntax.document import Document, Section
-from affine_lsp.syntax.scratch import scratch_documents
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform, apply_edits, refuse_if_too_large
 from affine_lsp.transforms.fusion_codegen import CodegenError, Plan, PrivateBuf, Rewrite, build_rewrite
 from affine_lsp.transforms.fusion_cost import COMPUTE_TOLERANCE, Profit, evaluate, report_table

@@ -37,7 +37,7 @@ from affine_lsp.ir.attributes import AffineMapAttr, IntegerAttr, IntegerSetAttr,
 from affine_lsp.ir.core import NO_SPAN, Block, BlockArgument, Operation, OpResult, Region, Value
 from affine_lsp.ir.printer import Printer
 from affine_lsp.ir.types import INDEX, MemRefType
-from affine_lsp.syntax.scratch import enrol_ir
+from affine_lsp.source.scratch import enrol_ir
 from affine_lsp.transforms.edits import TextEdit, apply_edits, delete_op, line_start, reindent
 from affine_lsp.transforms.fusion_ir import access_memref, index_in_block, walk_accesses
 from affine_lsp.transforms.fusion_isl import AVM

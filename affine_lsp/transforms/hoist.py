@@ -73,7 +73,7 @@ class HoistPlan:
 def plan_hoist(loop: Operation) -> HoistPlan:
     """Which ops of ``loop``'s body are loop-invariant and can move before it."""
     from affine_lsp.analysis.summary import unknown_effects
-    from affine_lsp.verify import registry
+    from affine_lsp.verify import known_traits
 
     plan = HoistPlan(loop)
     if loop.name != "affine.for" or ForView(loop).body is None:
@@ -138,7 +138,7 @@ def plan_hoist(loop: Operation) -> HoistPlan:
     for top in body_ops(loop):
         # A terminator is structure, not code: one left mid-body by a broken
         # edit (affine.terminator typed there) stays where it is.
-        why = f"'{top.name}' is a terminator" if registry.is_terminator(top) is True else why_not(top)
+        why = f"'{top.name}' is a terminator" if known_traits.is_terminator(top) is True else why_not(top)
         if why is None:
             plan.ops.append(top)
             hoisted.update(id(o) for o in top.walk())
@@ -185,7 +185,7 @@ def _title(n: int) -> str:
 
 
 def hoist_candidates(doc: object, loop_op: Operation) -> list[Transform]:
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     assert isinstance(doc, Document)
     if loop_op.name != "affine.for":
@@ -209,7 +209,7 @@ def hoist_candidates(doc: object, loop_op: Operation) -> list[Transform]:
 def hoist_document(text: str, lines: Sequence[int] | None = None) -> tuple[str, list[LoopOutcome]]:
     """Hoist invariant code out of every loop (innermost first), or only out
     of the loops starting on ``lines`` (1-based)."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     doc = Document(text)
     chosen = [op for op, _line in loops_on_lines(doc, lines=lines)]
@@ -240,7 +240,7 @@ def hoist_document(text: str, lines: Sequence[int] | None = None) -> tuple[str, 
 
 
 def hoist_verdicts(loop: Operation) -> list:
-    from affine_lsp.transforms.loop_catalog import Verdict
+    from affine_lsp.transforms.loop_verdicts import Verdict
 
     if loop.name != "affine.for":
         return []

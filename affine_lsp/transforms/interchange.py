@@ -19,12 +19,12 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from affine_lsp.ir.core import Operation
-from affine_lsp.transforms import loop_catalog
+from affine_lsp.transforms import loop_verdicts
 from affine_lsp.transforms.band import band_dependences, band_ivs, bound_dependencies, perfect_band, permutation_violation
+from affine_lsp.transforms.catalog import OptionError, parse_ints
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
 from affine_lsp.transforms.loop_models import Locality, interchange_prediction, locality
 from affine_lsp.transforms.profitability import remark
-from affine_lsp.transforms.registry import OptionError, parse_ints
 from affine_lsp.transforms.rewrite import LoopOutcome, apply_sequentially, body_text, checked_in_section, line_indent, loops_on_lines
 from affine_lsp.transforms.verdict import Kind, illegal, not_applicable
 
@@ -101,7 +101,7 @@ def _describe_order(band: Sequence[Operation], order: Sequence[int]) -> str:
 
 
 def _transform(doc: object, band: list[Operation], order: list[int], title: str, details: str) -> Transform:
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     assert isinstance(doc, Document)
     why = interchange_reason(band, order)
@@ -164,7 +164,7 @@ def interchange_document(
     ``lines=None``, interchange for locality every band where that is legal.
     ``unchecked`` skips the dependence check (tests of what an illegal
     interchange would compute)."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     doc = Document(text)
     outcomes: list[LoopOutcome] = []
@@ -222,12 +222,12 @@ def interchange_document(
 # ------------------------------------------------------------------ hover
 
 
-def interchange_verdicts(loop: Operation) -> list[loop_catalog.Verdict]:
+def interchange_verdicts(loop: Operation) -> list[loop_verdicts.Verdict]:
     if loop.name != "affine.for":
         return []
     band = perfect_band(loop)
     if len(band) < 2:
-        return [loop_catalog.Verdict.of("interchange", not_applicable("no perfectly nested loop inside"))]
+        return [loop_verdicts.Verdict.of("interchange", not_applicable("no perfectly nested loop inside"))]
     got = locality_order(band) or locality_order(band, legal_only=False)
     order = got[0] if got is not None else [1, 0] + list(range(2, len(band)))
     why = interchange_reason(band, order)
@@ -235,7 +235,7 @@ def interchange_verdicts(loop: Operation) -> list[loop_catalog.Verdict]:
     if got is not None:
         loc = got[1]
         what += f" (for locality: {loc.good[order[-1]]}/{loc.total} accesses unit-stride or invariant instead of {loc.good[len(band) - 1]}/{loc.total})"
-    return [loop_catalog.Verdict.of(what, why, Kind.UNPROVEN)]
+    return [loop_verdicts.Verdict.of(what, why, Kind.UNPROVEN)]
 
 
 def interchange_rewrite(args: Namespace) -> Callable[[str, Sequence[int] | None], tuple[str, list[LoopOutcome]]]:

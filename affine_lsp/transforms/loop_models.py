@@ -357,13 +357,12 @@ SHARED_LOAD_GAIN = 2.0
 """Unroll-and-jam's predicted speedup is ``1 + SHARED_LOAD_GAIN x`` the share
 of loads served from registers because every copy loads the same element
 (:func:`invariant_shared_loads`; a stencil's shifted neighbours do not
-count: jacobi-2d measured 0.86x, heat-3d 1.09x, fdtd-2d 1.00x) (measured on ``bench/kernels`` with factor 4:
-3 of 16 shared, gemm 2.0x; 6 of 20, atax 1.6x, bicg 2.9x; see
-docs/optimize.md)."""
+count). The figures it is set from: docs/performance.md, "Figures behind
+the code"."""
 
 LINE_SHARING_SPEEDUP = 1.15
 """Unroll-and-jam's predicted speedup when the copies share cache lines only
-(correlation: 1.2x)."""
+(docs/performance.md)."""
 
 
 def unroll_jam_prediction(loop: Operation, factor: int) -> Prediction:

@@ -34,13 +34,13 @@ from affine_lsp.analysis.isl_support import CTX, BudgetExceeded, IslFailure, lim
 from affine_lsp.analysis.polyhedral import scope_of
 from affine_lsp.ir.core import Operation
 from affine_lsp.transforms import optimize_parallel, optimize_stencil
+from affine_lsp.transforms.catalog import OptionError
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
 from affine_lsp.transforms.optimize_codegen import Codegen
 from affine_lsp.transforms.optimize_compose import Budget, Composition, best_composition, summary
 from affine_lsp.transforms.optimize_model import NestModel, Refused, build_model
 from affine_lsp.transforms.optimize_schedule import Schedule, compute, is_identity, stride_counts, strided_made_unit, violations
 from affine_lsp.transforms.profitability import Prediction
-from affine_lsp.transforms.registry import OptionError
 from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_context, function_text, line_indent
 
 if TYPE_CHECKING:
@@ -52,8 +52,8 @@ STRIDED_TO_UNIT_SPEEDUP = 4.0
 """Predicted speedup of a statement whose innermost loop walked an array
 across cache lines and now walks every access unit-stride or invariant (a
 group's schedule: this on the share of the group's work such statements
-run, the rest unchanged) (measured on ``bench/kernels`` with ``--no-compose``: mvt 5.3x,
-gemver 3.9x, 2mm/3mm/trmm 5.3x with tiling; see docs/optimize.md)."""
+run, the rest unchanged; the kernels it is set from: docs/performance.md,
+"Figures behind the code")."""
 MIN_PREDICTED_SPEEDUP = 1.1
 """The smallest predicted speedup worth a rewrite: below it the nest is left
 alone. A smaller gain is within the noise of the measurements the models
@@ -474,7 +474,7 @@ def _generate(text: str, model: NestModel, sched: Schedule) -> str:
 def optimize_transform(doc: object, roots: Sequence[Operation], tile: int | None = DEFAULT_TILE) -> Transform:
     """The code action "Optimize loop nest" for ``roots`` (disabled, with
     the reason, when they are left alone)."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     assert isinstance(doc, Document)
     title = "Optimize loop nest" if len(roots) == 1 else f"Optimize loop nests ({len(roots)} nests)"
@@ -537,7 +537,7 @@ def optimize_document(
     :func:`.rewrite.apply_sequentially` goes). ``progress(text, outcomes)``
     after each group: a text with the groups finished so far rewritten
     (each checked) and the others as they were, for a partial answer."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     doc = Document(text)
     groups: list[list[Operation]] = []
@@ -583,7 +583,7 @@ def _in_place(text: str, start: int, end: int, new_text: str, rewrite: Callable[
     """``new_text`` (the replacement of ``text[start:end]``) after
     ``rewrite(full text, lines of its affine.for ops)``, which edits only
     inside them."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     full = text[:start] + new_text + text[end:]
     doc = Document(full)
@@ -620,7 +620,7 @@ def _parallelize_outermost(text: str, start: int, end: int, new_text: str, expla
     def rewrite(full: str, lines: list[int]) -> str:
         out, outcomes = parallelize_document(full, lines, max_nested=1, min_work=MIN_WORK_PER_FORK)
         if explain is not None:
-            from affine_lsp.syntax.document import LineIndex
+            from affine_lsp.source.document import LineIndex
 
             index = LineIndex(full)
             first = index.line_of(start) + 1
@@ -640,7 +640,7 @@ def _outermost_loops(text: str, start: int, stop: int) -> list[Operation]:
     ``text`` with no ``affine.for`` around them there (the new nest's
     outermost loops: the reason each stays sequential goes in the
     explanation)."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     doc = Document(text)
     loops = [op for s in doc.sections for op in s.module.walk() if op.name == "affine.for" and start <= op.span.start < stop]

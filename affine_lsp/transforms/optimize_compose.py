@@ -118,7 +118,7 @@ def _iv_name(loop: Operation) -> str:
 def _region_loops(full: str, start: int, stop: int) -> tuple[object, list[Operation]]:
     """The document of ``full`` and its ``affine.for`` ops starting in
     ``[start, stop)``, in walk order (outer first)."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     doc = Document(full)
     loops = [op for s in doc.sections for op in s.module.walk() if op.name == "affine.for" and start <= op.span.start < stop]

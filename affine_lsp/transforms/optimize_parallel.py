@@ -43,9 +43,9 @@ schedule with such a band whose order is otherwise the original one
 the threads' gain is not in that model, and the tiles for the threads cost
 little sequentially (one more loop level), so that schedule is preferred to
 the original order (which has no outer parallel loop). Not for a schedule
-that also reorders or distributes (atax: distributing its two products
-reads the matrix twice, measured 0.34x on one thread and 0.30x on two
-against the fused original order): the sequential model decides there."""
+that also reorders or distributes (atax, whose distributed products read
+the matrix twice: docs/performance.md, "Figures behind the code"): the
+sequential model decides there."""
 
 
 def first_parallel_inside(coincident: Sequence[bool]) -> int | None:

@@ -52,7 +52,7 @@ STRATEGIES: tuple[tuple[float, dict[str, int]], ...] = (
 :data:`SCHEDULE_TIMEOUT_S`: first the whole-component strategy with
 unbounded shifts (the best fusion choices, but its ILPs blow up on chains
 of matrix products: 2mm and 3mm of ``bench/kernels`` take minutes), then
-the incremental strategy with shifts bounded by 16 (2mm, 3mm: under 1 s)."""
+the incremental strategy with shifts bounded by 16 (docs/performance.md)."""
 
 AUTO_TILE = 32
 """The tile size without ``--tile``."""
@@ -212,8 +212,8 @@ def _tiling_pays(model: NestModel, node: isl.ScheduleNode, partial: isl.MultiUni
     members inside the reusing one touch between two uses (the reuse
     distance, :func:`_inner_footprint`) must exceed half of L1:
     floyd-warshall's row ``path[k][*]`` is reused along ``i`` from L1
-    already, and tiling ``(i, j)`` only cuts its vector loop short (0.65x
-    measured). Each member's strides are computed once."""
+    already, and tiling ``(i, j)`` only cuts its vector loop short (a
+    slowdown: docs/performance.md). Each member's strides are computed once."""
     n = partial.dim(DT.out)
     strides = [_access_strides(model, _member_map(partial, k)) for k in range(n)]
     kinds = [{id(acc): kind for acc, kind in member} for member in strides]
@@ -526,7 +526,7 @@ def _walk(node: isl.ScheduleNode, model: NestModel, tile: int, min_bytes: int, o
             if par_member is not None:
                 node = optimize_parallel.parallel_tile_first(node, tiles, info.coincident, par_member)
                 info.parallel_tile = par_member
-            elif not time_band:  # a skewed time tile's full part is no simpler, and its isolated code ran 0.6x on jacobi-1d
+            elif not time_band:  # a skewed time tile's full part is no simpler, and its isolated code is slower (docs/performance.md)
                 node = isolate_full_tiles(node, tiles)
             node = node.child(0)  # the point band: its order is set; leave its subtree as is
             if reg is not None:

@@ -334,7 +334,7 @@ def parallelize_candidates(doc: object, loop_op: Operation) -> list[Transform]:
     """Code actions for ``loop_op``: "Parallelize loop", or a disabled action
     whose title ends with the reason it cannot be done ("Parallelize loop:
     <reason>"; the reason alone in ``data["disabled"]``)."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     assert isinstance(doc, Document)
     title = "Parallelize loop"
@@ -380,7 +380,7 @@ def parallelize_document(
     sequential (:func:`.parallel_work.too_little_work`; a loop inside one with
     fewer than two iterations may still be chosen).
     Returns the new text and one outcome per loop considered."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     doc = Document(text)
     outcomes: list[LoopOutcome] = []

@@ -30,7 +30,7 @@ from affine_lsp.ir.attributes import Attribute
 from affine_lsp.ir.core import NO_SPAN, Operation, OpResult, Value
 from affine_lsp.ir.printer import Printer
 from affine_lsp.ir.types import Type
-from affine_lsp.syntax.scratch import enrol_ir
+from affine_lsp.source.scratch import enrol_ir
 from affine_lsp.transforms.edits import TextEdit, UnsafeTransform, apply_edits, checked, line_start, refuse_if_too_large
 
 _SSA_NAME = re.compile(r"%[A-Za-z0-9_$.\-]+")
@@ -172,7 +172,7 @@ class LoopOutcome:
 
 def op_at(doc: object, offset: int, names: Iterable[str]) -> Operation | None:
     """The op of one of ``names`` that starts at ``offset`` in ``doc``."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     assert isinstance(doc, Document)
     wanted = set(names)
@@ -186,7 +186,7 @@ def loops_on_lines(doc: object, root: Operation | None = None, lines: Iterable[i
     """``(op, line)`` (1-based) of every ``affine.for`` under ``root`` (the
     whole document when None), in walk order; with ``lines``, only the loops
     starting on one of them (the ``--loop LINE`` of the transform commands)."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     assert isinstance(doc, Document)
     wanted = set(lines) if lines is not None else None
@@ -222,7 +222,7 @@ def apply_sequentially(
     ``progress(text, outcomes)``: called after each op with the text so far,
     every op then checked as it is rewritten (a partial answer is valid).
     """
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     order = sorted(set(offsets), reverse=True)
     names = list(names)
@@ -271,7 +271,7 @@ def checked_in_section(doc: object, edits: Sequence[TextEdit]) -> None:
     section the edits fall in (sections are independent modules, so the
     other sections cannot gain errors): the same answer, for a fraction of
     the work on a large file. Raises ``UnsafeTransform``."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     assert isinstance(doc, Document)
     if not edits:
@@ -300,7 +300,7 @@ def function_context(doc: object, lo: int, hi: int) -> tuple[str, int]:
     function of a section with others, that function with its environment
     (:func:`_function_scope`: the same answers); else the ``// -----``
     section; else the whole text."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     assert isinstance(doc, Document)
     sec = doc.section_at(lo)
@@ -325,7 +325,7 @@ def _untyped_names(chunk: Any, lhs: str) -> set[str]:
     """The names of the untyped results a top-level value chunk defines (a
     type learnt from a use counts as untyped); every name on ``lhs`` when
     the chunk has no IR."""
-    from affine_lsp.syntax.document import result_names
+    from affine_lsp.source.document import result_names
 
     op = chunk.ir_op
     if op is None:
@@ -353,7 +353,7 @@ def _function_scope(doc: object, sec: object, lo: int, hi: int, edits: Sequence[
     edit, which ``checked`` compares: leaving them out changes no answer,
     and on a 20,000-line file saves re-parsing, verifying and analysing
     every other function twice per transformation offered."""
-    from affine_lsp.syntax.document import Document, Section
+    from affine_lsp.source.document import Document, Section
 
     assert isinstance(doc, Document) and isinstance(sec, Section)
     chunks = sec.chunks

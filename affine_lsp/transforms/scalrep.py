@@ -279,7 +279,7 @@ def scalrep_candidates(doc: object, loop_op: Operation) -> list[Transform]:
     """ "Scalar-replace N loads in this loop" when loads of the loop (and
     stores overwritten before being read) can go."""
     from affine_lsp.analysis.polyhedral import scope_of
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     assert isinstance(doc, Document)
     scope = scope_of(loop_op)
@@ -313,7 +313,7 @@ def scalrep_document(text: str, lines: Sequence[int] | None = None) -> tuple[str
     """Scalar-replace the loads of every function and remove its dead
     stores (or only inside the loops starting on ``lines``); one outcome
     per replaced load or removed store."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     doc = Document(text)
     funcs = _functions(doc)
@@ -363,7 +363,7 @@ def scalrep_document(text: str, lines: Sequence[int] | None = None) -> tuple[str
 
 def scalrep_verdicts(loop: Operation) -> list:
     from affine_lsp.analysis.polyhedral import scope_of
-    from affine_lsp.transforms.loop_catalog import Verdict
+    from affine_lsp.transforms.loop_verdicts import Verdict
     from affine_lsp.transforms.unroll_jam import ready_deps
 
     scope = scope_of(loop)

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 from affine_lsp.ir.affine_expr import AffineMap, dim, from_linear_form, linearize
 from affine_lsp.ir.affine_ops import Bound, ForView
 from affine_lsp.ir.core import Operation, Value
-from affine_lsp.transforms import loop_catalog
+from affine_lsp.transforms import loop_verdicts
 from affine_lsp.transforms.band import (
     band_dependences,
     band_ivs,
@@ -49,10 +49,10 @@ from affine_lsp.transforms.band import (
     permutability_violation,
     structural_reason,
 )
+from affine_lsp.transforms.catalog import OptionError, parse_ints
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
 from affine_lsp.transforms.loop_models import suggest_sizes, tile_prediction
 from affine_lsp.transforms.profitability import Prediction, remark
-from affine_lsp.transforms.registry import OptionError, parse_ints
 from affine_lsp.transforms.rewrite import (
     LoopOutcome,
     NameGen,
@@ -353,7 +353,7 @@ def tile_candidates(doc: object, loop: Operation, sizes: Sequence[int] = (DEFAUL
     """Code actions for the band at ``loop``: "Tile loop nest (32x32)" (or
     disabled with the dependence that forbids it) and, when only a skew
     makes it legal, "Skew and tile loop nest (...)"."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     assert isinstance(doc, Document)
     if loop.name != "affine.for":
@@ -369,7 +369,7 @@ def tile_candidates(doc: object, loop: Operation, sizes: Sequence[int] = (DEFAUL
 
 
 def _candidate(doc: object, plan: TilePlan, base: str) -> Transform:
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     assert isinstance(doc, Document)
     dims = "x".join(str(s) for s in plan.sizes)
@@ -414,7 +414,7 @@ def tile_document(
     fits in the cache). Every outcome carries the prediction. With
     ``skew``, a band that only a skew makes permutable is skewed and tiled. ``sizes=None``: per band, the sizes
     :func:`.loop_models.suggest_sizes` picks from its footprint."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     doc = Document(text)
     outcomes: list[LoopOutcome] = []
@@ -475,18 +475,18 @@ def tile_document(
 # ------------------------------------------------------------------ hover
 
 
-def tile_verdicts(loop: Operation) -> list[loop_catalog.Verdict]:
+def tile_verdicts(loop: Operation) -> list[loop_verdicts.Verdict]:
     if loop.name != "affine.for":
         return []
     plan = plan_tile(loop, (DEFAULT_TILE_SIZE,))
     n = len(plan.band)
-    out = [loop_catalog.Verdict.of(f"tile ({n}-loop band)", plan.reason)]
+    out = [loop_verdicts.Verdict.of(f"tile ({n}-loop band)", plan.reason)]
     if plan.ok:
-        out.append(loop_catalog.Verdict.of("skew and tile (no skew needed)", None))
+        out.append(loop_verdicts.Verdict.of("skew and tile (no skew needed)", None))
     else:
         skewed = plan_tile(loop, (DEFAULT_TILE_SIZE,), skew=True)
         name = f"skew and tile ({describe_skew(skewed)})" if skewed.ok and skewed.skewed else "skew and tile"
-        out.append(loop_catalog.Verdict.of(name, skewed.reason))
+        out.append(loop_verdicts.Verdict.of(name, skewed.reason))
     return out
 
 

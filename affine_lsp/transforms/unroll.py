@@ -42,9 +42,9 @@ from typing import TYPE_CHECKING
 from affine_lsp.ir.affine_expr import AffineExpr, AffineMap, dim, symbol
 from affine_lsp.ir.affine_ops import Bound, ForView
 from affine_lsp.ir.core import Operation, Value
+from affine_lsp.transforms.catalog import OptionError
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform, line_start
 from affine_lsp.transforms.profitability import remark
-from affine_lsp.transforms.registry import OptionError
 from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, is_unnamed, line_indent, loops_on_lines
 from affine_lsp.transforms.verdict import not_offered
 
@@ -125,10 +125,10 @@ def misplaced_terminator(loop: Operation) -> Operation | None:
     ``affine.terminator`` typed mid-block, a ``return`` whose function lost
     its closing brace). Copying such a body copies the terminator into the
     middle of a block, or out of the loop into the enclosing one."""
-    from affine_lsp.verify import registry
+    from affine_lsp.verify import known_traits
 
     for o in loop.walk():
-        if o is loop or registry.is_terminator(o) is not True:
+        if o is loop or known_traits.is_terminator(o) is not True:
             continue
         blk = o.parent
         if blk is None or not blk.operations or blk.operations[-1] is not o:
@@ -496,7 +496,7 @@ def unroll_candidates(doc: object, loop_op: Operation, factor: int = DEFAULT_FAC
     """Code actions for ``loop_op``: "Unroll loop by N" and, for small
     constant trip counts, "Fully unroll loop" (disabled with the reason when
     they cannot apply)."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     assert isinstance(doc, Document)
     if loop_op.name != "affine.for":
@@ -526,7 +526,7 @@ def unroll_document(text: str, lines: Sequence[int] | None = None, factor: int |
     """Unroll by ``factor`` (None: fully) every loop of ``text`` that can be
     (innermost loops only, like ``-affine-loop-unroll``), or only the loops
     starting on ``lines`` (1-based)."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     doc = Document(text)
     outcomes: list[LoopOutcome] = []
@@ -557,7 +557,7 @@ def unroll_document(text: str, lines: Sequence[int] | None = None, factor: int |
 
 
 def unroll_verdicts(loop: Operation) -> list:
-    from affine_lsp.transforms.loop_catalog import Verdict
+    from affine_lsp.transforms.loop_verdicts import Verdict
 
     if loop.name != "affine.for":
         return []

@@ -32,10 +32,10 @@ from typing import TYPE_CHECKING
 
 from affine_lsp.ir.affine_ops import ForView
 from affine_lsp.ir.core import Block, Operation, Value
+from affine_lsp.transforms.catalog import OptionError
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
 from affine_lsp.transforms.loop_models import unroll_jam_prediction
 from affine_lsp.transforms.profitability import remark
-from affine_lsp.transforms.registry import OptionError
 from affine_lsp.transforms.rewrite import LoopOutcome, NameGen, apply_sequentially, checked_in_section, function_text, line_indent, loops_on_lines
 from affine_lsp.transforms.unroll import (
     SplitBounds,
@@ -340,7 +340,7 @@ def jam_edits(text: str, loop: Operation, factor: int) -> list[TextEdit]:
 
 
 def unroll_jam_candidates(doc: object, loop_op: Operation, factor: int = DEFAULT_FACTOR) -> list[Transform]:
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     assert isinstance(doc, Document)
     if loop_op.name != "affine.for" or not jammed_loops(loop_op):
@@ -372,7 +372,7 @@ def unroll_jam_document(
     :func:`.loop_models.unroll_jam_prediction`), or only the loops starting
     on ``lines``. Every outcome carries the prediction. ``force``
     skips the dependence check (tests use it to show what a refusal avoids)."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     doc = Document(text)
     outcomes: list[LoopOutcome] = []
@@ -410,7 +410,7 @@ def unroll_jam_document(
 
 
 def unroll_jam_verdicts(loop: Operation) -> list:
-    from affine_lsp.transforms.loop_catalog import Verdict
+    from affine_lsp.transforms.loop_verdicts import Verdict
     from affine_lsp.transforms.verdict import Kind
 
     if loop.name != "affine.for" or not jammed_loops(loop):

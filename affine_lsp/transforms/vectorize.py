@@ -43,9 +43,9 @@ from affine_lsp.ir.affine_ops import ForView
 from affine_lsp.ir.attributes import AffineMapAttr
 from affine_lsp.ir.core import Block, Operation, Value
 from affine_lsp.ir.types import FloatType, IndexType, Type, VectorType
+from affine_lsp.transforms.catalog import OptionError
 from affine_lsp.transforms.edits import TextEdit, Transform, UnsafeTransform
 from affine_lsp.transforms.parallelize import Reduction
-from affine_lsp.transforms.registry import OptionError
 from affine_lsp.transforms.rewrite import (
     LoopOutcome,
     NameGen,
@@ -469,7 +469,7 @@ def vectorize_candidates(doc: object, loop_op: Operation, vf: int | None = None,
     ``data["disabled"]`` = the reason (a width-specific reason, e.g. a
     dependence distance, disables only the widths it concerns: "Vectorize
     loop (VF=16): <reason>")."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     assert isinstance(doc, Document)
     if loop_op.name != "affine.for":
@@ -576,7 +576,7 @@ def vectorize_document(
     predicted not to help), or every section's choice of :func:`select_loops`
     (the profitable loops; every legal one with ``force``). Returns the new
     text and one outcome per loop."""
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     doc = Document(text)
     outcomes: list[LoopOutcome] = []

@@ -42,15 +42,14 @@ from affine_lsp.transforms.vectorize_analysis import VectorPlan
 LLVM_DOES_IT = "innermost unit-stride loop: LLVM -O3 vectorizes the scalar code already"
 
 OUTER_SPEEDUP = 3.0
-"""Predicted speedup of outer-loop vectorization over a long loop (measured
-on ``bench/kernels``: conv2d 3.1x, doitgen 3.2-3.7x, gramschmidt 3.7x, 2mm
-3.5x, mvt 3.5x, symm 2.2x; see docs/optimize.md)."""
+"""Predicted speedup of outer-loop vectorization over a long loop (the
+kernels it is set from: docs/performance.md, "Figures behind the code")."""
 
 FULL_VECTORS = 16
 """Vector iterations from which the outer-loop speedup is full: a shorter
 loop (a 32-iteration tile: 4 vectors) spends its time in the inner loops'
-set-up and gains in proportion (conv2d's tiled 32-iteration loop: 2.1x
-where the untiled one gives 3.1x)."""
+set-up and gains in proportion (conv2d's tiled 32-iteration loop against
+the untiled one: docs/performance.md)."""
 
 REDUCTION_SPEEDUP = 2.0
 """Predicted speedup of a float reduction accumulated in a vector, over a

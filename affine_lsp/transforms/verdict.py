@@ -1,5 +1,5 @@
 """What a legality check answers, as a kind and not only as words: the
-"Transformations" part of the loop hover (:mod:`.loop_catalog`) says each
+"Transformations" part of the loop hover (:mod:`.loop_verdicts`) says each
 kind with one wording, and only a dependence or a verifier makes a rewrite
 "not legal".
 

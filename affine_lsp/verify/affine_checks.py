@@ -28,7 +28,7 @@ from affine_lsp.ir.attributes import (
 from affine_lsp.ir.core import Block, Operation, Span, Value
 from affine_lsp.ir.types import INDEX, FloatType, IntegerType, MemRefType, Type, VectorType
 from affine_lsp.syntax.nodes import Note
-from affine_lsp.verify import dimsym, registry
+from affine_lsp.verify import dimsym, known_traits
 from affine_lsp.verify.checks import Checker, CheckFn, is_index, tstr
 
 IMPLICIT_YIELD_OPS = frozenset({"affine.for", "affine.if", "affine.parallel"})
@@ -372,7 +372,7 @@ def implicit_yield(op: Operation, block: Block) -> bool:
     if not block.operations:
         return True
     last = block.operations[-1]
-    return last.known and (registry.is_unregistered(last) or registry.is_terminator(last) is False)
+    return last.known and (known_traits.is_unregistered(last) or known_traits.is_terminator(last) is False)
 
 
 def _verify_if(c: Checker, op: Operation) -> Note | None:

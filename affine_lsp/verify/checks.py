@@ -18,7 +18,7 @@ from affine_lsp.ir.attributes import AffineMapAttr, IntegerSetAttr, TypeAttr
 from affine_lsp.ir.core import Block, Operation, Span, Value
 from affine_lsp.ir.types import FloatType, FunctionType, IndexType, IntegerType, MemRefType, TensorType, Type, UnrankedTensorType, VectorType
 from affine_lsp.syntax.nodes import Note
-from affine_lsp.verify import dimsym, op_structure, registry
+from affine_lsp.verify import dimsym, known_traits, op_structure
 
 Related = list[tuple[Span, str]]
 CheckFn = Callable[["Checker", Operation], "Note | None"]
@@ -283,7 +283,7 @@ class Checker:
         name: the verifier asks for every op."""
         if not op.known:
             return _NO_HOOKS
-        if registry.is_unregistered(op):
+        if known_traits.is_unregistered(op):
             return _UNREGISTERED_HOOKS if op_registry.is_unknown_upstream(op.name) else _NO_HOOKS
         h = _HOOKS.get(op.name)
         if h is None:
@@ -304,12 +304,12 @@ class Checker:
         """``verifyIsTerminator``: a terminator is the last op of its block.
         Reported only when MLIR's verifier certainly gets to the trait (the
         checks it makes first pass, see
-        :func:`~affine_lsp.verify.registry.reaches_terminator_trait`);
+        :func:`~affine_lsp.verify.known_traits.reaches_terminator_trait`);
         unregistered ops and ops whose syntax we skipped have no traits to check."""
         block = op.parent
         if block is None or not block.operations or block.operations[-1] is op:
             return None
-        if registry.reaches_terminator_trait(op) is not True:
+        if known_traits.reaches_terminator_trait(op) is not True:
             return None
         return self.op_error(op, "must be the last operation in the parent block")
 
@@ -339,7 +339,7 @@ class Checker:
         last = block.operations[-1]
         if not self._checks_terminators(parent) or self._may_lack_terminator(block):
             return None
-        if registry.is_terminator(last) is False:
+        if known_traits.is_terminator(last) is False:
             line = self.text[last.span.start : last.span.end].split("\n", 1)[0].strip()
             return self.error(f"block with no terminator, has {line}", last.name_span)
         return None
@@ -352,14 +352,14 @@ class Checker:
         if len(region.blocks) != 1:
             return False
         op = region.parent
-        return op is None or registry.may_lack_terminator(op) is not False
+        return op is None or known_traits.may_lack_terminator(op) is not False
 
     @staticmethod
     def _checks_terminators(op: Operation) -> bool:
         """Blocks whose terminator rules we can judge: func.func bodies and
         the regions of registered ops written in the generic form (custom
         parsers of other ops may add implicit terminators)."""
-        if not op.known or registry.is_unregistered(op):
+        if not op.known or known_traits.is_unregistered(op):
             return False
         if op.name == "func.func":
             return True
@@ -667,13 +667,13 @@ def _scf_parallel(c: Checker, op: Operation) -> Note | None:
     body = op.regions[0].blocks[0]
     if not steps or len(body.arguments) != len(steps) or not all(isinstance(a.type, IndexType) for a in body.arguments):
         return None
-    constant_steps = [registry.constant_int(s.defining_op) for s in steps]
+    constant_steps = [known_traits.constant_int(s.defining_op) for s in steps]
     if any(v is not None and v <= 0 for v in constant_steps):
         return None
     last = body.operations[-1] if body.operations else None
     if last is not None and not last.known:
         return None
-    if op.custom and (last is None or registry.is_terminator(last) is False):
+    if op.custom and (last is None or known_traits.is_terminator(last) is False):
         reductions = 0  # the custom parser appends an empty scf.reduce (ensureTerminator)
     elif last is None or last.name != "scf.reduce":
         return c.op_error(op, "expects body to terminate with 'scf.reduce'")

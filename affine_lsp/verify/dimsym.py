@@ -43,8 +43,8 @@ from affine_lsp.ir import op_traits
 from affine_lsp.ir.attributes import StringAttr
 from affine_lsp.ir.core import BlockArgument, Operation, Region, Value
 from affine_lsp.ir.types import MemRefType, UnrankedMemRefType
-from affine_lsp.verify import registry
-from affine_lsp.verify.registry import Tri
+from affine_lsp.verify import known_traits
+from affine_lsp.verify.known_traits import Tri
 
 __all__ = [
     "DimSymInfo",
@@ -127,7 +127,7 @@ def affine_scope(op: Operation) -> tuple[Region | None, Tri]:
         parent = cur.parent_op
         if parent is None:
             return None, certain
-        scope = registry.is_affine_scope(parent)
+        scope = known_traits.is_affine_scope(parent)
         if scope:
             return _parent_region(cur), certain
         if scope is None:
@@ -150,7 +150,7 @@ def is_top_level_value(value: Value, region: Region | None = None) -> Tri:
         parent = d.parent_op if d is not None else None
     if parent is None:
         return False
-    return registry.is_affine_scope(parent)
+    return known_traits.is_affine_scope(parent)
 
 
 def is_affine_induction_var(value: Value) -> bool:
@@ -241,10 +241,10 @@ def _symbol_impl(value: Value, region: Region | None, ctx: _Ctx) -> _Ans:
         return _dominance(value, region, ctx, f"{value.name} is {_where_defined(value, lo)}, not a top-level value of {_scope_desc(region, ctx)}")
     if not def_op.known:
         return _Ans(None, f"{value.name} is defined by '{def_op.name}', whose syntax affine-lsp does not know")
-    const = registry.is_constant_like(def_op)
+    const = known_traits.is_constant_like(def_op)
     if const:
         return _Ans(idx, f"{value.name} is the result of a constant op ({def_op.name})")
-    pure = registry.is_pure(def_op)
+    pure = known_traits.is_pure(def_op)
     pending: _Ans | None = None
     if pure is not False:
         subs = [_symbol(v, region, ctx) for v in def_op.operands]
@@ -273,7 +273,7 @@ def _dominance(value: Value, region: Region | None, ctx: _Ctx, why_not: str) -> 
     rop = _region_op(region)
     if rop is None:
         return _Ans(False, why_not)
-    iso = registry.is_isolated(rop)
+    iso = known_traits.is_isolated(rop)
     if iso:
         return _Ans(False, why_not)
     parent_region = _parent_region(rop)
@@ -297,7 +297,7 @@ def _dim_op_symbol(dim_op: Operation, region: Region | None, ctx: _Ctx) -> _Ans:
         return _Ans(
             top if top is None else False, f"is the result of {dim_op.name} on {shaped.name}, a block argument that is not at the top level of an affine scope"
         )
-    index = registry.constant_int(dim_op.operands[1].defining_op) if len(dim_op.operands) > 1 else None
+    index = known_traits.constant_int(dim_op.operands[1].defining_op) if len(dim_op.operands) > 1 else None
     if index is None:
         unknown = len(dim_op.operands) > 1 and dim_op.operands[1].defining_op is not None and not dim_op.operands[1].defining_op.known
         return _Ans(None if unknown or top is None else False, f"is the result of {dim_op.name} on {shaped.name} (not top-level) with a non-constant dimension")

@@ -31,7 +31,7 @@ from typing import Protocol
 
 from affine_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Span, Value
 from affine_lsp.syntax.nodes import Note
-from affine_lsp.verify import registry
+from affine_lsp.verify import known_traits
 from affine_lsp.verify.checks import Checker
 
 __all__ = ["ForeignItem", "ItemCache", "verify_document", "verify_section"]
@@ -73,7 +73,7 @@ class ForeignItem:
 def verify_document(
     doc: object, *, strict: bool = True, foreign: Mapping[int, Sequence[ForeignItem]] | None = None, cache: ItemCache | None = None
 ) -> list[Note]:
-    """All verifier diagnostics of a :class:`~affine_lsp.syntax.document.Document`;
+    """All verifier diagnostics of a :class:`~affine_lsp.source.document.Document`;
     ``foreign``: per section index, the results of its items verified in
     another process; ``cache``: see :func:`verify_section`."""
     out: list[Note] = []
@@ -264,7 +264,7 @@ class _Verifier:
             return False
         # (The root module encloses every value: no check, also because the
         # incremental verifier passes a view of it whose body is not the ops' parent.)
-        if op.parent is not None and registry.is_isolated(op) and not self.run(op, lambda: self._isolation(op)):
+        if op.parent is not None and known_traits.is_isolated(op) and not self.run(op, lambda: self._isolation(op)):
             return False
         return exit_check is None or self.run(op, exit_check, c, op)
 
@@ -286,7 +286,7 @@ class _Verifier:
                                 return self.c.op_error(
                                     o, "using value defined outside the region", related=[(iso.name_span, "required by region isolation constraints")]
                                 )
-                        if o.regions and not registry.is_isolated(o):
+                        if o.regions and not known_traits.is_isolated(o):
                             pending.extend(o.regions)
                             inside.update(map(id, o.regions))
         return None
@@ -303,7 +303,7 @@ class _Verifier:
         worklist = [op]
         while worklist:
             cur = worklist.pop()
-            ssa = registry.has_ssa_dominance(cur)
+            ssa = known_traits.has_ssa_dominance(cur)
             for region in cur.regions:
                 for block in region.blocks:
                     check = ssa is not None and dom.reachable(block)
@@ -383,12 +383,12 @@ def _deferred(op: Operation) -> bool:
     """Verified on its own, after the other ops nested in its parent: an op
     isolated from above (a declaration too: MLIR's has an empty region) or
     an op with regions whose syntax was skipped."""
-    iso = registry.is_isolated(op)
+    iso = known_traits.is_isolated(op)
     return iso is True or (iso is None and bool(op.regions))
 
 
 def _isolated_or_unknown(op: Operation) -> bool:
-    iso = registry.is_isolated(op)
+    iso = known_traits.is_isolated(op)
     return iso is None or bool(iso)
 
 
@@ -527,7 +527,7 @@ def _ssa(block: Block) -> bool:
     op = block.parent_op
     if op is None:
         return False
-    r = registry.has_ssa_dominance(op)
+    r = known_traits.has_ssa_dominance(op)
     return r is not False
 
 

@@ -2,8 +2,8 @@
 
 An editor starts ``affine-lsp serve``, sends ``initialize`` and waits for the
 answer before it sends anything else (the opened file comes next). Loading
-pygls and lsprotocol alone takes about 0.25 s of CPU (lsprotocol defines a
-thousand attrs classes), the server's own modules 0.1 s more. The answer,
+pygls and lsprotocol is a large part of a start (lsprotocol defines a
+thousand attrs classes; docs/performance.md). The answer,
 though, depends only on the code (the features the server registers, pygls'
 capability builder) and on what the client sends: its capabilities and its
 initialization options. So ``affine-lsp serve`` (stdio) reads the first

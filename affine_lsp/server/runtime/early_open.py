@@ -147,7 +147,7 @@ def publish_first(initialize: dict[str, Any], reader: FdReader, out: BinaryIO) -
                 return False
             # The collector stays off until the publish is written: the
             # first allocation after turning it back on would run a full
-            # collection of the document just built (0.15 s at 50k lines).
+            # collection of the document just built (docs/performance.md).
             from affine_lsp.gc_pause import gc_paused
 
             with gc_paused:
@@ -203,7 +203,7 @@ def fast_phase(uri: str, text: str, settings: Any) -> list[dict[str, Any]]:
     from affine_lsp.gc_pause import gc_paused
     from affine_lsp.server.analysis_engine import verify_items
     from affine_lsp.server.lsp_json import diagnostic_json
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     with gc_paused:  # as the server's first build: millions of objects that all survive
         doc = Document(text, uri=uri, release=True)

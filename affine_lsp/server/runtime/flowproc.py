@@ -40,7 +40,7 @@ from concurrent.futures import Future
 from typing import IO, Any
 
 from affine_lsp import forking
-from affine_lsp.syntax.scratch import scratch_documents
+from affine_lsp.source.scratch import scratch_documents
 
 log = logging.getLogger("affine_lsp.server.runtime.flowproc")
 
@@ -50,7 +50,7 @@ Triple = tuple[int, int, int, list[tuple[int | None, int | None]]]
 
 def _init() -> None:  # pragma: no cover - runs in the worker process
     try:
-        from affine_lsp.syntax.document import Document
+        from affine_lsp.source.document import Document
 
         _ = Document("func.func @warm_up() {\n  return\n}\n").sections
     except Exception:
@@ -239,7 +239,7 @@ def _value_flows(prefix: str, func_text: str, budget: int) -> list[Triple] | Non
     from affine_lsp.analysis import dependences_of_function
     from affine_lsp.diagnostics import analysis_scopes as functions_of
     from affine_lsp.ide.describe import value_distance
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
     doc = Document(prefix + func_text)
     funcs = functions_of(doc)

@@ -23,7 +23,7 @@ every thread of the process, a request on a small document included
   unfreeze, collect, freeze, give the freed memory back to the system),
   which :class:`CollectionPolicy` asks for when the frozen objects grew
   past a bound since the last one, and which the server runs at a quiet
-  moment on its parse worker (see ``DiagnosticsManager.collect_garbage``);
+  moment on its parse worker (see server/gc_schedule.py);
 * :class:`SlowCollectionLog` writes every collection longer than
   :data:`SLOW_GC_S` to the server's log (generation, duration, objects).
 """
@@ -52,11 +52,11 @@ GROWTH = 1.0
 fraction of the objects alive after the last one ..."""
 
 MIN_GROWTH = 100_000
-"""... and by at least this many objects (about 10 MB of IR)."""
+"""... and by at least this many objects (what that is in IR: docs/performance.md)."""
 
 OBJECTS_PER_CHAR = 0.3
 """About how many objects the IR of a document is per character of its
-text (0.2-0.3 measured on 20,000-line texts): the frozen garbage its close
+text (docs/performance.md): the frozen garbage its close
 leaves when it was closed before its first build was measured."""
 
 

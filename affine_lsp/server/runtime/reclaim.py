@@ -14,7 +14,7 @@ What it touches belongs to the closed document only: the operations,
 regions, blocks and values reached from its sections and chunks (and its
 ``last_good`` functions: IR of its older versions). No cache shared between
 documents holds such objects (the isl caches of analysis/polyhedral.py are
-keyed by names, positions and affine maps; ``syntax.document._recent`` holds
+keyed by names, positions and affine maps; ``source.document._recent`` holds
 parse results by chunk id, not chunks, and its entries of the closed
 document are dropped here); types, attributes and affine maps, which may be shared, are never
 modified. It starts only once nothing can read the document any more: its
@@ -38,7 +38,7 @@ again (a *shell*) only loses its own links: its blocks list ops a newer
 build reuses. Every new reader takes the document's current IR under its
 lock, and the caches that outlive a version check the identity of the op
 they are asked for (``fn_cache``, ``verify_cache``, the semantic tokens'
-cache, ``syntax.document._recent``) or its version (``transform_actions``),
+cache, ``source.document._recent``) or its version (``transform_actions``),
 so a cut op is never handed out.
 """
 
@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING, Any
 from affine_lsp.ir.core import Operation
 from affine_lsp.ir.release import break_cycles
 from affine_lsp.server.runtime.lanes import TrackedPool
-from affine_lsp.syntax.document import Retired
+from affine_lsp.source.document import Retired
 
 if TYPE_CHECKING:
     from affine_lsp.server.analysis_engine import Engine
@@ -138,7 +138,7 @@ def forget_document(st: DocumentState, flow_worker: Any = None) -> None:
     caches, results, Document; call with its lock held), so that nothing
     cyclic that refers to its IR is left; its requests still queued for the
     dataflow worker (``flow_worker``) are cancelled."""
-    from affine_lsp.syntax import document as document_mod
+    from affine_lsp.source import document as document_mod
 
     doc = st._doc
     if doc is not None:

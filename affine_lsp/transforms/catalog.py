@@ -1,6 +1,6 @@
 """The one registry of loop transformations: one :class:`Transformation`
 record each, which feeds the code actions (``server/transform_actions.py``),
-the "Transformations" part of the loop hover (``loop_catalog.py``) and the
+the "Transformations" part of the loop hover (``loop_verdicts.py``) and the
 CLI subcommands (``cli.py``, through ``commands/transformation.py``).
 
 A record holds names, import paths and argument specs, never an imported
@@ -11,7 +11,7 @@ transformation's module (``affine_lsp/transforms/<x>.py``):
 * ``actions(doc, loop, *settings)``: the code actions at an ``affine.for``
   (applicability, legality, the ``Prediction``, the edits through
   ``edits.checked()``), a list of ``Transform`` (a disabled one says why);
-* ``verdicts(loop)``: the hover's ``loop_catalog.Verdict`` list;
+* ``verdicts(loop)``: the hover's ``loop_verdicts.Verdict`` list;
 * ``rewrite(args)``: for the CLI, the parsed options → a function
   ``(text, lines) -> (new text, LoopOutcome list)`` (``lines``: the
   ``--loop`` lines, None for ``--all``); it raises :class:`OptionError` for

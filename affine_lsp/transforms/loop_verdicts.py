@@ -1,7 +1,7 @@
 """Which loop transformations are legal at a loop, and what forbids the
 others: the "Transformations" part of the loop hover.
 
-Each transformation of :mod:`affine_lsp.transforms.registry` with a
+Each transformation of :mod:`affine_lsp.transforms.catalog` with a
 ``verdicts`` function answers for itself (a module may answer for several
 transformations, e.g. tile for tiling and skew-and-tiling); its module is
 imported when a hover first asks. A check that fails is logged and
@@ -16,8 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from affine_lsp.ir.core import Operation
+from affine_lsp.transforms.catalog import TRANSFORMATIONS
 from affine_lsp.transforms.edits import editor_request
-from affine_lsp.transforms.registry import TRANSFORMATIONS
 from affine_lsp.transforms.verdict import Kind, kind_of
 
 log = logging.getLogger(__name__)

@@ -5,7 +5,7 @@ hover's legality checks, the dataflow worker's one function).
 Their IR is cyclic, so once dropped it waits for the garbage collector,
 and a collection of the oldest generation stops every thread of the
 server (server/runtime/memory.py). Inside :func:`scratch_documents`, every
-:class:`~affine_lsp.syntax.document.Document` the thread makes (not the
+:class:`~affine_lsp.source.document.Document` the thread makes (not the
 server's own, ``release=True``) is enrolled, and at the end of the block
 its IR, the IR its edits replaced included, is cut
 (:func:`~affine_lsp.ir.release.release_document`): reference counting
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from affine_lsp.ir.core import Operation
-    from affine_lsp.syntax.document import Document
+    from affine_lsp.source.document import Document
 
 _local = threading.local()
 

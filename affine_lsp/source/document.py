@@ -20,12 +20,12 @@ from affine_lsp import forking
 from affine_lsp.gc_pause import gc_paused
 from affine_lsp.ir.builder import AliasTable, IRBuilder, Scope, UndefinedValue, build_op
 from affine_lsp.ir.core import Anchor, Block, Operation, Region, Span
+from affine_lsp.source.scratch import enrol
 from affine_lsp.syntax.chunks import ChunkSpan, exact_max_depth, iter_chunks, scan_chunks
 from affine_lsp.syntax.errors import UNREGISTERED_DIALECT_CODE
 from affine_lsp.syntax.legacy import legacy_notes
 from affine_lsp.syntax.nodes import AliasDefSyn, ModuleCloseSyn, ModuleOpenSyn, Note, OpSyn
 from affine_lsp.syntax.parser import ParseResult, parse_chunk
-from affine_lsp.syntax.scratch import enrol
 
 MAX_CHUNK_CHARS = 2_000_000
 # Deeper bracket nesting than this is not parsed (the IR and the analyses
@@ -323,7 +323,7 @@ class Document:
         self.reparsed = 0  # chunks parsed by the last edit (for tests and benchmarks)
         self._release = release  # see release_syntax
         # The IR edits stopped using, when someone frees it (see Retired):
-        # a scratch document frees it with the rest (syntax/scratch.py).
+        # a scratch document frees it with the rest (source/scratch.py).
         self.retired: Retired | None = Retired() if not release and enrol(self) else None
         # Top-level values whose items edits removed since the last build.
         self._gone_values: set[str] = set()
