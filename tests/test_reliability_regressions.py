@@ -525,3 +525,24 @@ def test_a_lone_surrogate_counts_as_one_utf16_code_unit() -> None:
     assert lines.position(4) == (0, 4)
     assert lines.position(8) == (1, 2)
     assert lines.offset(0, 3) == 3
+
+
+@pytestmark_server
+async def test_show_dependences_waits_for_value_flows_with_distances(client: LanguageClient) -> None:
+    """Found by a 20-minute fuzz run: ``showDependences`` on a function whose
+    value-carrying dependences have distances waited for the dataflow
+    worker and made a frozenset of its answer, whose rows hold lists
+    (``TypeError: unhashable type: 'list'``). The answer is now kept as the
+    analyses keep it, distances by dependence."""
+    uri = "file:///regressions/flows.mlir"
+    text = (
+        "func.func @shift(%A: memref<10xf32>) {\n  affine.for %i = 0 to 10 {\n    %v = affine.load %A[%i] : memref<10xf32>\n"
+        "    affine.store %v, %A[%i + 1] : memref<10xf32>\n  }\n  return\n}\n"
+    )
+    open_doc(client, uri, text)
+    await diagnostics_for(client, uri, 1)
+    for line in (0, 1, 2):
+        md = await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command="affine-lsp.showDependences", arguments=[{"uri": uri, "position": {"line": line, "character": 0}}])
+        )
+        assert isinstance(md, str) and md.startswith("### "), md

@@ -69,6 +69,13 @@ def verify_items(m: ModuleType, doc: Document, entries: dict[int, Any], foreign:
     return out, cache.computed
 
 
+def flow_map(result: list[tuple[int, int, int, list[tuple[int | None, int | None]]]] | None) -> dict[tuple[int, int, int], tuple] | None:
+    """The dataflow worker's answer (``(source, destination, depth,
+    distances)`` per value-carrying dependence) as the analyses keep it:
+    distances by ``(source, destination, depth)``; None when it failed."""
+    return {(s, d, depth): tuple(dist) for s, d, depth, dist in result} if result is not None else None
+
+
 @dataclass(eq=False)
 class FunctionAnalysis:
     """The analysis of one function op under one settings key."""
@@ -371,7 +378,7 @@ class Engine:
                 return None
 
             def done(result: list[tuple[int, int, int, list[tuple[int | None, int | None]]]] | None) -> None:
-                fa.flows = {(s, d, depth): tuple(dist) for s, d, depth, dist in result} if result is not None else None
+                fa.flows = flow_map(result)
                 fa.flows_failed = result is None
 
             fa.flows_future = self.flow_worker.submit(source[0], source[1], settings.isl_max_operations, done, urgent, settings.time_budget_s)

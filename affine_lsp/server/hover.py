@@ -13,7 +13,7 @@ from lsprotocol import types
 
 from affine_lsp.ide.hover_text import HoverBuilder, HoverContext, hover_at
 from affine_lsp.ir.core import Operation
-from affine_lsp.server.analysis_engine import function_source, run_within_budget, scope_of
+from affine_lsp.server.analysis_engine import flow_map, function_source, run_within_budget, scope_of
 from affine_lsp.server.convert import hover as to_hover
 from affine_lsp.server.convert import offset_of
 from affine_lsp.server.state import DocumentState
@@ -161,4 +161,4 @@ def _wait_flows(fut: Any, fa: Any, timeout: float = 60.0) -> Any:
         got = fut.result(timeout=timeout)
     except Exception:
         return None
-    return frozenset(got) if got is not None else None
+    return flow_map(got)  # as the future's own callback keeps it on ``fa`` (which may not have run yet)
