@@ -22,6 +22,15 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "affine_lsp"
 
 
+def _from_import(node: ast.ImportFrom, package: str) -> set[str]:
+    """The module a ``from ... import`` names (relative ones resolved in
+    ``package``) and each name it imports as a possible submodule."""
+    base = node.module or ""
+    if node.level:
+        base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+    return {base, *(f"{base}.{a.name}" for a in node.names)}
+
+
 def _imports(path: Path, package: str | None = None) -> set[str]:
     """Every module ``path`` (of ``package``, by default the one it is in)
     imports, at any depth of its code."""
@@ -32,11 +41,7 @@ def _imports(path: Path, package: str | None = None) -> set[str]:
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
-            out.add(base)
-            out.update(f"{base}.{a.name}" for a in node.names)
+            out |= _from_import(node, package)
         elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in ("import_module", "__import__"):
             if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
                 out.add(node.args[0].value)
@@ -157,11 +162,7 @@ def _module_level_imports(path: Path) -> set[str]:
             elif isinstance(node, ast.Import):
                 out.update(a.name for a in node.names)
             elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
-                out.add(base)
-                out.update(f"{base}.{a.name}" for a in node.names)
+                out.update(_from_import(node, package))
 
     visit(ast.parse(path.read_text(encoding="utf-8")).body)
     return out
